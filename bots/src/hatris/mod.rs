@@ -1,0 +1,3 @@
+//! hatris (stub: being written).
+#![allow(missing_docs)]
+pub mod cli;

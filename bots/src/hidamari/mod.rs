@@ -1,0 +1,3 @@
+//! hidamari (stub: being written).
+#![allow(missing_docs)]
+pub mod cli;

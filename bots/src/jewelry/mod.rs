@@ -1,0 +1,3 @@
+//! jewelry (stub: being written).
+#![allow(missing_docs)]
+pub mod cli;

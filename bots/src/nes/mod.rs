@@ -1,0 +1,3 @@
+//! nes (stub: being written).
+#![allow(missing_docs)]
+pub mod cli;

@@ -1,0 +1,2 @@
+//! enemy (stub: being written).
+#![allow(missing_docs)]

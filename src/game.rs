@@ -1,0 +1,2 @@
+//! game (stub: being written).
+#![allow(missing_docs)]

@@ -1,0 +1,24 @@
+//! hatetris: an exact HATETRIS emulator and a search for world-record games.
+//!
+//! The layout follows the game:
+//! - [`well`], [`piece`] and [`movegen`] are the emulator: a bitboard well, the
+//!   seven pieces, and the wave-based move generator (with its slow twin in
+//!   [`reference`]);
+//! - [`enemy`] picks the next piece (HATETRIS with loop prevention, and the
+//!   other enemies the game ships);
+//! - [`game`] plays keys one at a time, exactly as the game does;
+//! - [`replay`] encodes and decodes key sequences.
+#![deny(missing_docs)]
+
+pub mod enemy;
+pub mod game;
+pub mod key;
+pub mod movegen;
+pub mod piece;
+pub mod reference;
+pub mod replay;
+pub mod well;
+
+pub use key::Key;
+
+

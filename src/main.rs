@@ -1,0 +1,2 @@
+//! The `hatetris` command line (stub).
+fn main() {}

@@ -1,0 +1,2 @@
+//! movegen (stub: being written).
+#![allow(missing_docs)]

@@ -1,0 +1,2 @@
+//! reference (stub: being written).
+#![allow(missing_docs)]

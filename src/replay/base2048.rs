@@ -1,0 +1,1 @@
+//! Base2048 (stub: being written).

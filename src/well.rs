@@ -1,0 +1,2 @@
+//! well (stub: being written).
+#![allow(missing_docs)]
