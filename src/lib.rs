@@ -19,6 +19,9 @@ pub mod reference;
 pub mod replay;
 pub mod well;
 
+pub use enemy::EnemyKind;
+pub use game::Game;
 pub use key::Key;
-
-
+pub use movegen::{Child, MoveGen};
+pub use piece::Piece;
+pub use well::Well;

@@ -1,2 +1,363 @@
-//! well (stub: being written).
-#![allow(missing_docs)]
+//! The well: the 16 live rows of a HATETRIS board as a bitboard.
+//!
+//! The game stores 20 rows of 10 bits, top row first, bit 0 the leftmost
+//! column. Rows 0..4 are above the bar: a lock that leaves anything there ends
+//! the game, so a *live* well (one a piece spawns into) only ever has blocks
+//! in rows 4..20. [`Well`] keeps exactly those 16 rows as `u16`, in the game's
+//! bit order: 32 bytes, `Copy`, and ordered the way the game's own vectors
+//! sort wells (row by row from the top).
+//!
+//! [`Board`] is the game's full 20-row form. It is what the game shows, what
+//! the JSON vectors hold, and what a game-over lock produces; conversion to a
+//! [`Well`] is the validation boundary (`Well::try_from_board`), with an
+//! unchecked twin for the hot path.
+//!
+//! The text form is a grid of `.` (empty) and `#` (filled), top row first, one
+//! row per line. Parsing accepts 1 to 20 rows and pads missing rows at the top
+//! with empty ones, so a test can draw just the bottom of a well.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Number of rows in the game's board.
+pub const HEIGHT: usize = 20;
+/// Number of columns.
+pub const WIDTH: usize = 10;
+/// The bar: rows `0..BAR` must be empty in a live well.
+pub const BAR: usize = 4;
+/// Number of rows a live well can use.
+pub const LIVE_ROWS: usize = HEIGHT - BAR;
+/// A full row.
+pub const FULL_ROW: u16 = (1 << WIDTH) - 1;
+
+/// The game's 20-row board, top row first, bit 0 = leftmost column.
+pub type Board = [u16; HEIGHT];
+
+/// A live well: rows 4..20 of the game's board.
+///
+/// `rows()[i]` is the game's row `i + 4`. Only the low 10 bits of a row are
+/// used. The derived order compares rows from the top, which is the order of
+/// the game's 20-integer form (its first four rows are always zero).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Well {
+    rows: [u16; LIVE_ROWS],
+}
+
+const _: () = assert!(std::mem::size_of::<Well>() == 32);
+
+/// Why a board or a drawing is not a live well.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WellError {
+    /// A row has bits outside the 10 columns.
+    #[error("row {row} is {value}, which is more than 10 columns (largest is 1023)")]
+    RowTooWide {
+        /// The game's row index.
+        row: usize,
+        /// The offending value.
+        value: u32,
+    },
+    /// A row above the bar has blocks, so the game would already be over.
+    #[error("row {row} is above the bar (rows 0-3 must be empty in a live well)")]
+    AboveBar {
+        /// The game's row index.
+        row: usize,
+    },
+    /// The input does not have 20 numbers.
+    #[error("expected 20 row integers, found {found}")]
+    WrongCount {
+        /// How many were found.
+        found: usize,
+    },
+    /// A token is not a number.
+    #[error("'{token}' is not a row integer")]
+    NotANumber {
+        /// The token.
+        token: String,
+    },
+    /// A drawing has a bad line.
+    #[error("drawing line {line}: {reason}")]
+    BadDrawing {
+        /// 1-based line number in the drawing.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl Well {
+    /// The empty well.
+    pub const EMPTY: Well = Well {
+        rows: [0; LIVE_ROWS],
+    };
+
+    /// A well from its 16 live rows (game rows 4..20), without checks.
+    ///
+    /// The rows must be at most 10 bits wide; the move generator relies on it.
+    pub const fn from_live_rows_unchecked(rows: [u16; LIVE_ROWS]) -> Well {
+        Well { rows }
+    }
+
+    /// A well from its 16 live rows, checking the width.
+    pub fn from_live_rows(rows: [u16; LIVE_ROWS]) -> Result<Well, WellError> {
+        for (i, &r) in rows.iter().enumerate() {
+            if r > FULL_ROW {
+                return Err(WellError::RowTooWide {
+                    row: i + BAR,
+                    value: r as u32,
+                });
+            }
+        }
+        Ok(Well { rows })
+    }
+
+    /// A well from the game's 20-row board, checking that it is live.
+    pub fn try_from_board(board: &Board) -> Result<Well, WellError> {
+        for (row, &r) in board.iter().enumerate() {
+            if r > FULL_ROW {
+                return Err(WellError::RowTooWide {
+                    row,
+                    value: r as u32,
+                });
+            }
+            if row < BAR && r != 0 {
+                return Err(WellError::AboveBar { row });
+            }
+        }
+        Ok(Well::from_board_unchecked(board))
+    }
+
+    /// A well from a board known to be live (rows 0..4 are dropped unread).
+    pub fn from_board_unchecked(board: &Board) -> Well {
+        let mut rows = [0; LIVE_ROWS];
+        rows.copy_from_slice(&board[BAR..]);
+        Well { rows }
+    }
+
+    /// The game's 20-row form.
+    pub fn to_board(&self) -> Board {
+        let mut board = [0; HEIGHT];
+        board[BAR..].copy_from_slice(&self.rows);
+        board
+    }
+
+    /// The 16 live rows; index `i` is the game's row `i + 4`.
+    pub const fn rows(&self) -> &[u16; LIVE_ROWS] {
+        &self.rows
+    }
+
+    /// The game's row `row` (0..20); rows above the bar are always empty.
+    pub fn row(&self, row: usize) -> u16 {
+        if row < BAR {
+            0
+        } else {
+            self.rows[row - BAR]
+        }
+    }
+
+    /// Index of the first non-empty row in the game's numbering, or 20 for
+    /// the empty well. This is what the HATETRIS enemy calls a well's peak.
+    pub fn top(&self) -> usize {
+        match self.rows.iter().position(|&r| r != 0) {
+            Some(i) => i + BAR,
+            None => HEIGHT,
+        }
+    }
+
+    /// Number of non-empty rows (the stack height).
+    pub fn height(&self) -> usize {
+        HEIGHT - self.top()
+    }
+
+    /// Number of filled cells.
+    pub fn cells(&self) -> u32 {
+        self.rows.iter().map(|r| r.count_ones()).sum()
+    }
+
+    /// Whether the well has no blocks.
+    pub fn is_empty(&self) -> bool {
+        self.rows == [0; LIVE_ROWS]
+    }
+
+    /// Parses 20 whitespace-separated integers (the format of the bench and
+    /// golden files) into a live well.
+    pub fn parse_numbers(text: &str) -> Result<Well, WellError> {
+        Well::try_from_board(&parse_board_numbers(text)?)
+    }
+
+    /// The 20 row integers separated by spaces.
+    pub fn to_numbers(&self) -> String {
+        board_to_numbers(&self.to_board())
+    }
+}
+
+/// Parses 20 integers separated by whitespace or commas (a JSON array's
+/// brackets are allowed too) into a board, without checking the bar.
+pub fn parse_board_numbers(text: &str) -> Result<Board, WellError> {
+    let cleaned = text.trim().trim_start_matches('[').trim_end_matches(']');
+    let tokens: Vec<&str> = cleaned
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .collect();
+    if tokens.len() != HEIGHT {
+        return Err(WellError::WrongCount {
+            found: tokens.len(),
+        });
+    }
+    let mut board = [0u16; HEIGHT];
+    for (row, token) in tokens.iter().enumerate() {
+        let value: u32 = token.parse().map_err(|_| WellError::NotANumber {
+            token: token.chars().take(40).collect(),
+        })?;
+        if value > FULL_ROW as u32 {
+            return Err(WellError::RowTooWide { row, value });
+        }
+        board[row] = value as u16;
+    }
+    Ok(board)
+}
+
+/// The board as 20 integers separated by spaces.
+pub fn board_to_numbers(board: &Board) -> String {
+    let parts: Vec<String> = board.iter().map(|r| r.to_string()).collect();
+    parts.join(" ")
+}
+
+/// Draws a board as `.`/`#` lines, top row first, with the bar marked.
+pub fn draw_board(board: &Board) -> String {
+    let mut out = String::with_capacity(HEIGHT * (WIDTH + 4));
+    for (i, &row) in board.iter().enumerate() {
+        for c in 0..WIDTH {
+            out.push(if row >> c & 1 == 1 { '#' } else { '.' });
+        }
+        if i == BAR - 1 {
+            out.push_str("  <- bar");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+impl FromStr for Well {
+    type Err = WellError;
+
+    /// Parses either 20 integers or a `.`/`#` drawing.
+    fn from_str(s: &str) -> Result<Well, WellError> {
+        let t = s.trim();
+        if t.chars().any(|c| c == '#' || c == '.') {
+            parse_drawing(t)
+        } else {
+            Well::parse_numbers(t)
+        }
+    }
+}
+
+/// Parses a drawing: 1 to 20 lines of 10 `.`/`#` characters, top first.
+/// Missing rows are empty rows at the top. Anything after the tenth
+/// character of a line (such as the `<- bar` marker) is ignored, as are
+/// blank lines.
+fn parse_drawing(text: &str) -> Result<Well, WellError> {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    if lines.len() > HEIGHT {
+        return Err(WellError::BadDrawing {
+            line: HEIGHT + 1,
+            reason: format!(
+                "a drawing has at most {HEIGHT} rows, this one has {}",
+                lines.len()
+            ),
+        });
+    }
+    let mut board = [0u16; HEIGHT];
+    let first = HEIGHT - lines.len();
+    for (i, line) in lines.iter().enumerate() {
+        let cells: Vec<char> = line.chars().take(WIDTH).collect();
+        if cells.len() < WIDTH {
+            return Err(WellError::BadDrawing {
+                line: i + 1,
+                reason: "a row needs 10 cells".into(),
+            });
+        }
+        let mut row = 0u16;
+        for (c, ch) in cells.iter().enumerate() {
+            match ch {
+                '#' => row |= 1 << c,
+                '.' => {}
+                other => {
+                    return Err(WellError::BadDrawing {
+                        line: i + 1,
+                        reason: format!("'{other}' is not '.' or '#'"),
+                    })
+                }
+            }
+        }
+        board[first + i] = row;
+    }
+    Well::try_from_board(&board)
+}
+
+impl fmt::Display for Well {
+    /// Draws the 16 live rows as `.`/`#` lines.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for &row in &self.rows {
+            for c in 0..WIDTH {
+                f.write_str(if row >> c & 1 == 1 { "#" } else { "." })?;
+            }
+            f.write_str("\n")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Well {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Well[{}]", self.to_numbers())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_round_trip() {
+        let text = "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 16 48 32";
+        let well = Well::parse_numbers(text).unwrap();
+        assert_eq!(well.to_numbers(), text);
+        assert_eq!(well.top(), 17);
+        assert_eq!(well.cells(), 4);
+    }
+
+    #[test]
+    fn drawing_pads_at_the_top() {
+        let well: Well = "#.........\n##........".parse().unwrap();
+        assert_eq!(well.row(18), 1);
+        assert_eq!(well.row(19), 3);
+        assert_eq!(well.height(), 2);
+        let again: Well = well.to_string().parse().unwrap();
+        assert_eq!(again, well);
+    }
+
+    #[test]
+    fn blocks_above_the_bar_are_rejected() {
+        let mut board = [0u16; HEIGHT];
+        board[3] = 1;
+        assert_eq!(
+            Well::try_from_board(&board),
+            Err(WellError::AboveBar { row: 3 })
+        );
+        assert!(matches!(
+            Well::parse_numbers("1 2 3"),
+            Err(WellError::WrongCount { found: 3 })
+        ));
+        assert!(matches!(
+            Well::parse_numbers("0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1024"),
+            Err(WellError::RowTooWide {
+                row: 19,
+                value: 1024
+            })
+        ));
+    }
+}

@@ -1,0 +1,38 @@
+//! Shared helpers: reading the golden data and building wells.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::PathBuf;
+
+use hatetris::well::Board;
+
+/// Path of a file in tests/data.
+pub fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+/// Reads a JSON-lines file (gzip if the name ends in .gz).
+pub fn json_lines(name: &str) -> Vec<serde_json::Value> {
+    let file = std::fs::File::open(data(name)).expect("golden file");
+    let reader: Box<dyn Read> = if name.ends_with(".gz") {
+        Box::new(flate2::read::GzDecoder::new(file))
+    } else {
+        Box::new(file)
+    };
+    BufReader::new(reader)
+        .lines()
+        .map(|l| serde_json::from_str(&l.expect("read line")).expect("json line"))
+        .collect()
+}
+
+/// A 20-integer JSON array as a board.
+pub fn board(v: &serde_json::Value) -> Board {
+    let rows = v.as_array().expect("array of rows");
+    assert_eq!(rows.len(), 20);
+    let mut b = [0u16; 20];
+    for (i, r) in rows.iter().enumerate() {
+        b[i] = r.as_u64().expect("row integer") as u16;
+    }
+    b
+}
