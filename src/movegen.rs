@@ -462,6 +462,34 @@ impl MoveGen {
         best
     }
 
+    /// Whether some reachable placement of `piece` clears at least one line.
+    /// (A lock above the bar clears nothing, so it does not count.)
+    pub fn can_clear(&self, piece: Piece) -> bool {
+        let s = &self.slices;
+        if s.near_full == 0 {
+            return false;
+        }
+        let pl = self.placements(piece);
+        let p = piece.index();
+        for y in pl.y_range.0 as usize..pl.y_range.1 as usize {
+            if (s.near_full >> y) & 0xF == 0 {
+                continue;
+            }
+            for bit in BitIter(pl.locks[y]) {
+                let o = (bit / FIELD) as usize;
+                let xi = (bit % FIELD) as usize;
+                if y + (TOP_ROW[p][o] as usize) < BAR {
+                    continue;
+                }
+                let cells = &CELLS[p][o][xi];
+                if (0..4).any(|r| cells[r] != 0 && (self.well.row(y + r) | cells[r]) == FULL_ROW) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// First non-empty row after locking at `(xi, y, o)`, clears included.
     ///
     /// A live stack has no empty row under a filled one, and a locked piece

@@ -75,3 +75,26 @@ fn movegen_matches_the_game_on_every_golden_well_and_piece() {
     assert_eq!(checked, 3001 * 7);
     assert_eq!(children_total, 546_392);
 }
+
+/// `can_clear` agrees with the golden children: a piece can clear exactly
+/// when one of its live outcomes cleared lines.
+#[test]
+fn can_clear_matches_the_golden_children() {
+    let records = json_lines("movegen.jsonl.gz");
+    let mut clearing = 0;
+    for rec in records.iter().take(1500) {
+        let b = board(&rec["well"]);
+        let gen = MoveGen::new(&Well::try_from_board(&b).unwrap());
+        for piece in Piece::ALL {
+            let want = golden_outcomes(&rec["children"][piece.letter().to_string()])
+                .iter()
+                .any(|o| o.lines > 0);
+            assert_eq!(gen.can_clear(piece), want, "piece {piece}, well {b:?}");
+            clearing += want as usize;
+        }
+    }
+    assert!(
+        clearing > 100,
+        "the sample must contain clearing wells ({clearing})"
+    );
+}
