@@ -10,6 +10,7 @@
 //! - [`replay`] encodes and decodes key sequences.
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod enemy;
 pub mod game;
 pub mod key;

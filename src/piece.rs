@@ -248,6 +248,14 @@ pub const CANON: [[Canon; 4]; 7] = {
     out
 };
 
+impl serde::Serialize for Piece {
+    /// A piece serializes as its letter.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let letter = [self.letter() as u8];
+        s.serialize_str(std::str::from_utf8(&letter).expect("ASCII letter"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

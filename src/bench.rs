@@ -1,0 +1,102 @@
+//! Fixed workloads that time the engine and double as determinism
+//! signatures.
+//!
+//! Each workload runs single-threaded over a list of wells, five times, and
+//! reports the median time per well. It also counts what it produced (pieces
+//! chosen, children built); that count must not change when the code is
+//! refactored, so a changed count means changed behaviour, not a faster run.
+//!
+//! The machines are noisy, so compare figures taken in one run, and read
+//! the ratios, not the absolute numbers.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use crate::enemy::mild_choice;
+use crate::movegen::{Child, MoveGen};
+use crate::piece::Piece;
+use crate::well::Well;
+
+/// Timings of the move generator over a set of wells, in µs per well.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MovegenBench {
+    /// Wells in the workload.
+    pub wells: usize,
+    /// The HATETRIS piece choice alone (no history to check, as with a fresh
+    /// game's history; see [`crate::enemy`]).
+    pub choice_us: f64,
+    /// The choice plus the chosen piece's children built as wells.
+    pub chosen_children_us: f64,
+    /// The children of all seven pieces built as wells.
+    pub all7_children_us: f64,
+    /// Signature: the sum over wells of the chosen piece's index.
+    pub choice_signature: u64,
+    /// Signature: children built for the chosen pieces.
+    pub chosen_children: u64,
+    /// Signature: children built for all seven pieces.
+    pub all7_children: u64,
+}
+
+/// Median of a list of timings.
+pub fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// Runs `f` over all wells `runs` times and returns the median µs per well
+/// and the (identical across runs) signature.
+fn time_per_well(wells: &[Well], runs: usize, mut f: impl FnMut(&Well) -> u64) -> (f64, u64) {
+    let mut times = Vec::with_capacity(runs);
+    let mut signature = 0;
+    for _ in 0..runs {
+        let start = Instant::now();
+        let mut sum = 0u64;
+        for well in wells {
+            sum += f(black_box(well));
+        }
+        times.push(start.elapsed().as_secs_f64() * 1e6 / wells.len().max(1) as f64);
+        signature = black_box(sum);
+    }
+    (median(times), signature)
+}
+
+/// Times the three move-generation workloads (median of `runs`).
+pub fn bench_movegen(wells: &[Well], runs: usize) -> MovegenBench {
+    let mut buf: Vec<Child> = Vec::with_capacity(256);
+    let (choice_us, choice_signature) = time_per_well(wells, runs, |w| {
+        let gen = MoveGen::new(w);
+        mild_choice(&gen).index() as u64
+    });
+    let (chosen_children_us, chosen_children) = time_per_well(wells, runs, |w| {
+        let gen = MoveGen::new(w);
+        let piece = mild_choice(&gen);
+        buf.clear();
+        gen.children(piece, &mut buf);
+        buf.len() as u64
+    });
+    let (all7_children_us, all7_children) = time_per_well(wells, runs, |w| {
+        let gen = MoveGen::new(w);
+        buf.clear();
+        for piece in Piece::ALL {
+            gen.children(piece, &mut buf);
+        }
+        buf.len() as u64
+    });
+    MovegenBench {
+        wells: wells.len(),
+        choice_us,
+        chosen_children_us,
+        all7_children_us,
+        choice_signature,
+        chosen_children,
+        all7_children,
+    }
+}

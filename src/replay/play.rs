@@ -1,0 +1,119 @@
+//! Playing a replay, and turning a chain of wells back into keys.
+
+use crate::enemy::{Enemy, EnemyKind};
+use crate::game::{Event, Game};
+use crate::key::Key;
+use crate::movegen::Outcome;
+use crate::piece::Piece;
+use crate::reference::key_path_to;
+use crate::well::{draw_board, Board, Well, BAR};
+
+/// One locked piece in a played game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Step {
+    /// The piece the enemy gave.
+    pub piece: Piece,
+    /// Lines this lock cleared.
+    pub lines: u8,
+    /// Total score after this lock.
+    pub score: u32,
+}
+
+/// What a replay did.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    /// Every lock, in order.
+    pub steps: Vec<Step>,
+    /// The board at the end.
+    pub board: Board,
+    /// The final score.
+    pub score: u32,
+    /// Whether the game ended.
+    pub game_over: bool,
+    /// Keys read before the game ended (the rest are ignored, as in the game).
+    pub keys_used: usize,
+}
+
+/// Plays `keys` against `kind` exactly as the game does.
+pub fn play(keys: &[Key], kind: EnemyKind) -> Trace {
+    let mut game = Game::new(kind);
+    let mut steps = Vec::new();
+    let mut keys_used = 0;
+    for &key in keys {
+        match game.press(key) {
+            Event::Ignored => break,
+            Event::Locked { piece, lines } => steps.push(Step { piece, lines, score: game.score() }),
+            Event::GameOver { piece } => steps.push(Step { piece, lines: 0, score: game.score() }),
+            Event::Moved | Event::Blocked => {}
+        }
+        keys_used += 1;
+    }
+    Trace { steps, board: *game.board(), score: game.score(), game_over: game.is_over(), keys_used }
+}
+
+/// Why a chain of wells could not be turned into keys.
+#[derive(Debug, thiserror::Error)]
+pub enum LinkError {
+    /// No placement of the enemy's piece turns one well into the next.
+    #[error("step {step}: no placement of {piece} turns well {step_before} into well {step}\nbefore:\n{before}after:\n{after}")]
+    NoPlacement {
+        /// 1-based index of the well that could not be reached.
+        step: usize,
+        /// `step - 1`, for the message.
+        step_before: usize,
+        /// The piece the game gives there.
+        piece: Piece,
+        /// The well before, drawn.
+        before: String,
+        /// The well wanted, drawn.
+        after: String,
+    },
+    /// The chain goes on after a well that ends the game.
+    #[error("step {step}: the game is already over at well {step_before}, but the chain goes on")]
+    AfterGameOver {
+        /// 1-based index of the extra well.
+        step: usize,
+        /// The game-over well's index.
+        step_before: usize,
+    },
+}
+
+/// Turns a chain of wells, each the board after one more lock (the empty
+/// starting well implied), into keys: for each step the piece the game
+/// gives (history included) and a shortest key path to a placement that
+/// produces the next well.
+pub fn keys_from_wells(chain: &[Board], kind: EnemyKind) -> Result<Vec<Key>, LinkError> {
+    let mut enemy = Enemy::new(kind);
+    let mut keys = Vec::new();
+    let mut prev: Board = [0; crate::well::HEIGHT];
+    for (i, next) in chain.iter().enumerate() {
+        let step = i + 1;
+        if prev[BAR - 1] != 0 {
+            return Err(LinkError::AfterGameOver { step, step_before: i });
+        }
+        let piece = enemy.next_piece(&Well::from_board_unchecked(&prev));
+        let path = link(&prev, piece, next).ok_or_else(|| LinkError::NoPlacement {
+            step,
+            step_before: i,
+            piece,
+            before: draw_board(&prev),
+            after: draw_board(next),
+        })?;
+        keys.extend(path);
+        prev = *next;
+    }
+    Ok(keys)
+}
+
+/// A shortest key path placing `piece` in `before` to give `after`.
+///
+/// The lines cleared follow from the cell counts: a lock adds 4 cells and
+/// each cleared line removes 10. A game-over lock clears nothing.
+pub fn link(before: &Board, piece: Piece, after: &Board) -> Option<Vec<Key>> {
+    let cells = |b: &Board| b.iter().map(|r| r.count_ones() as i32).sum::<i32>();
+    let removed = cells(before) + 4 - cells(after);
+    if removed < 0 || removed % 10 != 0 || removed > 40 {
+        return None;
+    }
+    key_path_to(before, piece, &Outcome { board: *after, lines: (removed / 10) as u8 })
+}
