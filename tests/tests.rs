@@ -6,3 +6,4 @@ mod util;
 
 mod movegen;
 mod replays;
+mod rules;
