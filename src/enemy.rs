@@ -143,7 +143,7 @@ impl History {
     }
 
     /// Whether any seen well has a cell count a child of `well` could have.
-    fn may_repeat_from(&self, well: &Well) -> bool {
+    pub fn may_repeat_from(&self, well: &Well) -> bool {
         let after = well.cells() as i32 + 4;
         (0..=4).any(|lines| {
             let n = after - 10 * lines;
@@ -162,33 +162,42 @@ impl History {
     }
 }
 
-/// Rates all seven pieces as HATETRIS does, against `history` (which must
-/// already count the current well).
-pub fn hatetris_ratings(gen: &MoveGen, history: &History) -> [Rating; 7] {
-    let check_loops = history.may_repeat_from(gen.well());
+/// Rates all seven pieces as HATETRIS does. `seen(well)` is the history
+/// count of a well, which must already include the current well.
+pub fn hatetris_ratings(gen: &MoveGen, seen: impl Fn(&Well) -> u32) -> [Rating; 7] {
     let mut children: Vec<Child> = Vec::new();
     Piece::ALL.map(|piece| {
-        let mut max_loops = 0;
-        if check_loops {
-            children.clear();
-            gen.children(piece, &mut children);
-            max_loops = children
-                .iter()
-                .map(|c| history.count(&c.well))
-                .max()
-                .unwrap_or(0);
-        }
-        Rating {
-            max_loops,
-            highest_peak: gen.highest_peak(piece),
-            piece,
-        }
+        children.clear();
+        gen.children(piece, &mut children);
+        let max_loops = children.iter().map(|c| seen(&c.well)).max().unwrap_or(0);
+        Rating { max_loops, highest_peak: gen.highest_peak(piece), piece }
     })
 }
 
 /// The HATETRIS choice given ratings.
 pub fn choose(ratings: &[Rating; 7]) -> Piece {
     ratings.iter().min().expect("seven ratings").piece
+}
+
+/// The HATETRIS choice for the well of `gen`.
+///
+/// `seen(well)` is the history count of a well (the current well already
+/// counted). `may_repeat` is false when no child can possibly be in the
+/// history (see [`History`]); then the plain min-max choice is the answer.
+/// Otherwise the min-max piece's children are checked first: if none of
+/// them was seen, its `max_loops` is 0, the least possible, and it wins the
+/// sort outright. Only when it could repeat a well are all seven rated.
+pub fn hatetris_choice(gen: &MoveGen, may_repeat: bool, seen: impl Fn(&Well) -> u32) -> Piece {
+    let plain = mild_choice(gen);
+    if !may_repeat {
+        return plain;
+    }
+    let mut children: Vec<Child> = Vec::new();
+    gen.children(plain, &mut children);
+    if children.iter().all(|c| seen(&c.well) == 0) {
+        return plain;
+    }
+    choose(&hatetris_ratings(gen, seen))
 }
 
 /// State of the Brzustowski enemy (the game's "Algorithm 2").
@@ -286,7 +295,7 @@ impl Enemy {
             Enemy::Hatetris(history) => {
                 history.visit(well);
                 let gen = MoveGen::new(well);
-                choose(&hatetris_ratings(&gen, history))
+                hatetris_choice(&gen, history.may_repeat_from(well), |w| history.count(w))
             }
             Enemy::Mild => mild_choice(&MoveGen::new(well)),
             Enemy::Lovetris => Piece::I,
