@@ -10,10 +10,12 @@
 //! - [`replay`] encodes and decodes key sequences.
 #![deny(missing_docs)]
 
+pub mod beam;
 pub mod bench;
 pub mod enemy;
 pub mod game;
 pub mod key;
+pub mod keyframes;
 pub mod movegen;
 pub mod piece;
 pub mod reference;

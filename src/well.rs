@@ -317,6 +317,21 @@ impl fmt::Debug for Well {
     }
 }
 
+impl serde::Serialize for Well {
+    /// A well serializes as its 16 live rows.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&self.rows, s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Well {
+    /// Checks the row width, so a damaged file cannot make an invalid well.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let rows = <[u16; LIVE_ROWS] as serde::Deserialize>::deserialize(d)?;
+        Well::from_live_rows(rows).map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

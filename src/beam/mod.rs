@@ -1,0 +1,532 @@
+//! The disk-backed, multi-threaded, resumable beam search.
+//!
+//! A depth is one placed piece. The piece is the game's choice (HATETRIS,
+//! with loop prevention against the entry's own ancestry), so a well's
+//! children are the placements of that one piece. Each depth:
+//!
+//! 1. the beam is split into chunks; each thread expands its chunks into a
+//!    [`bounded::Bounded`] set of the best `width` distinct children, ordered
+//!    by (cost, score, well, parent);
+//! 2. the sets are merged (exact, so the result does not depend on the
+//!    thread count);
+//! 3. the kept children, sorted by well, become the next beam: written as a
+//!    depth file ([`store`]), appended to the ancestry ([`ancestry`]), and
+//!    recorded in the manifest and the log.
+//!
+//! # The run folder
+//! ```text
+//! manifest.json         settings, format version, per-depth stats, best game
+//! depth-NNNNN.beam      the beam after NNNNN pieces (depth 0 is the empty well)
+//! ancestry-NNNNN.bin    loop-prevention ancestry at that depth (last 3 kept)
+//! log.jsonl             one JSON line per depth, as printed
+//! ```
+//! Every file is written to a temporary name, fsynced and renamed, and the
+//! manifest is written last, so a kill at any moment leaves a run that
+//! resumes from its last complete depth. On resume the last depth whose
+//! depth file and ancestry snapshot both check out is used; a corrupt or
+//! truncated newer file is reported and recomputed.
+//!
+//! Memory: the beam is 34 bytes per entry ([`store::Stored`]); each
+//! thread's bounded set costs about 150 bytes per candidate it holds (B-tree
+//! node plus hash-map slot for a 48-byte [`bounded::Candidate`]).
+
+pub mod ancestry;
+pub mod bounded;
+pub mod store;
+
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::enemy::hatetris_choice;
+use crate::movegen::{Child, MoveGen};
+use crate::well::Well;
+use ancestry::{Ancestry, Level};
+use bounded::{Bounded, Candidate};
+use store::{DepthFile, StoreError, Stored};
+
+/// Ranks children. Lower cost is better.
+pub trait Evaluate: Sync {
+    /// The cost of `well` reached with `score` lines cleared (lower is better).
+    fn cost(&self, well: &Well, score: u32) -> f64;
+}
+
+/// What a run is, compared on resume.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Beam width.
+    pub width: usize,
+    /// The evaluator's full description (weights and lookahead).
+    pub evaluator: serde_json::Value,
+}
+
+/// How to run (may differ between a run and its resume).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Stop after this depth.
+    pub max_depth: u32,
+    /// Worker threads.
+    pub threads: usize,
+    /// Draw a progress bar and print a line per depth on stderr.
+    pub progress: bool,
+}
+
+/// Statistics of one depth.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DepthStats {
+    /// Pieces placed.
+    pub depth: u32,
+    /// Seconds since the run (or the resume) started.
+    pub elapsed_s: f64,
+    /// Children generated.
+    pub children: u64,
+    /// Distinct children wells.
+    pub unique: u64,
+    /// Wells kept.
+    pub kept: u64,
+    /// Best (lowest) cost kept.
+    pub best_cost: f64,
+    /// Highest score kept.
+    pub best_score: u16,
+    /// Kept wells per score: `[score, count]` pairs.
+    pub histogram: Vec<(u16, u64)>,
+    /// Live ancestry nodes after this depth.
+    pub ancestry_nodes: u64,
+    /// Bytes of this depth's file.
+    pub file_bytes: u64,
+}
+
+/// The best game found so far.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Best {
+    /// Lines cleared.
+    pub score: u16,
+    /// Pieces placed.
+    pub depth: u32,
+    /// The final well.
+    pub well: Well,
+}
+
+/// The manifest of a run folder.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always "hatetris-beam".
+    pub format: String,
+    /// [`store::VERSION`].
+    pub version: u32,
+    /// The run's settings.
+    pub settings: Settings,
+    /// One entry per completed depth (depth 1 first).
+    pub depths: Vec<DepthStats>,
+    /// Highest score seen (ties: the shallowest).
+    pub best: Best,
+    /// Whether the beam died out (every child ended the game).
+    pub exhausted: bool,
+}
+
+/// Why a search could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// An I/O error.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A depth file problem.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The folder is not a run.
+    #[error("{0}: no manifest.json here, so there is nothing to resume")]
+    NotARun(PathBuf),
+    /// The folder already holds a run.
+    #[error("{0} already holds a run; use --resume to continue it, or pick another --out")]
+    AlreadyARun(PathBuf),
+    /// The manifest cannot be read.
+    #[error("{path}: {reason}")]
+    BadManifest {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// Resume with different settings.
+    #[error("cannot resume {dir}: {what} differs (run has {run}, asked for {asked})")]
+    SettingsDiffer {
+        /// The run folder.
+        dir: PathBuf,
+        /// Which setting.
+        what: String,
+        /// The run's value.
+        run: String,
+        /// The requested value.
+        asked: String,
+    },
+    /// Nothing usable on disk.
+    #[error("cannot resume {0}: no complete depth could be read")]
+    NothingToResume(PathBuf),
+    /// A thread pool could not be built.
+    #[error("cannot start {threads} threads: {reason}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// Why.
+        reason: String,
+    },
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SearchError + '_ {
+    move |source| SearchError::Io { path: path.to_path_buf(), source }
+}
+
+/// Path of depth `d`'s file.
+pub fn depth_path(dir: &Path, d: u32) -> PathBuf {
+    dir.join(format!("depth-{d:05}.beam"))
+}
+
+fn ancestry_path(dir: &Path, d: u32) -> PathBuf {
+    dir.join(format!("ancestry-{d:05}.bin"))
+}
+
+/// Path of the manifest.
+pub fn manifest_path(dir: &Path) -> PathBuf {
+    dir.join("manifest.json")
+}
+
+/// Reads a run's manifest.
+pub fn read_manifest(dir: &Path) -> Result<Manifest, SearchError> {
+    let path = manifest_path(dir);
+    if !path.exists() {
+        return Err(SearchError::NotARun(dir.to_path_buf()));
+    }
+    let text = fs::read_to_string(&path).map_err(io(&path))?;
+    let m: Manifest =
+        serde_json::from_str(&text).map_err(|e| SearchError::BadManifest { path: path.clone(), reason: e.to_string() })?;
+    if m.format != "hatetris-beam" || m.version != store::VERSION {
+        return Err(SearchError::BadManifest {
+            path,
+            reason: format!("format {} version {}, expected hatetris-beam version {}", m.format, m.version, store::VERSION),
+        });
+    }
+    Ok(m)
+}
+
+fn write_manifest(dir: &Path, m: &Manifest) -> Result<(), SearchError> {
+    let path = manifest_path(dir);
+    let text = serde_json::to_string_pretty(m).expect("manifest serializes");
+    store::write_atomic(&path, text.as_bytes()).map_err(io(&path))
+}
+
+const ANCESTRY_MAGIC: &[u8; 8] = b"HTANCST1";
+
+fn save_ancestry(dir: &Path, depth: u32, a: &Ancestry) -> Result<(), SearchError> {
+    let path = ancestry_path(dir, depth);
+    let raw = bincode::serialize(a.levels()).expect("levels serialize");
+    let packed = zstd::bulk::compress(&raw, 3).expect("zstd compresses in memory");
+    let mut out = Vec::with_capacity(packed.len() + 24);
+    out.extend_from_slice(ANCESTRY_MAGIC);
+    out.extend_from_slice(&depth.to_le_bytes());
+    out.extend_from_slice(&(raw.len() as u64).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&packed).to_le_bytes());
+    out.extend_from_slice(&packed);
+    store::write_atomic(&path, &out).map_err(io(&path))?;
+    // Keep the last three snapshots, so a corrupt newest depth can fall back.
+    if depth >= 3 {
+        let _ = fs::remove_file(ancestry_path(dir, depth - 3));
+    }
+    Ok(())
+}
+
+fn load_ancestry(dir: &Path, depth: u32) -> Option<Ancestry> {
+    let bytes = fs::read(ancestry_path(dir, depth)).ok()?;
+    if bytes.len() < 24 || &bytes[..8] != ANCESTRY_MAGIC {
+        return None;
+    }
+    let d = u32::from_le_bytes(bytes[8..12].try_into().ok()?);
+    let raw_len = u64::from_le_bytes(bytes[12..20].try_into().ok()?) as usize;
+    let crc = u32::from_le_bytes(bytes[20..24].try_into().ok()?);
+    let packed = &bytes[24..];
+    if d != depth || crc32fast::hash(packed) != crc || raw_len > (1 << 36) {
+        return None;
+    }
+    let raw = zstd::bulk::decompress(packed, raw_len).ok()?;
+    let levels: Vec<Level> = bincode::deserialize(&raw).ok()?;
+    Ancestry::from_levels(levels)
+}
+
+/// What a finished (or stopped) run reached.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// The best game.
+    pub best: Best,
+    /// The last depth written.
+    pub depth: u32,
+    /// Whether the beam died out.
+    pub exhausted: bool,
+}
+
+/// Starts a new run in `dir` (which must not already hold one).
+pub fn start<E: Evaluate>(dir: &Path, settings: Settings, eval: &E, opts: &Options) -> Result<RunResult, SearchError> {
+    if manifest_path(dir).exists() {
+        return Err(SearchError::AlreadyARun(dir.to_path_buf()));
+    }
+    fs::create_dir_all(dir).map_err(io(dir))?;
+    let root = vec![Stored { well: Well::EMPTY, score: 0 }];
+    let p = depth_path(dir, 0);
+    store::write_atomic(&p, &store::encode(0, &root)).map_err(io(&p))?;
+    let ancestry = Ancestry::root();
+    save_ancestry(dir, 0, &ancestry)?;
+    let manifest = Manifest {
+        format: "hatetris-beam".into(),
+        version: store::VERSION,
+        settings,
+        depths: Vec::new(),
+        best: Best { score: 0, depth: 0, well: Well::EMPTY },
+        exhausted: false,
+    };
+    write_manifest(dir, &manifest)?;
+    run_from(dir, manifest, root, ancestry, eval, opts)
+}
+
+/// Continues the run in `dir` from its last complete depth.
+pub fn resume<E: Evaluate>(dir: &Path, settings: Settings, eval: &E, opts: &Options) -> Result<RunResult, SearchError> {
+    let mut manifest = read_manifest(dir)?;
+    if manifest.settings.width != settings.width {
+        return Err(SearchError::SettingsDiffer {
+            dir: dir.to_path_buf(),
+            what: "the beam width".into(),
+            run: manifest.settings.width.to_string(),
+            asked: settings.width.to_string(),
+        });
+    }
+    if manifest.settings.evaluator != settings.evaluator {
+        return Err(SearchError::SettingsDiffer {
+            dir: dir.to_path_buf(),
+            what: "the evaluator (weights or --quiescent)".into(),
+            run: manifest.settings.evaluator.to_string(),
+            asked: settings.evaluator.to_string(),
+        });
+    }
+    // The newest depth whose beam and ancestry both read back intact.
+    let last = manifest.depths.len() as u32;
+    let mut found = None;
+    for d in (0..=last).rev() {
+        let beam = match DepthFile::open(&depth_path(dir, d)).and_then(|f| f.read_all()) {
+            Ok(beam) => beam,
+            Err(e) => {
+                if opts.progress {
+                    eprintln!("depth {d}: {e}; falling back");
+                }
+                continue;
+            }
+        };
+        match load_ancestry(dir, d) {
+            Some(a) if a.current().len() == beam.len() && a.current().iter().zip(&beam).all(|(w, s)| *w == s.well) => {
+                found = Some((d, beam, a));
+                break;
+            }
+            _ => {
+                if opts.progress {
+                    eprintln!("depth {d}: ancestry snapshot missing or damaged; falling back");
+                }
+            }
+        }
+    }
+    let (d, beam, ancestry) = found.ok_or_else(|| SearchError::NothingToResume(dir.to_path_buf()))?;
+    manifest.depths.truncate(d as usize);
+    manifest.exhausted = false;
+    // Recompute the best game from the kept stats, in case newer depths were dropped.
+    manifest.best = best_from_files(dir, &manifest.depths)?;
+    if opts.progress {
+        eprintln!("resuming {} at depth {d} ({} wells)", dir.display(), beam.len());
+    }
+    run_from(dir, manifest, beam, ancestry, eval, opts)
+}
+
+/// The best game among the depths listed (highest score, then shallowest,
+/// then smallest well).
+fn best_from_files(dir: &Path, depths: &[DepthStats]) -> Result<Best, SearchError> {
+    let mut best = Best { score: 0, depth: 0, well: Well::EMPTY };
+    for s in depths {
+        if s.best_score > best.score {
+            let f = DepthFile::open(&depth_path(dir, s.depth))?;
+            let all = f.read_all()?;
+            if let Some(e) = all.iter().find(|e| e.score == s.best_score) {
+                best = Best { score: e.score, depth: s.depth, well: e.well };
+            }
+        }
+    }
+    Ok(best)
+}
+
+fn run_from<E: Evaluate>(
+    dir: &Path,
+    mut manifest: Manifest,
+    mut beam: Vec<Stored>,
+    mut ancestry: Ancestry,
+    eval: &E,
+    opts: &Options,
+) -> Result<RunResult, SearchError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()
+        .map_err(|e| SearchError::Threads { threads: opts.threads, reason: e.to_string() })?;
+    let width = manifest.settings.width;
+    let started = Instant::now();
+    let mut depth = manifest.depths.len() as u32;
+    let log_path = dir.join("log.jsonl");
+    while depth < opts.max_depth {
+        let bar = progress_bar(opts.progress, beam.len() as u64, depth + 1);
+        let (kept, children, unique) = pool.install(|| expand(&beam, &ancestry, eval, width, opts.threads, &bar));
+        bar.finish_and_clear();
+        if kept.is_empty() {
+            manifest.exhausted = true;
+            write_manifest(dir, &manifest)?;
+            if opts.progress {
+                eprintln!("depth {}: every child ends the game; the search is over", depth + 1);
+            }
+            break;
+        }
+        depth += 1;
+        let sorted = kept.into_sorted();
+        let best_cost = sorted[0].cost;
+        let top = sorted.iter().max_by(|a, b| a.score.cmp(&b.score).then(b.cmp(a))).expect("non-empty");
+        if top.score > manifest.best.score {
+            manifest.best = Best { score: top.score, depth, well: top.well };
+        }
+        let best_score = top.score;
+        let mut histogram: Vec<(u16, u64)> = Vec::new();
+        let mut by_well = sorted;
+        by_well.sort_unstable_by(|a, b| a.well.cmp(&b.well));
+        for c in &by_well {
+            match histogram.iter_mut().find(|(s, _)| *s == c.score) {
+                Some((_, n)) => *n += 1,
+                None => histogram.push((c.score, 1)),
+            }
+        }
+        histogram.sort_unstable();
+        beam = by_well.iter().map(|c| Stored { well: c.well, score: c.score }).collect();
+        ancestry.push(beam.iter().map(|s| s.well).collect(), by_well.iter().map(|c| c.parent).collect());
+        let path = depth_path(dir, depth);
+        let bytes = store::encode(depth, &beam);
+        store::write_atomic(&path, &bytes).map_err(io(&path))?;
+        save_ancestry(dir, depth, &ancestry)?;
+        let stats = DepthStats {
+            depth,
+            elapsed_s: started.elapsed().as_secs_f64(),
+            children,
+            unique,
+            kept: beam.len() as u64,
+            best_cost,
+            best_score,
+            histogram,
+            ancestry_nodes: ancestry.nodes() as u64,
+            file_bytes: bytes.len() as u64,
+        };
+        manifest.depths.push(stats.clone());
+        write_manifest(dir, &manifest)?;
+        let line = serde_json::to_string(&stats).expect("stats serialize");
+        let mut log = OpenOptions::new().create(true).append(true).open(&log_path).map_err(io(&log_path))?;
+        writeln!(log, "{line}").map_err(io(&log_path))?;
+        if opts.progress {
+            eprintln!("{}", describe(&stats));
+        }
+    }
+    Ok(RunResult { best: manifest.best, depth, exhausted: manifest.exhausted })
+}
+
+/// One human-readable line for a depth.
+pub fn describe(s: &DepthStats) -> String {
+    let hist: Vec<String> = s.histogram.iter().map(|(sc, n)| format!("{sc}:{n}")).collect();
+    format!(
+        "depth {:>4}  {:>8.1}s  children {:>10}  unique {:>10}  kept {:>9}  best cost {:>11.3}  best score {:>3}  scores {}",
+        s.depth,
+        s.elapsed_s,
+        s.children,
+        s.unique,
+        s.kept,
+        s.best_cost,
+        s.best_score,
+        hist.join(" ")
+    )
+}
+
+fn progress_bar(show: bool, len: u64, depth: u32) -> indicatif::ProgressBar {
+    if !show {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("depth {msg} [{bar:30}] {pos}/{len} wells  {per_sec}  eta {eta}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(depth.to_string());
+    bar
+}
+
+/// Expands every entry of the beam; returns the kept children, the number
+/// of children and the number of distinct children.
+fn expand<E: Evaluate>(
+    beam: &[Stored],
+    ancestry: &Ancestry,
+    eval: &E,
+    width: usize,
+    threads: usize,
+    bar: &indicatif::ProgressBar,
+) -> (Bounded, u64, u64) {
+    // A few chunks per thread balance the load; more would multiply the
+    // bounded sets' memory.
+    let chunk = beam.len().div_ceil(threads.max(1) * 4).max(1);
+    let parts: Vec<(Bounded, u64, Vec<u64>)> = beam
+        .par_chunks(chunk)
+        .enumerate()
+        .map(|(ci, part)| {
+            let mut kept = Bounded::new(width);
+            let mut buf: Vec<Child> = Vec::with_capacity(128);
+            let mut hashes = Vec::with_capacity(part.len() * 16);
+            let mut children = 0u64;
+            for (j, e) in part.iter().enumerate() {
+                let index = ci * chunk + j;
+                let gen = MoveGen::new(&e.well);
+                let piece = hatetris_choice(&gen, ancestry.may_repeat_from(&e.well), |w| ancestry.count(index, w));
+                buf.clear();
+                gen.children(piece, &mut buf);
+                children += buf.len() as u64;
+                for c in &buf {
+                    let score = e.score + c.lines as u16;
+                    hashes.push(well_hash(&c.well));
+                    kept.insert(Candidate { cost: eval.cost(&c.well, score as u32), score, well: c.well, parent: index as u32 });
+                }
+            }
+            bar.inc(part.len() as u64);
+            (kept, children, hashes)
+        })
+        .collect();
+    let mut children = 0;
+    let mut all_hashes = Vec::new();
+    let mut merged = Bounded::new(width);
+    for (kept, n, hashes) in parts {
+        children += n;
+        all_hashes.extend(hashes);
+        merged = merged.merge(kept);
+    }
+    all_hashes.par_sort_unstable();
+    all_hashes.dedup();
+    (merged, children, all_hashes.len() as u64)
+}
+
+/// A fixed (unseeded) 64-bit hash of a well, for counting distinct children.
+fn well_hash(w: &Well) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &r in w.rows() {
+        h = (h ^ r as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^ (h >> 29)
+}
