@@ -4,6 +4,7 @@
 
 mod util;
 
+mod codec;
 mod movegen;
 mod replays;
 mod rules;
