@@ -170,7 +170,11 @@ pub fn hatetris_ratings(gen: &MoveGen, seen: impl Fn(&Well) -> u32) -> [Rating; 
         children.clear();
         gen.children(piece, &mut children);
         let max_loops = children.iter().map(|c| seen(&c.well)).max().unwrap_or(0);
-        Rating { max_loops, highest_peak: gen.highest_peak(piece), piece }
+        Rating {
+            max_loops,
+            highest_peak: gen.highest_peak(piece),
+            piece,
+        }
     })
 }
 

@@ -94,15 +94,22 @@ pub fn parents_for_piece(child: &Well, lines: u8, piece: Piece) -> Vec<Parent> {
     if k > 4 || w[..k].iter().any(|&r| r != 0) {
         return out;
     }
-    let target = Child { well: *child, lines };
+    let target = Child {
+        well: *child,
+        lines,
+    };
     for o in 0..4 {
-        let piece_rows: Vec<usize> = (0..4).filter(|&r| SHAPES[piece.index()][o][r] != 0).collect();
+        let piece_rows: Vec<usize> = (0..4)
+            .filter(|&r| SHAPES[piece.index()][o][r] != 0)
+            .collect();
         for y in 0..HEIGHT {
             if y + (TOP_ROW[piece.index()][o] as usize) < BAR {
                 continue; // such a lock ends the game and clears nothing
             }
             for x in -3..WIDTH as i32 {
-                let Some(cells) = placement_rows(piece, o, x, y) else { continue };
+                let Some(cells) = placement_rows(piece, o, x, y) else {
+                    continue;
+                };
                 // Which of the piece's rows were the cleared ones.
                 for_each_subset(&piece_rows, k, |cleared| {
                     let mut m: Board = [0; HEIGHT];
@@ -134,7 +141,13 @@ pub fn parents_for_piece(child: &Well, lines: u8, piece: Piece) -> Vec<Parent> {
                     buf.clear();
                     MoveGen::new(&parent).children(piece, &mut buf);
                     if buf.contains(&target) {
-                        out.push(Parent { well: parent, piece, x, y, o });
+                        out.push(Parent {
+                            well: parent,
+                            piece,
+                            x,
+                            y,
+                            o,
+                        });
                     }
                 });
             }
@@ -145,7 +158,10 @@ pub fn parents_for_piece(child: &Well, lines: u8, piece: Piece) -> Vec<Parent> {
 
 /// Every parent of `child` for every piece (see [`parents_for_piece`]).
 pub fn parents(child: &Well, lines: u8) -> Vec<Parent> {
-    Piece::ALL.iter().flat_map(|&p| parents_for_piece(child, lines, p)).collect()
+    Piece::ALL
+        .iter()
+        .flat_map(|&p| parents_for_piece(child, lines, p))
+        .collect()
 }
 
 /// Calls `f` with every `k`-element subset of `items`.
@@ -183,7 +199,9 @@ pub enum KeyframeError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// No parent was found.
-    #[error("depth {depth}: no parent of this well (score {score}) is in depth {prev}'s file\n{drawn}")]
+    #[error(
+        "depth {depth}: no parent of this well (score {score}) is in depth {prev}'s file\n{drawn}"
+    )]
     NoParent {
         /// The depth whose well has no parent.
         depth: u32,
@@ -241,24 +259,39 @@ impl Reader<'_> {
             self.files.insert(depth, (f, HashMap::new()));
         }
         let (file, blocks) = self.files.get_mut(&depth).expect("just opened");
-        let Some(b) = file.block_for(well) else { return Ok(None) };
+        let Some(b) = file.block_for(well) else {
+            return Ok(None);
+        };
         if !blocks.contains_key(&b) {
             self.bytes += file.block_len(b) as u64;
             blocks.insert(b, file.block(b)?);
         }
         let block = &blocks[&b];
-        Ok(block.binary_search_by(|e| e.well.cmp(well)).ok().map(|i| block[i]))
+        Ok(block
+            .binary_search_by(|e| e.well.cmp(well))
+            .ok()
+            .map(|i| block[i]))
     }
 }
 
 /// Rebuilds the chosen game of the run in `dir`.
 pub fn reconstruct(dir: &Path, pick: Pick) -> Result<Keyframes, KeyframeError> {
     let manifest = read_manifest(dir)?;
-    let mut reader = Reader { dir, files: HashMap::new(), bytes: 0 };
+    let mut reader = Reader {
+        dir,
+        files: HashMap::new(),
+        bytes: 0,
+    };
     let (depth, last) = match pick {
         Pick::Best => {
             let b = manifest.best;
-            (b.depth, Stored { well: b.well, score: b.score })
+            (
+                b.depth,
+                Stored {
+                    well: b.well,
+                    score: b.score,
+                },
+            )
         }
         Pick::Deepest => {
             let d = manifest.depths.len() as u32;
@@ -269,7 +302,10 @@ pub fn reconstruct(dir: &Path, pick: Pick) -> Result<Keyframes, KeyframeError> {
                 .iter()
                 .copied()
                 .max_by(|a, b| a.score.cmp(&b.score).then(b.well.cmp(&a.well)))
-                .unwrap_or(Stored { well: Well::EMPTY, score: 0 });
+                .unwrap_or(Stored {
+                    well: Well::EMPTY,
+                    score: 0,
+                });
             (d, top)
         }
     };
@@ -307,9 +343,15 @@ pub fn reconstruct(dir: &Path, pick: Pick) -> Result<Keyframes, KeyframeError> {
     let mut pieces = Vec::new();
     for (i, pair) in chain.windows(2).enumerate() {
         let piece = enemy.next_piece(&pair[0].well);
-        let path = link(&pair[0].well.to_board(), piece, &pair[1].well.to_board()).ok_or_else(|| {
-            KeyframeError::Forward { step: i + 1, reason: format!("the game gives {piece} here, and no {piece} placement links the wells") }
-        })?;
+        let path =
+            link(&pair[0].well.to_board(), piece, &pair[1].well.to_board()).ok_or_else(|| {
+                KeyframeError::Forward {
+                    step: i + 1,
+                    reason: format!(
+                        "the game gives {piece} here, and no {piece} placement links the wells"
+                    ),
+                }
+            })?;
         pieces.push(piece);
         keys.extend(path);
     }

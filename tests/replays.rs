@@ -28,7 +28,13 @@ pub struct Played {
 
 pub fn play(kind: EnemyKind, keys: &[Key]) -> Played {
     let mut game = Game::new(kind);
-    let mut p = Played { pieces: game.piece().letter().to_string(), wells: vec![], scores: vec![], keys_used: 0, over: false };
+    let mut p = Played {
+        pieces: game.piece().letter().to_string(),
+        wells: vec![],
+        scores: vec![],
+        keys_used: 0,
+        over: false,
+    };
     for &key in keys {
         match game.press(key) {
             Event::Ignored => break,
@@ -63,16 +69,33 @@ fn every_record_replay_reproduces_the_game() {
         let name = rec["name"].as_str().unwrap();
         let kind = enemy_of(rec["ai"].as_str().unwrap());
         let played = play(kind, &keys_of(rec["keys"].as_str().unwrap()));
-        assert_eq!(played.pieces, rec["pieces"].as_str().unwrap(), "{name}: pieces");
+        assert_eq!(
+            played.pieces,
+            rec["pieces"].as_str().unwrap(),
+            "{name}: pieces"
+        );
         let wells: Vec<Board> = rec["wells"].as_array().unwrap().iter().map(board).collect();
         assert_eq!(played.wells.len(), wells.len(), "{name}: lock count");
         for (i, (a, b)) in played.wells.iter().zip(&wells).enumerate() {
             assert_eq!(a, b, "{name}: well after lock {}", i + 1);
         }
-        let scores: Vec<u32> = rec["scores"].as_array().unwrap().iter().map(|s| s.as_u64().unwrap() as u32).collect();
+        let scores: Vec<u32> = rec["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_u64().unwrap() as u32)
+            .collect();
         assert_eq!(played.scores, scores, "{name}: scores");
-        assert_eq!(played.over, rec["game_over"].as_bool().unwrap(), "{name}: game over");
-        assert_eq!(played.keys_used, rec["keys_used"].as_u64().unwrap() as usize, "{name}: keys used");
+        assert_eq!(
+            played.over,
+            rec["game_over"].as_bool().unwrap(),
+            "{name}: game over"
+        );
+        assert_eq!(
+            played.keys_used,
+            rec["keys_used"].as_u64().unwrap() as usize,
+            "{name}: keys used"
+        );
         assert_eq!(
             played.scores.last().copied().unwrap_or(0),
             rec["expected_score"].as_u64().unwrap() as u32,
@@ -87,15 +110,60 @@ fn every_record_replay_reproduces_the_game() {
 #[test]
 fn loop_prevention_changes_the_piece_in_the_loop_basis_record() {
     let records = json_lines("replays.jsonl");
-    let rec = records.iter().find(|r| r["name"] == "knewjade loop basis").expect("record");
+    let rec = records
+        .iter()
+        .find(|r| r["name"] == "knewjade loop basis")
+        .expect("record");
     let keys = keys_of(rec["keys"].as_str().unwrap());
     let with_rule = play(EnemyKind::Hatetris, &keys);
     assert_eq!(with_rule.pieces.as_bytes()[281], b'Z');
-    let event = rec["loop_events"].as_array().unwrap().iter().find(|e| e["changed_choice"] == true).unwrap();
+    let event = rec["loop_events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["changed_choice"] == true)
+        .unwrap();
     assert_eq!(event["spawn"], 281);
     assert_eq!(event["plain_minmax"], "S");
     // Without the history (HATETRIS Mild) the same keys get S at that spawn.
     let without = play(EnemyKind::Mild, &keys);
     assert_eq!(without.pieces.as_bytes()[281], b'S');
     assert_eq!(Piece::from_letter('Z'), Some(Piece::Z));
+}
+
+/// For every record, the chain of wells alone (the empty well implied) is
+/// turned back into keys that score the record's score. The keys may differ
+/// from the original, the pieces and wells may not.
+#[test]
+fn from_wells_rebuilds_every_record() {
+    for rec in json_lines("replays.jsonl") {
+        let name = rec["name"].as_str().unwrap();
+        let kind = enemy_of(rec["ai"].as_str().unwrap());
+        let chain: Vec<Board> = rec["wells"].as_array().unwrap().iter().map(board).collect();
+        let keys = hatetris::replay::keys_from_wells(&chain, kind)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let played = play(kind, &keys);
+        assert_eq!(played.wells, chain, "{name}: wells");
+        assert_eq!(
+            played.pieces,
+            rec["pieces"].as_str().unwrap(),
+            "{name}: pieces"
+        );
+        assert_eq!(
+            played.scores.last().copied().unwrap_or(0),
+            rec["expected_score"].as_u64().unwrap() as u32,
+            "{name}"
+        );
+    }
+}
+
+/// Two wells no placement links: the error names the step.
+#[test]
+fn from_wells_names_the_step_that_does_not_link() {
+    let mut b = [0u16; 20];
+    b[19] = 0b11_1111_1111 >> 1; // nine cells: no single piece makes this
+    let err = hatetris::replay::keys_from_wells(&[b], EnemyKind::Hatetris).unwrap_err();
+    let text = err.to_string();
+    assert!(text.starts_with("step 1: no placement of S"), "{text}");
+    assert!(text.contains("#########."), "{text}");
 }

@@ -31,7 +31,11 @@ fn s_and_z_rotation_origin_depends_on_orientation_not_cells() {
         let a = Position { x: 3, y: 8, o: 0 };
         let b = Position { x: 4, y: 8, o: 2 };
         assert_eq!(cells(piece, a), cells(piece, b), "{piece}: same cells");
-        assert_ne!(cells(piece, a.moved(Key::U)), cells(piece, b.moved(Key::U)), "{piece}: different rotations");
+        assert_ne!(
+            cells(piece, a.moved(Key::U)),
+            cells(piece, b.moved(Key::U)),
+            "{piece}: different rotations"
+        );
     }
 }
 
@@ -49,7 +53,11 @@ fn s_and_z_in_a_shaft_match_the_reference() {
         .unwrap();
     let gen = MoveGen::new(&well);
     for piece in Piece::ALL {
-        assert_eq!(gen.outcomes(piece), reference::outcomes(&well.to_board(), piece), "{piece}");
+        assert_eq!(
+            gen.outcomes(piece),
+            reference::outcomes(&well.to_board(), piece),
+            "{piece}"
+        );
     }
 }
 
@@ -58,10 +66,16 @@ fn s_and_z_in_a_shaft_match_the_reference() {
 #[test]
 fn a_completed_row_above_the_bar_is_not_cleared() {
     // The golden data's one such case: an I in this well.
-    let board: Board = [0, 0, 0, 0, 204, 476, 1021, 894, 1022, 894, 511, 511, 1022, 1022, 511, 511, 511, 511, 511, 682];
+    let board: Board = [
+        0, 0, 0, 0, 204, 476, 1021, 894, 1022, 894, 511, 511, 1022, 1022, 511, 511, 511, 511, 511,
+        682,
+    ];
     let well = Well::try_from_board(&board).unwrap();
     let outcomes = MoveGen::new(&well).outcomes(Piece::I);
-    let unclear: Vec<_> = outcomes.iter().filter(|o| o.board.contains(&FULL_ROW)).collect();
+    let unclear: Vec<_> = outcomes
+        .iter()
+        .filter(|o| o.board.contains(&FULL_ROW))
+        .collect();
     assert_eq!(unclear.len(), 1);
     assert_eq!(unclear[0].lines, 0);
     assert!(unclear[0].is_game_over());
@@ -109,7 +123,11 @@ fn the_loop_rule_changes_the_piece() {
     let mut enemy = Enemy::Hatetris(history);
     let given = enemy.next_piece(&well);
     assert_ne!(given, Piece::S);
-    assert_eq!(given, Piece::Z, "Z is the next most hateful piece in the empty well");
+    assert_eq!(
+        given,
+        Piece::Z,
+        "Z is the next most hateful piece in the empty well"
+    );
 }
 
 /// When every piece could lead back to a seen well, the piece whose worst
@@ -143,7 +161,11 @@ fn when_all_seven_pieces_lead_to_seen_wells_the_least_seen_is_given() {
     }
     // L and T tie on two visits; the higher stack (lower peak index) wins, then L before T.
     let (l, t) = (ratings[Piece::L.index()], ratings[Piece::T.index()]);
-    let expected = if (l.highest_peak, Piece::L) <= (t.highest_peak, Piece::T) { Piece::L } else { Piece::T };
+    let expected = if (l.highest_peak, Piece::L) <= (t.highest_peak, Piece::T) {
+        Piece::L
+    } else {
+        Piece::T
+    };
     assert_eq!(Enemy::Hatetris(history).next_piece(&well), expected);
 }
 

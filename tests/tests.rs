@@ -4,6 +4,7 @@
 
 mod util;
 
+mod cli;
 mod codec;
 mod movegen;
 mod replays;

@@ -46,7 +46,10 @@ impl Ancestry {
     /// The ancestry of a beam holding only the empty well.
     pub fn root() -> Ancestry {
         let mut a = Ancestry {
-            levels: vec![Level { wells: vec![Well::EMPTY], parents: vec![0] }],
+            levels: vec![Level {
+                wells: vec![Well::EMPTY],
+                parents: vec![0],
+            }],
             ..Ancestry::default()
         };
         a.reindex();
@@ -169,11 +172,19 @@ impl Ancestry {
             if levels[d].wells.len() != levels[d].parents.len() {
                 return None;
             }
-            if d > 0 && levels[d].parents.iter().any(|&p| p as usize >= levels[d - 1].wells.len()) {
+            if d > 0
+                && levels[d]
+                    .parents
+                    .iter()
+                    .any(|&p| p as usize >= levels[d - 1].wells.len())
+            {
                 return None;
             }
         }
-        let mut a = Ancestry { levels, ..Ancestry::default() };
+        let mut a = Ancestry {
+            levels,
+            ..Ancestry::default()
+        };
         a.reindex();
         Some(a)
     }

@@ -71,7 +71,11 @@ pub struct Bounded {
 impl Bounded {
     /// An empty set holding at most `cap` wells.
     pub fn new(cap: usize) -> Bounded {
-        Bounded { cap, set: BTreeSet::new(), by_well: AHashMap::new() }
+        Bounded {
+            cap,
+            set: BTreeSet::new(),
+            by_well: AHashMap::new(),
+        }
     }
 
     /// Offers one candidate.
@@ -102,7 +106,11 @@ impl Bounded {
 
     /// Merges another set into this one.
     pub fn merge(mut self, other: Bounded) -> Bounded {
-        let (mut big, small) = if self.set.len() >= other.set.len() { (self, other) } else { (other, self) };
+        let (mut big, small) = if self.set.len() >= other.set.len() {
+            (self, other)
+        } else {
+            (other, self)
+        };
         for c in small.set {
             big.insert(c);
         }

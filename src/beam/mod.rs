@@ -182,7 +182,10 @@ pub enum SearchError {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SearchError + '_ {
-    move |source| SearchError::Io { path: path.to_path_buf(), source }
+    move |source| SearchError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// Path of depth `d`'s file.
@@ -206,12 +209,19 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, SearchError> {
         return Err(SearchError::NotARun(dir.to_path_buf()));
     }
     let text = fs::read_to_string(&path).map_err(io(&path))?;
-    let m: Manifest =
-        serde_json::from_str(&text).map_err(|e| SearchError::BadManifest { path: path.clone(), reason: e.to_string() })?;
+    let m: Manifest = serde_json::from_str(&text).map_err(|e| SearchError::BadManifest {
+        path: path.clone(),
+        reason: e.to_string(),
+    })?;
     if m.format != "hatetris-beam" || m.version != store::VERSION {
         return Err(SearchError::BadManifest {
             path,
-            reason: format!("format {} version {}, expected hatetris-beam version {}", m.format, m.version, store::VERSION),
+            reason: format!(
+                "format {} version {}, expected hatetris-beam version {}",
+                m.format,
+                m.version,
+                store::VERSION
+            ),
         });
     }
     Ok(m)
@@ -272,12 +282,20 @@ pub struct RunResult {
 }
 
 /// Starts a new run in `dir` (which must not already hold one).
-pub fn start<E: Evaluate>(dir: &Path, settings: Settings, eval: &E, opts: &Options) -> Result<RunResult, SearchError> {
+pub fn start<E: Evaluate>(
+    dir: &Path,
+    settings: Settings,
+    eval: &E,
+    opts: &Options,
+) -> Result<RunResult, SearchError> {
     if manifest_path(dir).exists() {
         return Err(SearchError::AlreadyARun(dir.to_path_buf()));
     }
     fs::create_dir_all(dir).map_err(io(dir))?;
-    let root = vec![Stored { well: Well::EMPTY, score: 0 }];
+    let root = vec![Stored {
+        well: Well::EMPTY,
+        score: 0,
+    }];
     let p = depth_path(dir, 0);
     store::write_atomic(&p, &store::encode(0, &root)).map_err(io(&p))?;
     let ancestry = Ancestry::root();
@@ -287,7 +305,11 @@ pub fn start<E: Evaluate>(dir: &Path, settings: Settings, eval: &E, opts: &Optio
         version: store::VERSION,
         settings,
         depths: Vec::new(),
-        best: Best { score: 0, depth: 0, well: Well::EMPTY },
+        best: Best {
+            score: 0,
+            depth: 0,
+            well: Well::EMPTY,
+        },
         exhausted: false,
     };
     write_manifest(dir, &manifest)?;
@@ -295,7 +317,12 @@ pub fn start<E: Evaluate>(dir: &Path, settings: Settings, eval: &E, opts: &Optio
 }
 
 /// Continues the run in `dir` from its last complete depth.
-pub fn resume<E: Evaluate>(dir: &Path, settings: Settings, eval: &E, opts: &Options) -> Result<RunResult, SearchError> {
+pub fn resume<E: Evaluate>(
+    dir: &Path,
+    settings: Settings,
+    eval: &E,
+    opts: &Options,
+) -> Result<RunResult, SearchError> {
     let mut manifest = read_manifest(dir)?;
     if manifest.settings.width != settings.width {
         return Err(SearchError::SettingsDiffer {
@@ -327,7 +354,10 @@ pub fn resume<E: Evaluate>(dir: &Path, settings: Settings, eval: &E, opts: &Opti
             }
         };
         match load_ancestry(dir, d) {
-            Some(a) if a.current().len() == beam.len() && a.current().iter().zip(&beam).all(|(w, s)| *w == s.well) => {
+            Some(a)
+                if a.current().len() == beam.len()
+                    && a.current().iter().zip(&beam).all(|(w, s)| *w == s.well) =>
+            {
                 found = Some((d, beam, a));
                 break;
             }
@@ -338,13 +368,18 @@ pub fn resume<E: Evaluate>(dir: &Path, settings: Settings, eval: &E, opts: &Opti
             }
         }
     }
-    let (d, beam, ancestry) = found.ok_or_else(|| SearchError::NothingToResume(dir.to_path_buf()))?;
+    let (d, beam, ancestry) =
+        found.ok_or_else(|| SearchError::NothingToResume(dir.to_path_buf()))?;
     manifest.depths.truncate(d as usize);
     manifest.exhausted = false;
     // Recompute the best game from the kept stats, in case newer depths were dropped.
     manifest.best = best_from_files(dir, &manifest.depths)?;
     if opts.progress {
-        eprintln!("resuming {} at depth {d} ({} wells)", dir.display(), beam.len());
+        eprintln!(
+            "resuming {} at depth {d} ({} wells)",
+            dir.display(),
+            beam.len()
+        );
     }
     run_from(dir, manifest, beam, ancestry, eval, opts)
 }
@@ -352,13 +387,21 @@ pub fn resume<E: Evaluate>(dir: &Path, settings: Settings, eval: &E, opts: &Opti
 /// The best game among the depths listed (highest score, then shallowest,
 /// then smallest well).
 fn best_from_files(dir: &Path, depths: &[DepthStats]) -> Result<Best, SearchError> {
-    let mut best = Best { score: 0, depth: 0, well: Well::EMPTY };
+    let mut best = Best {
+        score: 0,
+        depth: 0,
+        well: Well::EMPTY,
+    };
     for s in depths {
         if s.best_score > best.score {
             let f = DepthFile::open(&depth_path(dir, s.depth))?;
             let all = f.read_all()?;
             if let Some(e) = all.iter().find(|e| e.score == s.best_score) {
-                best = Best { score: e.score, depth: s.depth, well: e.well };
+                best = Best {
+                    score: e.score,
+                    depth: s.depth,
+                    well: e.well,
+                };
             }
         }
     }
@@ -376,29 +419,43 @@ fn run_from<E: Evaluate>(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()
-        .map_err(|e| SearchError::Threads { threads: opts.threads, reason: e.to_string() })?;
+        .map_err(|e| SearchError::Threads {
+            threads: opts.threads,
+            reason: e.to_string(),
+        })?;
     let width = manifest.settings.width;
     let started = Instant::now();
     let mut depth = manifest.depths.len() as u32;
     let log_path = dir.join("log.jsonl");
     while depth < opts.max_depth {
         let bar = progress_bar(opts.progress, beam.len() as u64, depth + 1);
-        let (kept, children, unique) = pool.install(|| expand(&beam, &ancestry, eval, width, opts.threads, &bar));
+        let (kept, children, unique) =
+            pool.install(|| expand(&beam, &ancestry, eval, width, opts.threads, &bar));
         bar.finish_and_clear();
         if kept.is_empty() {
             manifest.exhausted = true;
             write_manifest(dir, &manifest)?;
             if opts.progress {
-                eprintln!("depth {}: every child ends the game; the search is over", depth + 1);
+                eprintln!(
+                    "depth {}: every child ends the game; the search is over",
+                    depth + 1
+                );
             }
             break;
         }
         depth += 1;
         let sorted = kept.into_sorted();
         let best_cost = sorted[0].cost;
-        let top = sorted.iter().max_by(|a, b| a.score.cmp(&b.score).then(b.cmp(a))).expect("non-empty");
+        let top = sorted
+            .iter()
+            .max_by(|a, b| a.score.cmp(&b.score).then(b.cmp(a)))
+            .expect("non-empty");
         if top.score > manifest.best.score {
-            manifest.best = Best { score: top.score, depth, well: top.well };
+            manifest.best = Best {
+                score: top.score,
+                depth,
+                well: top.well,
+            };
         }
         let best_score = top.score;
         let mut histogram: Vec<(u16, u64)> = Vec::new();
@@ -411,8 +468,17 @@ fn run_from<E: Evaluate>(
             }
         }
         histogram.sort_unstable();
-        beam = by_well.iter().map(|c| Stored { well: c.well, score: c.score }).collect();
-        ancestry.push(beam.iter().map(|s| s.well).collect(), by_well.iter().map(|c| c.parent).collect());
+        beam = by_well
+            .iter()
+            .map(|c| Stored {
+                well: c.well,
+                score: c.score,
+            })
+            .collect();
+        ancestry.push(
+            beam.iter().map(|s| s.well).collect(),
+            by_well.iter().map(|c| c.parent).collect(),
+        );
         let path = depth_path(dir, depth);
         let bytes = store::encode(depth, &beam);
         store::write_atomic(&path, &bytes).map_err(io(&path))?;
@@ -432,18 +498,30 @@ fn run_from<E: Evaluate>(
         manifest.depths.push(stats.clone());
         write_manifest(dir, &manifest)?;
         let line = serde_json::to_string(&stats).expect("stats serialize");
-        let mut log = OpenOptions::new().create(true).append(true).open(&log_path).map_err(io(&log_path))?;
+        let mut log = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log_path)
+            .map_err(io(&log_path))?;
         writeln!(log, "{line}").map_err(io(&log_path))?;
         if opts.progress {
             eprintln!("{}", describe(&stats));
         }
     }
-    Ok(RunResult { best: manifest.best, depth, exhausted: manifest.exhausted })
+    Ok(RunResult {
+        best: manifest.best,
+        depth,
+        exhausted: manifest.exhausted,
+    })
 }
 
 /// One human-readable line for a depth.
 pub fn describe(s: &DepthStats) -> String {
-    let hist: Vec<String> = s.histogram.iter().map(|(sc, n)| format!("{sc}:{n}")).collect();
+    let hist: Vec<String> = s
+        .histogram
+        .iter()
+        .map(|(sc, n)| format!("{sc}:{n}"))
+        .collect();
     format!(
         "depth {:>4}  {:>8.1}s  children {:>10}  unique {:>10}  kept {:>9}  best cost {:>11.3}  best score {:>3}  scores {}",
         s.depth,
@@ -463,9 +541,11 @@ fn progress_bar(show: bool, len: u64, depth: u32) -> indicatif::ProgressBar {
     }
     let bar = indicatif::ProgressBar::new(len);
     bar.set_style(
-        indicatif::ProgressStyle::with_template("depth {msg} [{bar:30}] {pos}/{len} wells  {per_sec}  eta {eta}")
-            .expect("valid template")
-            .progress_chars("=> "),
+        indicatif::ProgressStyle::with_template(
+            "depth {msg} [{bar:30}] {pos}/{len} wells  {per_sec}  eta {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
     );
     bar.set_message(depth.to_string());
     bar
@@ -495,14 +575,21 @@ fn expand<E: Evaluate>(
             for (j, e) in part.iter().enumerate() {
                 let index = ci * chunk + j;
                 let gen = MoveGen::new(&e.well);
-                let piece = hatetris_choice(&gen, ancestry.may_repeat_from(&e.well), |w| ancestry.count(index, w));
+                let piece = hatetris_choice(&gen, ancestry.may_repeat_from(&e.well), |w| {
+                    ancestry.count(index, w)
+                });
                 buf.clear();
                 gen.children(piece, &mut buf);
                 children += buf.len() as u64;
                 for c in &buf {
                     let score = e.score + c.lines as u16;
                     hashes.push(well_hash(&c.well));
-                    kept.insert(Candidate { cost: eval.cost(&c.well, score as u32), score, well: c.well, parent: index as u32 });
+                    kept.insert(Candidate {
+                        cost: eval.cost(&c.well, score as u32),
+                        score,
+                        well: c.well,
+                        parent: index as u32,
+                    });
                 }
             }
             bar.inc(part.len() as u64);

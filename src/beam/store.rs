@@ -110,7 +110,10 @@ pub enum StoreError {
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
-    move |source| StoreError::Io { path: path.to_path_buf(), source }
+    move |source| StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// Writes `data` to `path` atomically: a temporary file in the same folder,
@@ -126,7 +129,11 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> io::Result<()> {
     if let Some(dir) = path.parent() {
         // Persist the rename itself. Opening a folder for sync is not
         // possible on every platform; failing to do so is not fatal.
-        if let Ok(d) = File::open(if dir.as_os_str().is_empty() { Path::new(".") } else { dir }) {
+        if let Ok(d) = File::open(if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        }) {
             let _ = d.sync_all();
         }
     }
@@ -135,7 +142,10 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> io::Result<()> {
 
 /// Encodes a beam (sorted by well, no duplicates) as a depth file.
 pub fn encode(depth: u32, entries: &[Stored]) -> Vec<u8> {
-    debug_assert!(entries.windows(2).all(|w| w[0].well < w[1].well), "sorted and distinct");
+    debug_assert!(
+        entries.windows(2).all(|w| w[0].well < w[1].well),
+        "sorted and distinct"
+    );
     let mut out = Vec::with_capacity(HEADER_LEN + entries.len() * 8);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
@@ -212,16 +222,24 @@ impl DepthFile {
         // below is bounds-checked against the map's length.
         let map = unsafe { Mmap::map(&file) }.map_err(io_err(path))?;
         let b = &map[..];
-        let truncated = || StoreError::Truncated { path: path.to_path_buf(), len: b.len() };
+        let truncated = || StoreError::Truncated {
+            path: path.to_path_buf(),
+            len: b.len(),
+        };
         if b.len() < HEADER_LEN + FOOTER_LEN {
             return Err(truncated());
         }
         if &b[..8] != MAGIC {
-            return Err(StoreError::Magic { path: path.to_path_buf() });
+            return Err(StoreError::Magic {
+                path: path.to_path_buf(),
+            });
         }
         let version = u32_at(b, 8);
         if version != VERSION {
-            return Err(StoreError::Version { path: path.to_path_buf(), found: version });
+            return Err(StoreError::Version {
+                path: path.to_path_buf(),
+                found: version,
+            });
         }
         let depth = u32_at(b, 12);
         let f = b.len() - FOOTER_LEN;
@@ -238,7 +256,10 @@ impl DepthFile {
         }
         let index = &b[index_offset..f];
         if crc32fast::hash(index) != index_crc {
-            return Err(StoreError::Checksum { path: path.to_path_buf(), what: "the index".into() });
+            return Err(StoreError::Checksum {
+                path: path.to_path_buf(),
+                what: "the index".into(),
+            });
         }
         let mut blocks = Vec::with_capacity(nblocks);
         let mut total = 0usize;
@@ -255,7 +276,10 @@ impl DepthFile {
                 entries: u32_at(e, 44) as usize,
                 crc: u32_at(e, 48),
             };
-            if info.offset < HEADER_LEN || info.offset.saturating_add(info.len) > index_offset || info.entries > BLOCK {
+            if info.offset < HEADER_LEN
+                || info.offset.saturating_add(info.len) > index_offset
+                || info.entries > BLOCK
+            {
                 return Err(truncated());
             }
             total += info.entries;
@@ -264,7 +288,13 @@ impl DepthFile {
         if total != entries {
             return Err(truncated());
         }
-        Ok(DepthFile { path: path.to_path_buf(), map, depth, entries, blocks })
+        Ok(DepthFile {
+            path: path.to_path_buf(),
+            map,
+            depth,
+            entries,
+            blocks,
+        })
     }
 
     /// The depth this file holds.
@@ -302,10 +332,16 @@ impl DepthFile {
         let info = self.blocks[i];
         let bytes = &self.map[info.offset..info.offset + info.len];
         if crc32fast::hash(bytes) != info.crc {
-            return Err(StoreError::Checksum { path: self.path.clone(), what: format!("block {i}") });
+            return Err(StoreError::Checksum {
+                path: self.path.clone(),
+                what: format!("block {i}"),
+            });
         }
         let want = info.entries * (LIVE_ROWS + 1) * 2;
-        let bad = || StoreError::Block { path: self.path.clone(), block: i };
+        let bad = || StoreError::Block {
+            path: self.path.clone(),
+            block: i,
+        };
         let raw = zstd::bulk::decompress(bytes, want).map_err(|_| bad())?;
         if raw.len() != want {
             return Err(bad());
@@ -318,7 +354,10 @@ impl DepthFile {
                 *row = u16_at(&raw, 2 * (r * n + k)) & crate::well::FULL_ROW;
             }
             let score = u16_at(&raw, 2 * (LIVE_ROWS * n + k));
-            out.push(Stored { well: Well::from_live_rows_unchecked(rows), score });
+            out.push(Stored {
+                well: Well::from_live_rows_unchecked(rows),
+                score,
+            });
         }
         Ok(out)
     }
@@ -349,7 +388,10 @@ impl DepthFile {
             None => Ok(None),
             Some(i) => {
                 let block = self.block(i)?;
-                Ok(block.binary_search_by(|e| e.well.cmp(well)).ok().map(|j| block[j]))
+                Ok(block
+                    .binary_search_by(|e| e.well.cmp(well))
+                    .ok()
+                    .map(|j| block[j]))
             }
         }
     }
@@ -373,7 +415,10 @@ mod tests {
                 let mut rows = [0u16; LIVE_ROWS];
                 rows[15] = (i % 1000) as u16;
                 rows[14] = (i / 1000) as u16;
-                Stored { well: Well::from_live_rows(rows).unwrap(), score: (i % 7) as u16 }
+                Stored {
+                    well: Well::from_live_rows(rows).unwrap(),
+                    score: (i % 7) as u16,
+                }
             })
             .collect();
         v.sort();
@@ -393,7 +438,11 @@ mod tests {
         for e in entries.iter().step_by(997) {
             assert_eq!(f.find(&e.well).unwrap(), Some(*e));
         }
-        assert_eq!(f.find(&Well::from_live_rows([1023; LIVE_ROWS]).unwrap()).unwrap(), None);
+        assert_eq!(
+            f.find(&Well::from_live_rows([1023; LIVE_ROWS]).unwrap())
+                .unwrap(),
+            None
+        );
     }
 
     #[test]

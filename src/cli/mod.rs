@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 
-use hatetris::enemy::{EnemyKind, Enemy};
+use hatetris::enemy::{Enemy, EnemyKind};
 use hatetris::movegen::MoveGen;
 use hatetris::replay::{self, Format};
 use hatetris::well::{board_to_numbers, draw_board, parse_board_numbers, Board};
@@ -31,7 +31,9 @@ pub fn run() -> Result<()> {
 fn read_path_or_stdin(path: &str) -> Result<String> {
     let mut text = String::new();
     if path == "-" {
-        io::stdin().read_to_string(&mut text).context("reading standard input")?;
+        io::stdin()
+            .read_to_string(&mut text)
+            .context("reading standard input")?;
     } else {
         text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
     }
@@ -87,7 +89,10 @@ fn format_arg(name: &str) -> Result<Format> {
 
 fn movegen_children(wells: Option<&Path>) -> Result<()> {
     let (text, source) = match wells {
-        Some(p) => (read_path_or_stdin(&p.to_string_lossy())?, p.display().to_string()),
+        Some(p) => (
+            read_path_or_stdin(&p.to_string_lossy())?,
+            p.display().to_string(),
+        ),
         None => (read_path_or_stdin("-")?, "standard input".to_string()),
     };
     let wells = read_wells(&text, &source)?;
@@ -95,7 +100,10 @@ fn movegen_children(wells: Option<&Path>) -> Result<()> {
     let mut out = BufWriter::new(stdout.lock());
     for well in &wells {
         let gen = MoveGen::new(well);
-        let mut line = format!("{{\"well\":[{}],\"children\":{{", board_to_numbers(&well.to_board()).replace(' ', ","));
+        let mut line = format!(
+            "{{\"well\":[{}],\"children\":{{",
+            board_to_numbers(&well.to_board()).replace(' ', ",")
+        );
         for (i, piece) in Piece::ALL.into_iter().enumerate() {
             if i > 0 {
                 line.push(',');
@@ -105,7 +113,11 @@ fn movegen_children(wells: Option<&Path>) -> Result<()> {
                 if j > 0 {
                     line.push(',');
                 }
-                line.push_str(&format!("[[{}],{}]", board_to_numbers(&o.board).replace(' ', ","), o.lines));
+                line.push_str(&format!(
+                    "[[{}],{}]",
+                    board_to_numbers(&o.board).replace(' ', ","),
+                    o.lines
+                ));
             }
             line.push(']');
         }
@@ -118,16 +130,26 @@ fn movegen_children(wells: Option<&Path>) -> Result<()> {
 }
 
 fn bench_movegen(path: &Path, runs: usize, json: bool) -> Result<()> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let wells = read_wells(&text, &path.display().to_string())?;
     if wells.is_empty() {
         bail!("{} holds no wells", path.display());
     }
     let b = bench::bench_movegen(&wells, runs);
     println!("wells: {} ({} runs, median, one thread)", b.wells, runs);
-    println!("piece choice:                 {:8.3} us/well  (signature {})", b.choice_us, b.choice_signature);
-    println!("choice + chosen children:     {:8.3} us/well  ({} children)", b.chosen_children_us, b.chosen_children);
-    println!("children of all 7 pieces:     {:8.3} us/well  ({} children)", b.all7_children_us, b.all7_children);
+    println!(
+        "piece choice:                 {:8.3} us/well  (signature {})",
+        b.choice_us, b.choice_signature
+    );
+    println!(
+        "choice + chosen children:     {:8.3} us/well  ({} children)",
+        b.chosen_children_us, b.chosen_children
+    );
+    println!(
+        "children of all 7 pieces:     {:8.3} us/well  ({} children)",
+        b.all7_children_us, b.all7_children
+    );
     if json {
         println!(
             "{{\"choice_us\":{:.4},\"chosen_children_us\":{:.4},\"all7_children_us\":{:.4}}}",
@@ -153,11 +175,19 @@ fn replay_cmd(cmd: ReplayCmd) -> Result<()> {
                 keys.len(),
                 trace.keys_used,
                 trace.steps.len(),
-                if trace.game_over { "game over" } else { "game not over" }
+                if trace.game_over {
+                    "game over"
+                } else {
+                    "game not over"
+                }
             );
             println!("{}", trace.score);
         }
-        ReplayCmd::Show { replay, enemy, json } => {
+        ReplayCmd::Show {
+            replay,
+            enemy,
+            json,
+        } => {
             let kind = enemy_arg(&enemy)?;
             let keys = decode_replay(&replay)?;
             let trace = replay::play(&keys, kind);
@@ -174,7 +204,13 @@ fn replay_cmd(cmd: ReplayCmd) -> Result<()> {
             } else {
                 println!("{:>6}  piece  lines  score", "lock");
                 for (i, s) in trace.steps.iter().enumerate() {
-                    println!("{:>6}  {:>5}  {:>5}  {:>5}", i + 1, s.piece, s.lines, s.score);
+                    println!(
+                        "{:>6}  {:>5}  {:>5}  {:>5}",
+                        i + 1,
+                        s.piece,
+                        s.lines,
+                        s.score
+                    );
                 }
                 print!("{}", draw_board(&trace.board));
                 println!(
@@ -183,7 +219,11 @@ fn replay_cmd(cmd: ReplayCmd) -> Result<()> {
                     trace.steps.len(),
                     trace.keys_used,
                     keys.len(),
-                    if trace.game_over { "game over" } else { "game not over" }
+                    if trace.game_over {
+                        "game over"
+                    } else {
+                        "game not over"
+                    }
                 );
             }
         }
@@ -199,7 +239,11 @@ fn replay_cmd(cmd: ReplayCmd) -> Result<()> {
             }
             println!("{}", replay::encode(&parsed, format));
         }
-        ReplayCmd::FromWells { file, enemy, format } => {
+        ReplayCmd::FromWells {
+            file,
+            enemy,
+            format,
+        } => {
             let kind = enemy_arg(&enemy)?;
             let format = format_arg(&format)?;
             let text = read_path_or_stdin(&file)?;

@@ -42,13 +42,27 @@ pub fn play(keys: &[Key], kind: EnemyKind) -> Trace {
     for &key in keys {
         match game.press(key) {
             Event::Ignored => break,
-            Event::Locked { piece, lines } => steps.push(Step { piece, lines, score: game.score() }),
-            Event::GameOver { piece } => steps.push(Step { piece, lines: 0, score: game.score() }),
+            Event::Locked { piece, lines } => steps.push(Step {
+                piece,
+                lines,
+                score: game.score(),
+            }),
+            Event::GameOver { piece } => steps.push(Step {
+                piece,
+                lines: 0,
+                score: game.score(),
+            }),
             Event::Moved | Event::Blocked => {}
         }
         keys_used += 1;
     }
-    Trace { steps, board: *game.board(), score: game.score(), game_over: game.is_over(), keys_used }
+    Trace {
+        steps,
+        board: *game.board(),
+        score: game.score(),
+        game_over: game.is_over(),
+        keys_used,
+    }
 }
 
 /// Why a chain of wells could not be turned into keys.
@@ -89,7 +103,10 @@ pub fn keys_from_wells(chain: &[Board], kind: EnemyKind) -> Result<Vec<Key>, Lin
     for (i, next) in chain.iter().enumerate() {
         let step = i + 1;
         if prev[BAR - 1] != 0 {
-            return Err(LinkError::AfterGameOver { step, step_before: i });
+            return Err(LinkError::AfterGameOver {
+                step,
+                step_before: i,
+            });
         }
         let piece = enemy.next_piece(&Well::from_board_unchecked(&prev));
         let path = link(&prev, piece, next).ok_or_else(|| LinkError::NoPlacement {
@@ -115,5 +132,12 @@ pub fn link(before: &Board, piece: Piece, after: &Board) -> Option<Vec<Key>> {
     if removed < 0 || removed % 10 != 0 || removed > 40 {
         return None;
     }
-    key_path_to(before, piece, &Outcome { board: *after, lines: (removed / 10) as u8 })
+    key_path_to(
+        before,
+        piece,
+        &Outcome {
+            board: *after,
+            lines: (removed / 10) as u8,
+        },
+    )
 }

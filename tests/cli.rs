@@ -1,0 +1,138 @@
+//! The command line as a user runs it: exit codes, one-line errors, and
+//! the outputs other tools rely on.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use crate::util::{data, json_lines};
+
+pub fn hatetris(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hatetris"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run hatetris");
+    if let Some(input) = stdin {
+        child.stdin.take().unwrap().write_all(input).unwrap();
+    }
+    drop(child.stdin.take());
+    child.wait_with_output().unwrap()
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `replay score` prints each record's expected score as its last line, in
+/// every encoding the game's test file gives.
+#[test]
+fn replay_score_prints_the_record_score_last() {
+    for rec in json_lines("replays.jsonl")
+        .iter()
+        .filter(|r| r["ai"] == "HATETRIS")
+        .take(8)
+    {
+        for (enc, text) in rec["encodings"].as_object().unwrap() {
+            let o = hatetris(
+                &["replay", "score", "-"],
+                Some(text.as_str().unwrap().as_bytes()),
+            );
+            assert!(o.status.success(), "{enc}: {}", stderr(&o));
+            let last = stdout(&o).lines().last().unwrap().to_string();
+            assert_eq!(
+                last,
+                rec["expected_score"].to_string(),
+                "{} in {enc}",
+                rec["name"]
+            );
+        }
+    }
+}
+
+/// Bad replays get one line on stderr and a non-zero exit, never a panic.
+#[test]
+fn bad_replays_fail_with_one_line() {
+    for bad in ["LRDU\u{1F600}", "௨ටໃݹ௨ටໃݹठ௨", "@/no/such/file", "RDLU##ABZ"] {
+        let o = hatetris(&["replay", "score", bad], None);
+        assert!(!o.status.success(), "{bad:?} should fail");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{bad:?}: {err}");
+        assert!(err.starts_with("hatetris: "), "{err}");
+        assert!(!err.contains("panicked"));
+    }
+}
+
+/// The game accepts an empty or blank replay as no keys: score 0.
+#[test]
+fn empty_replays_score_zero_as_in_the_game() {
+    for empty in ["", "   ", " \n\t "] {
+        let o = hatetris(&["replay", "score", empty], None);
+        assert!(o.status.success(), "{empty:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o).lines().last(), Some("0"));
+    }
+}
+
+/// `movegen children` prints the golden vectors' format; on the first golden
+/// wells the output is identical to the game's (without the `source` field).
+#[test]
+fn movegen_children_matches_the_golden_lines() {
+    let records = json_lines("movegen.jsonl.gz");
+    let mut input = String::new();
+    let mut want = Vec::new();
+    for rec in records.iter().take(40) {
+        let rows: Vec<String> = rec["well"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        input.push_str(&rows.join(" "));
+        input.push('\n');
+        let mut rec = rec.clone();
+        rec.as_object_mut().unwrap().remove("source");
+        want.push(rec);
+    }
+    let o = hatetris(&["movegen", "children"], Some(input.as_bytes()));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let got: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert!(g == w, "line {} differs from the golden record", i + 1);
+    }
+    // The key order is the golden file's too: well, children, hatetris_piece.
+    assert!(stdout(&o).starts_with(
+        "{\"well\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"children\":{\"S\":[[["
+    ));
+}
+
+/// A bad well line is named by its line number.
+#[test]
+fn movegen_children_names_a_bad_line() {
+    let o = hatetris(&["movegen", "children"], Some(b"0 0 0\n"));
+    assert!(!o.status.success());
+    assert_eq!(
+        stderr(&o).trim(),
+        "hatetris: standard input, line 1: expected 20 row integers, found 3"
+    );
+    assert!(data("replays.jsonl").exists());
+}
+
+/// `replay encode` then `replay score` round-trips through Base2048.
+#[test]
+fn replay_encode_round_trips() {
+    let o = hatetris(&["replay", "encode", "DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD"], None);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    let o = hatetris(&["replay", "score", text.trim()], None);
+    assert_eq!(stdout(&o).lines().last(), Some("0"));
+}
