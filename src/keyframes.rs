@@ -32,7 +32,7 @@ use std::path::Path;
 
 use crate::beam::store::{DepthFile, StoreError, Stored};
 use crate::beam::{depth_path, read_manifest, SearchError};
-use crate::enemy::{Enemy, EnemyKind};
+use crate::enemy::{mild_choice, Enemy, EnemyKind};
 use crate::key::Key;
 use crate::movegen::{Child, MoveGen};
 use crate::piece::{Piece, SHAPES, TOP_ROW};
@@ -313,17 +313,25 @@ pub fn reconstruct(dir: &Path, pick: Pick) -> Result<Keyframes, KeyframeError> {
     let mut chain = vec![last];
     for d in (1..=depth).rev() {
         let cur = *chain.last().expect("non-empty");
-        let mut found = None;
-        'search: for lines in 0..=(cur.score.min(4) as u8) {
+        // Parents in the previous depth's file with the right score. The one
+        // the search expanded was given that piece by the game; without the
+        // ancestry (not known yet, going backwards) that is the min-max
+        // choice, unless loop prevention stepped in, so those come first.
+        let mut in_file = Vec::new();
+        for lines in 0..=(cur.score.min(4) as u8) {
             for p in parents(&cur.well, lines) {
                 if let Some(s) = reader.find(d - 1, &p.well)? {
                     if s.score + lines as u16 == cur.score {
-                        found = Some(s);
-                        break 'search;
+                        in_file.push((p.piece, s));
                     }
                 }
             }
         }
+        let found = in_file
+            .iter()
+            .find(|(piece, s)| mild_choice(&MoveGen::new(&s.well)) == *piece)
+            .or_else(|| in_file.first())
+            .map(|&(_, s)| s);
         match found {
             Some(s) => chain.push(s),
             None => {

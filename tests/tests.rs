@@ -4,6 +4,7 @@
 
 mod util;
 
+mod beam;
 mod cli;
 mod codec;
 mod movegen;

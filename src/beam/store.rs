@@ -5,7 +5,7 @@
 //! ```text
 //! header  16 bytes   magic "HTBEAM\0\0", version u32 LE, depth u32 LE
 //! blocks             zstd frames, one per block of up to BLOCK entries
-//! index   60 bytes   per block: first well (16 × u16 LE), offset u64,
+//! index   56 bytes   per block: first well (16 × u16 LE), offset u64,
 //!                    compressed length u32, entries u32, CRC-32 of the
 //!                    compressed bytes u32, reserved u32
 //! footer  32 bytes   entries u64, blocks u32, CRC-32 of the index u32,
@@ -45,7 +45,7 @@ const FOOTER_MAGIC: &[u8; 8] = b"HTBEAMIX";
 /// The format version written by this code.
 pub const VERSION: u32 = 1;
 const HEADER_LEN: usize = 16;
-const INDEX_ENTRY_LEN: usize = 60;
+const INDEX_ENTRY_LEN: usize = 56;
 const FOOTER_LEN: usize = 32;
 const ZSTD_LEVEL: i32 = 9;
 
