@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use crate::enemy::mild_choice;
-use crate::movegen::{Child, MoveGen};
+use crate::movegen::{Cached, Child, Direct, MoveGen, Transition};
 use crate::piece::Piece;
 use crate::well::Well;
 
@@ -66,6 +66,36 @@ fn time_per_well(wells: &[Well], runs: usize, mut f: impl FnMut(&Well) -> u64) -
         signature = black_box(sum);
     }
     (median(times), signature)
+}
+
+/// The piece choice timed with each way of computing wave transitions.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TransitionBench {
+    /// µs per well, transitions computed from the fit tables.
+    pub direct_us: f64,
+    /// µs per well, transitions looked up in an ahash map (warm).
+    pub cached_us: f64,
+    /// Distinct transitions the map held.
+    pub distinct: usize,
+}
+
+/// Times the piece choice with [`Direct`] against [`Cached`] transitions.
+pub fn bench_transitions(wells: &[Well], runs: usize) -> TransitionBench {
+    fn choice<T: Transition>(gen: &MoveGen, t: &mut T) -> u64 {
+        let mut best = (usize::MAX, 0);
+        for piece in Piece::ALL {
+            let peak = gen.highest_peak_with(piece, t);
+            if peak < best.0 {
+                best = (peak, piece.index());
+            }
+        }
+        best.1 as u64
+    }
+    let mut cache = Cached::default();
+    let (direct_us, a) = time_per_well(wells, runs, |w| choice(&MoveGen::new(w), &mut Direct));
+    let (cached_us, b) = time_per_well(wells, runs, |w| choice(&MoveGen::new(w), &mut cache));
+    assert_eq!(a, b, "both ways choose the same pieces");
+    TransitionBench { direct_us, cached_us, distinct: cache.len() }
 }
 
 /// Times the three move-generation workloads (median of `runs`).

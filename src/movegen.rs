@@ -211,6 +211,60 @@ pub(crate) fn closure(seed: u64, f: u64) -> u64 {
     }
 }
 
+/// One step down: from the positions that can move down into the new row
+/// (`seed`) and the positions that fit there (`fit`), the new wave.
+///
+/// [`Direct`] computes it; [`Cached`] looks whole transitions up in an
+/// `ahash` map filled as they are met (the article's wave/surface cache).
+/// `hatetris bench movegen --transitions` times both over the same wells.
+pub trait Transition {
+    /// The closure of `seed` under L, R and U within `fit`.
+    fn step(&mut self, seed: u64, fit: u64) -> u64;
+}
+
+/// Computes every transition (the default).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Direct;
+
+impl Transition for Direct {
+    #[inline(always)]
+    fn step(&mut self, seed: u64, fit: u64) -> u64 {
+        if seed == fit {
+            seed
+        } else {
+            closure(seed, fit)
+        }
+    }
+}
+
+/// Memoises transitions keyed by (seed, fit).
+#[derive(Clone, Debug, Default)]
+pub struct Cached {
+    map: ahash::AHashMap<(u64, u64), u64>,
+}
+
+impl Cached {
+    /// Distinct transitions seen.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether none were seen.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+impl Transition for Cached {
+    #[inline]
+    fn step(&mut self, seed: u64, fit: u64) -> u64 {
+        if seed == fit {
+            return seed;
+        }
+        *self.map.entry((seed, fit)).or_insert_with(|| closure(seed, fit))
+    }
+}
+
 /// Every lock position of one piece in one well.
 ///
 /// `locks[y]` is the wave of positions with the box's top row at `y` where
@@ -232,6 +286,11 @@ impl Placements {
     }
 
     fn generate_in(s: &Slices, piece: Piece) -> Placements {
+        Self::generate_with(s, piece, &mut Direct)
+    }
+
+    #[inline(always)]
+    fn generate_with<T: Transition>(s: &Slices, piece: Piece, t: &mut T) -> Placements {
         let p = piece.index();
         let mut locks = [0u64; BOX_ROWS];
         // The last box row wholly above the stack: every free position there
@@ -247,11 +306,7 @@ impl Placements {
                 break;
             }
             y += 1;
-            wave = if seed == below {
-                seed
-            } else {
-                closure(seed, below)
-            };
+            wave = t.step(seed, below);
         }
         Placements {
             piece,
@@ -433,7 +488,12 @@ impl MoveGen {
     /// non-empty row (20 for an empty well). This is the player's best case,
     /// which the HATETRIS enemy minimises. No well is built.
     pub fn highest_peak(&self, piece: Piece) -> usize {
-        let pl = self.placements(piece);
+        self.highest_peak_with(piece, &mut Direct)
+    }
+
+    /// [`MoveGen::highest_peak`] with a chosen way of computing transitions.
+    pub fn highest_peak_with<T: Transition>(&self, piece: Piece, t: &mut T) -> usize {
+        let pl = Placements::generate_with(&self.slices, piece, t);
         let p = piece.index();
         let s = &self.slices;
         let mut best = 0usize;

@@ -24,6 +24,80 @@ pub enum Command {
     /// Check, show, encode and build replays.
     #[command(subcommand)]
     Replay(ReplayCmd),
+    /// Beam search for a high-scoring game (the main job). Every depth is
+    /// written to the run folder; a killed run continues with --resume.
+    Search(SearchArgs),
+    /// Rebuild a game from a run folder and print it as a replay.
+    Keyframes(KeyframesArgs),
+    /// Show the heuristic's terms, weights and contributions for one well.
+    Eval(EvalArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    /// Beam width: wells kept per depth.
+    #[arg(long, default_value_t = 2000)]
+    pub width: usize,
+    /// Stop after this many pieces (the search also stops when every child
+    /// ends the game).
+    #[arg(long, default_value_t = 10_000)]
+    pub max_depth: u32,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Heuristic weights, a TOML file (default: data/weights/dnf-86.toml's
+    /// values, built in).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Rank wells with the quiescent lookahead, following chains of up to
+    /// DEPTH single-line clears (default 3 when given without a value).
+    #[arg(long, num_args = 0..=1, default_missing_value = "3", value_parser = clap::value_parser!(u8).range(1..=16))]
+    pub quiescent: Option<u8>,
+    /// The run folder (default: a new folder under runs/).
+    #[arg(long, conflicts_with = "resume")]
+    pub out: Option<PathBuf>,
+    /// Continue the run in this folder from its last complete depth.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// End with one JSON line: {"score":…,"depth":…,"replay":"…","out":"DIR"}.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar and no per-depth lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct KeyframesArgs {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// best: the highest score (ties: the shallowest); deepest: the deepest
+    /// depth's highest score.
+    #[arg(long, default_value = "best")]
+    pub pick: String,
+    /// base2048 (paste into the game), base65536, hex, raw, or wells (one
+    /// well per line, 20 integers).
+    #[arg(long, default_value = "base2048")]
+    pub format: String,
+}
+
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// The well: 20 integers, or a drawing of `.` and `#` rows (top first;
+    /// missing rows at the top are empty). `-` reads standard input.
+    pub well: String,
+    /// Lines cleared so far (the score term).
+    #[arg(long, default_value_t = 0)]
+    pub score: u32,
+    /// Heuristic weights, a TOML file (default: the built-in dnf-86 weights).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Add the quiescent lookahead, up to DEPTH clears (default 3).
+    #[arg(long, num_args = 0..=1, default_missing_value = "3", value_parser = clap::value_parser!(u8).range(1..=16))]
+    pub quiescent: Option<u8>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -44,6 +118,21 @@ pub enum BenchCmd {
     /// Single-thread move generation: the piece choice, the choice plus its
     /// children, and all seven pieces' children, in µs per well (median of runs).
     Movegen(BenchMovegenArgs),
+    /// Single-thread heuristic cost per child over the children of the wells.
+    Eval(BenchEvalArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BenchEvalArgs {
+    /// File of wells, 20 integers per line.
+    #[arg(long, default_value = "data/bench-wells.txt")]
+    pub wells: PathBuf,
+    /// Also time the quiescent lookahead with this depth.
+    #[arg(long, default_value_t = 3)]
+    pub quiescent: u8,
+    /// End with one JSON line.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -57,6 +146,10 @@ pub struct BenchMovegenArgs {
     /// End with one JSON line: {"choice_us":…,"chosen_children_us":…,"all7_children_us":…}.
     #[arg(long)]
     pub json: bool,
+    /// Also time the piece choice with transitions computed directly against
+    /// transitions looked up in an ahash map.
+    #[arg(long)]
+    pub transitions: bool,
 }
 
 #[derive(Subcommand, Debug)]

@@ -2,6 +2,7 @@
 //! print. Nothing here knows how the engine works.
 
 mod args;
+mod search;
 
 use std::io::{self, BufWriter, Read, Write};
 use std::path::Path;
@@ -22,8 +23,12 @@ pub fn run() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Movegen(MovegenCmd::Children { wells }) => movegen_children(wells.as_deref()),
-        Command::Bench(BenchCmd::Movegen(a)) => bench_movegen(&a.wells, a.runs as usize, a.json),
+        Command::Bench(BenchCmd::Movegen(a)) => bench_movegen(&a.wells, a.runs as usize, a.json, a.transitions),
         Command::Replay(cmd) => replay_cmd(cmd),
+        Command::Search(a) => search::search(a),
+        Command::Keyframes(a) => search::keyframes(a),
+        Command::Eval(a) => search::eval(a),
+        Command::Bench(BenchCmd::Eval(a)) => search::bench_eval(a),
     }
 }
 
@@ -41,7 +46,7 @@ fn read_path_or_stdin(path: &str) -> Result<String> {
 }
 
 /// An argument that is the value itself, `-` for stdin, or `@FILE`.
-fn read_arg(arg: &str) -> Result<String> {
+pub(crate) fn read_arg(arg: &str) -> Result<String> {
     match arg.strip_prefix('@') {
         Some(path) => read_path_or_stdin(path),
         None if arg == "-" => read_path_or_stdin("-"),
@@ -62,7 +67,7 @@ fn read_boards(text: &str, source: &str) -> Result<Vec<Board>> {
 }
 
 /// Reads live wells, one per non-blank line.
-fn read_wells(text: &str, source: &str) -> Result<Vec<Well>> {
+pub(crate) fn read_wells(text: &str, source: &str) -> Result<Vec<Well>> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -77,7 +82,7 @@ fn enemy_arg(name: &str) -> Result<EnemyKind> {
     name.parse::<EnemyKind>().map_err(anyhow::Error::msg)
 }
 
-fn format_arg(name: &str) -> Result<Format> {
+pub(crate) fn format_arg(name: &str) -> Result<Format> {
     Ok(match name.to_ascii_lowercase().as_str() {
         "base2048" => Format::Base2048,
         "base65536" => Format::Base65536,
@@ -129,7 +134,7 @@ fn movegen_children(wells: Option<&Path>) -> Result<()> {
     Ok(())
 }
 
-fn bench_movegen(path: &Path, runs: usize, json: bool) -> Result<()> {
+fn bench_movegen(path: &Path, runs: usize, json: bool, transitions: bool) -> Result<()> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let wells = read_wells(&text, &path.display().to_string())?;
@@ -150,6 +155,16 @@ fn bench_movegen(path: &Path, runs: usize, json: bool) -> Result<()> {
         "children of all 7 pieces:     {:8.3} us/well  ({} children)",
         b.all7_children_us, b.all7_children
     );
+    if transitions {
+        let t = bench::bench_transitions(&wells, runs);
+        println!(
+            "choice, direct transitions:   {:8.3} us/well\nchoice, ahash-map cache:      {:8.3} us/well  ({} distinct transitions; ratio {:.2})",
+            t.direct_us,
+            t.cached_us,
+            t.distinct,
+            t.cached_us / t.direct_us
+        );
+    }
     if json {
         println!(
             "{{\"choice_us\":{:.4},\"chosen_children_us\":{:.4},\"all7_children_us\":{:.4}}}",
