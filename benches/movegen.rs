@@ -13,7 +13,12 @@ use hatetris::{Piece, Well};
 /// in a binary literal, so these read mirrored).
 fn named() -> Vec<(&'static str, Well)> {
     let mut tall = [0u16; 16];
-    let pattern = [0b01_1111_1110, 0b11_1110_1111, 0b01_1111_1101, 0b11_0111_1111];
+    let pattern = [
+        0b01_1111_1110,
+        0b11_1110_1111,
+        0b01_1111_1101,
+        0b11_0111_1111,
+    ];
     for (i, row) in tall.iter_mut().enumerate().skip(4) {
         *row = pattern[i % 4];
     }
@@ -28,15 +33,22 @@ fn named() -> Vec<(&'static str, Well)> {
 }
 
 fn bench_wells() -> Vec<Well> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/bench-wells.txt")).unwrap();
-    text.lines().filter(|l| !l.trim().is_empty()).map(|l| Well::parse_numbers(l).unwrap()).collect()
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/bench-wells.txt"))
+            .unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| Well::parse_numbers(l).unwrap())
+        .collect()
 }
 
 fn movegen(c: &mut Criterion) {
     let mut buf: Vec<Child> = Vec::with_capacity(512);
     let mut g = c.benchmark_group("named");
     for (name, well) in named() {
-        g.bench_with_input(BenchmarkId::new("choice", name), &well, |b, w| b.iter(|| mild_choice(&MoveGen::new(black_box(w)))));
+        g.bench_with_input(BenchmarkId::new("choice", name), &well, |b, w| {
+            b.iter(|| mild_choice(&MoveGen::new(black_box(w))))
+        });
         g.bench_with_input(BenchmarkId::new("all7_children", name), &well, |b, w| {
             b.iter(|| {
                 buf.clear();
@@ -53,13 +65,30 @@ fn movegen(c: &mut Criterion) {
     let wells = bench_wells();
     let mut g = c.benchmark_group("bench_wells_2000");
     g.sample_size(20);
-    g.bench_function("choice", |b| b.iter(|| wells.iter().map(|w| mild_choice(&MoveGen::new(w)) as usize).sum::<usize>()));
+    g.bench_function("choice", |b| {
+        b.iter(|| {
+            wells
+                .iter()
+                .map(|w| mild_choice(&MoveGen::new(w)) as usize)
+                .sum::<usize>()
+        })
+    });
     g.bench_function("choice_direct_transitions", |b| {
-        b.iter(|| wells.iter().map(|w| MoveGen::new(w).highest_peak_with(Piece::S, &mut Direct)).sum::<usize>())
+        b.iter(|| {
+            wells
+                .iter()
+                .map(|w| MoveGen::new(w).highest_peak_with(Piece::S, &mut Direct))
+                .sum::<usize>()
+        })
     });
     let mut cache = Cached::default();
     g.bench_function("choice_cached_transitions", |b| {
-        b.iter(|| wells.iter().map(|w| MoveGen::new(w).highest_peak_with(Piece::S, &mut cache)).sum::<usize>())
+        b.iter(|| {
+            wells
+                .iter()
+                .map(|w| MoveGen::new(w).highest_peak_with(Piece::S, &mut cache))
+                .sum::<usize>()
+        })
     });
     g.bench_function("chosen_children", |b| {
         b.iter(|| {

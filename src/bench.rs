@@ -95,7 +95,11 @@ pub fn bench_transitions(wells: &[Well], runs: usize) -> TransitionBench {
     let (direct_us, a) = time_per_well(wells, runs, |w| choice(&MoveGen::new(w), &mut Direct));
     let (cached_us, b) = time_per_well(wells, runs, |w| choice(&MoveGen::new(w), &mut cache));
     assert_eq!(a, b, "both ways choose the same pieces");
-    TransitionBench { direct_us, cached_us, distinct: cache.len() }
+    TransitionBench {
+        direct_us,
+        cached_us,
+        distinct: cache.len(),
+    }
 }
 
 /// Times the three move-generation workloads (median of `runs`).

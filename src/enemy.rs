@@ -101,9 +101,11 @@ pub struct Rating {
 /// The plain min-max choice: the piece whose best placement leaves the
 /// highest stack, ties to the earlier piece in `S Z O I L J T`.
 pub fn mild_choice(gen: &MoveGen) -> Piece {
+    // A later piece only wins with a strictly lower peak, so its scan can
+    // stop as soon as it reaches the best so far.
     let mut best = (usize::MAX, Piece::S);
     for piece in Piece::ALL {
-        let peak = gen.highest_peak(piece);
+        let peak = gen.highest_peak_below(piece, best.0);
         if peak < best.0 {
             best = (peak, piece);
         }

@@ -261,7 +261,10 @@ impl Transition for Cached {
         if seed == fit {
             return seed;
         }
-        *self.map.entry((seed, fit)).or_insert_with(|| closure(seed, fit))
+        *self
+            .map
+            .entry((seed, fit))
+            .or_insert_with(|| closure(seed, fit))
     }
 }
 
@@ -386,6 +389,37 @@ impl Placements {
     }
 }
 
+/// Bit `o` is set when orientation `o`'s field of the wave is not empty.
+#[inline(always)]
+fn field_mask(w: u64) -> usize {
+    ((w & 0xFFFF != 0) as usize)
+        | (((w >> 16) & 0xFFFF != 0) as usize) << 1
+        | (((w >> 32) & 0xFFFF != 0) as usize) << 2
+        | (((w >> 48) != 0) as usize) << 3
+}
+
+/// `MAX_TOP_ROW[p][mask]`: the largest first box row over the orientations
+/// in `mask` (see [`field_mask`]).
+static MAX_TOP_ROW: [[u8; 16]; 7] = {
+    let mut out = [[0u8; 16]; 7];
+    let mut p = 0;
+    while p < 7 {
+        let mut mask = 0;
+        while mask < 16 {
+            let mut o = 0;
+            while o < 4 {
+                if mask >> o & 1 == 1 && TOP_ROW[p][o] > out[p][mask] {
+                    out[p][mask] = TOP_ROW[p][o];
+                }
+                o += 1;
+            }
+            mask += 1;
+        }
+        p += 1;
+    }
+    out
+};
+
 /// Iterates the set bits of a word.
 struct BitIter(u64);
 
@@ -493,33 +527,59 @@ impl MoveGen {
 
     /// [`MoveGen::highest_peak`] with a chosen way of computing transitions.
     pub fn highest_peak_with<T: Transition>(&self, piece: Piece, t: &mut T) -> usize {
-        let pl = Placements::generate_with(&self.slices, piece, t);
-        let p = piece.index();
+        self.peak_scan(piece, usize::MAX, t)
+    }
+
+    /// The piece's highest peak if it is below `stop_at`; otherwise some
+    /// value `>= stop_at` (the scan stops as soon as it knows).
+    ///
+    /// The min-max choice only needs to know whether a later piece beats the
+    /// best so far, so it passes that as `stop_at`.
+    pub fn highest_peak_below(&self, piece: Piece, stop_at: usize) -> usize {
+        self.peak_scan(piece, stop_at, &mut Direct)
+    }
+
+    /// The wave search fused with the peak computation.
+    ///
+    /// A lock gives `min(top, piece top) + lines`, so no lock can do better
+    /// than `top + min(4, rows that could be completed)`; once a lock reaches
+    /// that (or `stop_at`), the rest of the well cannot change the answer.
+    #[inline(always)]
+    fn peak_scan<T: Transition>(&self, piece: Piece, stop_at: usize, t: &mut T) -> usize {
         let s = &self.slices;
+        let p = piece.index();
+        let cap = s.top + (s.near_full.count_ones() as usize).min(4);
+        let stop = stop_at.min(cap);
         let mut best = 0usize;
-        for y in pl.y_range.0 as usize..pl.y_range.1 as usize {
-            let w = pl.locks[y];
-            if w == 0 {
-                continue;
-            }
-            if (s.near_full >> y) & 0xF == 0 {
-                // No row here can be completed: the result's first row is the
-                // higher of the stack's and the piece's.
-                for o in 0..4 {
-                    if (w >> (o as u32 * FIELD)) & 0xFFFF != 0 {
-                        let piece_top = y + TOP_ROW[p][o] as usize;
-                        best = best.max(piece_top.min(s.top));
+        let mut y = s.top - BAR;
+        let mut wave = FREE[p];
+        loop {
+            let below = s.fit(p, y + 1);
+            let lock = wave & !below;
+            if lock != 0 {
+                if (s.near_full >> y) & 0xF == 0 {
+                    // No row here can be completed: the result's first row is
+                    // the higher of the stack's and the piece's.
+                    let piece_top = y + MAX_TOP_ROW[p][field_mask(lock)] as usize;
+                    best = best.max(piece_top.min(s.top));
+                } else {
+                    for bit in BitIter(lock) {
+                        let o = (bit / FIELD) as usize;
+                        let xi = (bit % FIELD) as usize;
+                        best = best.max(self.peak_after(piece, xi, y, o));
                     }
                 }
-            } else {
-                for bit in BitIter(w) {
-                    let o = (bit / FIELD) as usize;
-                    let xi = (bit % FIELD) as usize;
-                    best = best.max(self.peak_after(piece, xi, y, o));
+                if best >= stop {
+                    return best;
                 }
             }
+            let seed = wave & below;
+            if seed == 0 {
+                return best;
+            }
+            y += 1;
+            wave = t.step(seed, below);
         }
-        best
     }
 
     /// Whether some reachable placement of `piece` clears at least one line.

@@ -13,7 +13,16 @@ use crate::cli::hatetris;
 fn search(dir: &Path, resume: bool, width: &str, depth: &str) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_hatetris"));
     c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c.args(["search", "--quiet", "--threads", "2", "--width", width, "--max-depth", depth]);
+    c.args([
+        "search",
+        "--quiet",
+        "--threads",
+        "2",
+        "--width",
+        width,
+        "--max-depth",
+        depth,
+    ]);
     c.arg(if resume { "--resume" } else { "--out" }).arg(dir);
     c.stdout(Stdio::null()).stderr(Stdio::null());
     c
@@ -24,7 +33,12 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "beam"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
         .collect();
     out.sort();
     out
@@ -40,11 +54,18 @@ fn kill_9_at_random_moments_then_resume_gives_the_same_result() {
     let base = tempfile::tempdir().unwrap();
     let clean = base.path().join("clean");
     let t0 = Instant::now();
-    assert!(search(&clean, false, width, depth).status().unwrap().success());
+    assert!(search(&clean, false, width, depth)
+        .status()
+        .unwrap()
+        .success());
     let full = t0.elapsed();
     let want = files(&clean);
     let want_replay = std::fs::read_to_string(clean.join("best-replay.txt")).unwrap();
-    println!("clean run: {:.1}s, {} depth files", full.as_secs_f64(), want.len());
+    println!(
+        "clean run: {:.1}s, {} depth files",
+        full.as_secs_f64(),
+        want.len()
+    );
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     for trial in 0..10 {
         let dir = base.path().join(format!("trial{trial}"));
@@ -82,7 +103,10 @@ fn kill_9_at_random_moments_then_resume_gives_the_same_result() {
         }
         let replay = std::fs::read_to_string(dir.join("best-replay.txt")).unwrap();
         assert_eq!(replay, want_replay, "trial {trial}: replay");
-        println!("trial {trial}: killed {kills} times, identical ({} depth files)", got.len());
+        println!(
+            "trial {trial}: killed {kills} times, identical ({} depth files)",
+            got.len()
+        );
         let o = hatetris(&["replay", "score", replay.trim()], None);
         assert!(o.status.success());
     }

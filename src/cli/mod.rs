@@ -23,7 +23,9 @@ pub fn run() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Movegen(MovegenCmd::Children { wells }) => movegen_children(wells.as_deref()),
-        Command::Bench(BenchCmd::Movegen(a)) => bench_movegen(&a.wells, a.runs as usize, a.json, a.transitions),
+        Command::Bench(BenchCmd::Movegen(a)) => {
+            bench_movegen(&a.wells, a.runs as usize, a.json, a.transitions)
+        }
         Command::Replay(cmd) => replay_cmd(cmd),
         Command::Search(a) => search::search(a),
         Command::Keyframes(a) => search::keyframes(a),

@@ -15,7 +15,10 @@ use super::args::{BenchEvalArgs, EvalArgs, KeyframesArgs, SearchArgs};
 use super::{format_arg, read_arg, read_wells};
 
 /// The evaluator and its description (compared when a run resumes).
-fn evaluator(weights: Option<&Path>, quiescent: Option<u8>) -> Result<(Evaluator, serde_json::Value)> {
+fn evaluator(
+    weights: Option<&Path>,
+    quiescent: Option<u8>,
+) -> Result<(Evaluator, serde_json::Value)> {
     let w = match weights {
         Some(path) => Weights::load(path)?,
         None => Weights::dnf86(),
@@ -26,7 +29,10 @@ fn evaluator(weights: Option<&Path>, quiescent: Option<u8>) -> Result<(Evaluator
 
 /// A fresh folder under runs/ named after the time and width.
 fn fresh_run_dir(width: usize) -> PathBuf {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
     let mut dir = PathBuf::from("runs").join(format!("run-{secs}-w{width}"));
     let mut n = 1;
     while dir.exists() {
@@ -43,11 +49,20 @@ pub fn search(a: SearchArgs) -> Result<()> {
     let threads = match a.threads {
         Some(0) => bail!("--threads must be at least 1"),
         Some(t) => t,
-        None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        None => std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1),
     };
     let (eval, description) = evaluator(a.weights.as_deref(), a.quiescent)?;
-    let settings = Settings { width: a.width, evaluator: description };
-    let opts = Options { max_depth: a.max_depth, threads, progress: !a.quiet };
+    let settings = Settings {
+        width: a.width,
+        evaluator: description,
+    };
+    let opts = Options {
+        max_depth: a.max_depth,
+        threads,
+        progress: !a.quiet,
+    };
     let started = Instant::now();
     let (dir, result) = match a.resume {
         Some(dir) => {
@@ -57,7 +72,12 @@ pub fn search(a: SearchArgs) -> Result<()> {
         None => {
             let dir = a.out.unwrap_or_else(|| fresh_run_dir(a.width));
             if !a.quiet {
-                eprintln!("run folder: {} (width {}, {} threads)", dir.display(), a.width, threads);
+                eprintln!(
+                    "run folder: {} (width {}, {} threads)",
+                    dir.display(),
+                    a.width,
+                    threads
+                );
             }
             let r = beam::start(&dir, settings, &eval, &opts)?;
             (dir, r)
@@ -65,14 +85,21 @@ pub fn search(a: SearchArgs) -> Result<()> {
     };
     let kf = keyframes::reconstruct(&dir, Pick::Best).context("rebuilding the best game")?;
     let text = replay::encode(&kf.keys, Format::Base2048);
-    hatetris::beam::store::write_atomic(&dir.join("best-replay.txt"), format!("{text}\n").as_bytes())
-        .with_context(|| format!("writing {}", dir.join("best-replay.txt").display()))?;
+    hatetris::beam::store::write_atomic(
+        &dir.join("best-replay.txt"),
+        format!("{text}\n").as_bytes(),
+    )
+    .with_context(|| format!("writing {}", dir.join("best-replay.txt").display()))?;
     println!(
         "best game: score {} at depth {} ({} keys); search {} at depth {} in {:.1}s",
         kf.score(),
         kf.wells.len(),
         kf.keys.len(),
-        if result.exhausted { "died out" } else { "stopped" },
+        if result.exhausted {
+            "died out"
+        } else {
+            "stopped"
+        },
         result.depth,
         started.elapsed().as_secs_f64()
     );
@@ -127,13 +154,24 @@ pub fn eval(a: EvalArgs) -> Result<()> {
 }
 
 pub fn bench_eval(a: BenchEvalArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&a.wells).with_context(|| format!("reading {}", a.wells.display()))?;
+    let text = std::fs::read_to_string(&a.wells)
+        .with_context(|| format!("reading {}", a.wells.display()))?;
     let wells = read_wells(&text, &a.wells.display().to_string())?;
     let plain = heuristic::bench_eval(&wells, None);
     let quiescent = heuristic::bench_eval(&wells, Some(a.quiescent));
-    println!("children: {} (of all 7 pieces of {} wells), one thread, median of 5 runs", plain.children, wells.len());
-    println!("heuristic with erasability:    {:8.3} us/child", plain.us_per_child);
-    println!("with quiescent lookahead ({}): {:8.3} us/child", a.quiescent, quiescent.us_per_child);
+    println!(
+        "children: {} (of all 7 pieces of {} wells), one thread, median of 5 runs",
+        plain.children,
+        wells.len()
+    );
+    println!(
+        "heuristic with erasability:    {:8.3} us/child",
+        plain.us_per_child
+    );
+    println!(
+        "with quiescent lookahead ({}): {:8.3} us/child",
+        a.quiescent, quiescent.us_per_child
+    );
     if a.json {
         println!(
             "{}",
