@@ -12,6 +12,7 @@
 
 pub mod enemy;
 pub mod game;
+pub mod heuristic;
 pub mod key;
 pub mod movegen;
 pub mod piece;

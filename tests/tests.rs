@@ -4,4 +4,5 @@
 
 mod util;
 
+mod heuristic;
 mod movegen;
