@@ -14,6 +14,7 @@ pub mod beam;
 pub mod bench;
 pub mod enemy;
 pub mod game;
+pub mod heuristic;
 pub mod key;
 pub mod keyframes;
 pub mod movegen;

@@ -7,6 +7,7 @@ mod util;
 mod beam;
 mod cli;
 mod codec;
+mod heuristic;
 mod kill;
 mod movegen;
 mod replays;

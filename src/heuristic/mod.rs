@@ -1,0 +1,303 @@
+//! The knewjade heuristic: the value the beam search ranks wells by.
+//!
+//! # Convention
+//! The value is a **cost: lower is better**, everywhere: in [`Evaluator::cost`],
+//! in the weights file, and in `hatetris eval`. It is the weighted sum
+//!
+//! ```text
+//! cost = holes·w_h + enclosed_holes·w_e + lines_with_enclosed_holes·w_l
+//!      + surface_height·w_s + Σ_piece erasable[piece]·w_erase[piece]
+//!      + score·w_score
+//! ```
+//!
+//! # Terms ([`terms`] has one function each)
+//! - **holes**: empty cells with a filled cell somewhere above in the column;
+//! - **enclosed holes**: empty cells not on the *surface*, the cells a 1×1
+//!   block dropped from above reaches by moving left, right and down;
+//! - **lines with enclosed holes**: rows with at least one enclosed hole;
+//! - **surface height**: the game row (0 = top, 19 = bottom) of the lowest
+//!   surface row, or the deepest such row one S or Z line clear away when an
+//!   S or Z can clear. Counted from the top, so larger is better and its
+//!   weight is negative;
+//! - **erasability**: for each of S Z O I L J T independently, 1 if some
+//!   reachable placement of that piece clears a line;
+//! - **score**: lines cleared so far in the game.
+//!
+//! # Design
+//! [`Evaluator`] holds only the weights and the lookahead depth, so it is
+//! `Copy`, `Send` and `Sync`, and a call allocates nothing: the geometric
+//! terms are one pass over the 16 row masks, and erasability runs the move
+//! generator's wave search only for pieces whose box rows match the gap
+//! pattern of some row (a 1 KiB compile-time table; see [`terms`]). Clearing
+//! placements are built in a stack array, never in a `Vec`.
+//!
+//! Rejected: building the children of all seven pieces with
+//! `MoveGen::children` and scanning them (allocates and builds every child
+//! where one clearing lock is enough); checking S first and the other pieces
+//! only when S clears (the published mistake: each piece is independent).
+//!
+//! The optional quiescent lookahead is in [`quiescent`]; the bench used by
+//! `hatetris bench eval` is in [`bench`].
+
+pub mod bench;
+pub mod quiescent;
+pub mod terms;
+pub mod weights;
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+pub use bench::{bench_eval, EvalBench};
+pub use quiescent::{best_along_chain, ChainBest, MAX_QUIESCENT_DEPTH};
+pub use terms::{
+    enclosed_holes, erasability, erasable, holes, lines_with_enclosed_holes, surface,
+    surface_bottom, surface_height, terms, Terms,
+};
+pub use weights::{Weights, WeightsError};
+
+use crate::piece::Piece;
+use crate::well::Well;
+
+/// The chain depth `--quiescent` uses when none is given.
+pub const DEFAULT_QUIESCENT_DEPTH: u8 = 4;
+
+/// What the value means, stated once for every output.
+pub const CONVENTION: &str = "cost: lower is better";
+
+/// Scores wells with fixed weights and an optional quiescent lookahead.
+///
+/// Cheap to copy and shared freely between threads; no call allocates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Evaluator {
+    weights: Weights,
+    quiescent: Option<u8>,
+}
+
+const _: () = {
+    const fn shareable<T: Send + Sync + Copy>() {}
+    shareable::<Evaluator>();
+};
+
+impl Default for Evaluator {
+    /// The 86-line record's weights, no lookahead.
+    fn default() -> Evaluator {
+        Evaluator::new(Weights::dnf86(), None)
+    }
+}
+
+impl Evaluator {
+    /// An evaluator with these weights; `quiescent` is the lookahead's chain
+    /// depth (`None`: off; clamped to [`MAX_QUIESCENT_DEPTH`]).
+    pub fn new(weights: Weights, quiescent: Option<u8>) -> Evaluator {
+        Evaluator {
+            weights,
+            quiescent: quiescent.map(|d| d.min(MAX_QUIESCENT_DEPTH)),
+        }
+    }
+
+    /// The weights.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// The lookahead's chain depth, if it is on.
+    pub fn quiescent(&self) -> Option<u8> {
+        self.quiescent
+    }
+
+    /// The cost of `well` after `score` lines (lower is better). With the
+    /// lookahead on, the best cost along its chains.
+    pub fn cost(&self, well: &Well, score: u32) -> f64 {
+        match self.quiescent {
+            None => self.terms_cost(&terms(well), score as f64),
+            Some(depth) => best_along_chain(self, well, score, depth).cost,
+        }
+    }
+
+    /// The weighted sum of known terms; `score` may hold half lines (the
+    /// lookahead's hypothetical clears).
+    pub fn terms_cost(&self, t: &Terms, score: f64) -> f64 {
+        let w = &self.weights;
+        let mut cost = t.holes as f64 * w.holes
+            + t.enclosed_holes as f64 * w.enclosed_holes
+            + t.lines_with_enclosed_holes as f64 * w.lines_with_enclosed_holes
+            + t.surface_height as f64 * w.surface_height
+            + score * w.score;
+        for (e, we) in t.erasable.iter().zip(&w.erasability) {
+            if *e {
+                cost += we;
+            }
+        }
+        cost
+    }
+
+    /// Every term, weight and contribution behind [`Evaluator::cost`], for
+    /// `hatetris eval`. Allocates; not for the hot path.
+    pub fn breakdown(&self, well: &Well, score: u32) -> Breakdown {
+        let t = terms(well);
+        let rows = self.rows(&t, score as f64);
+        let static_total = self.terms_cost(&t, score as f64);
+        let quiescent = self.quiescent.map(|depth| {
+            let best = best_along_chain(self, well, score, depth);
+            let score = score as f64 + 0.5 * best.steps as f64;
+            let pieces = (0..best.steps)
+                .map(|i| if best.z_steps >> i & 1 == 1 { 'Z' } else { 'S' })
+                .collect();
+            QuiescentBreakdown {
+                depth,
+                steps: best.steps,
+                pieces,
+                well: best.well.to_numbers(),
+                drawing: best.well.to_string(),
+                terms: self.rows(&terms(&best.well), score),
+                total: best.cost,
+            }
+        });
+        Breakdown {
+            convention: CONVENTION,
+            well: well.to_numbers(),
+            score,
+            terms: rows,
+            static_total,
+            total: quiescent.as_ref().map_or(static_total, |q| q.total),
+            quiescent,
+        }
+    }
+
+    fn rows(&self, t: &Terms, score: f64) -> Vec<TermRow> {
+        let w = &self.weights;
+        let mut out = vec![
+            TermRow::new("holes", t.holes as f64, w.holes),
+            TermRow::new("enclosed holes", t.enclosed_holes as f64, w.enclosed_holes),
+            TermRow::new(
+                "lines with enclosed holes",
+                t.lines_with_enclosed_holes as f64,
+                w.lines_with_enclosed_holes,
+            ),
+            TermRow::new(
+                "surface height (row from top)",
+                t.surface_height as f64,
+                w.surface_height,
+            ),
+        ];
+        for p in Piece::ALL {
+            out.push(TermRow::new(
+                format!("erasable by {p}"),
+                t.erasable[p.index()] as u32 as f64,
+                w.erasability[p.index()],
+            ));
+        }
+        out.push(TermRow::new("score (lines)", score, w.score));
+        out
+    }
+}
+
+/// One line of a [`Breakdown`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TermRow {
+    /// The term's name.
+    pub term: String,
+    /// Its raw value (0 or 1 for erasability; half lines in a chain's score).
+    pub value: f64,
+    /// Its weight.
+    pub weight: f64,
+    /// `value × weight`.
+    pub contribution: f64,
+}
+
+impl TermRow {
+    fn new(term: impl Into<String>, value: f64, weight: f64) -> TermRow {
+        TermRow {
+            term: term.into(),
+            value,
+            weight,
+            contribution: value * weight,
+        }
+    }
+}
+
+/// Why a well costs what it costs: see [`Evaluator::breakdown`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Breakdown {
+    /// Always [`CONVENTION`]: the value is a cost, lower is better.
+    pub convention: &'static str,
+    /// The well, as the game's 20 integers.
+    pub well: String,
+    /// Lines cleared so far.
+    pub score: u32,
+    /// The well's own terms.
+    pub terms: Vec<TermRow>,
+    /// The sum of `terms`' contributions.
+    pub static_total: f64,
+    /// The lookahead's best point, when it is on.
+    pub quiescent: Option<QuiescentBreakdown>,
+    /// The cost: `static_total`, or the lookahead's total when it is on.
+    pub total: f64,
+}
+
+/// The lookahead's part of a [`Breakdown`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QuiescentBreakdown {
+    /// The chain depth cap.
+    pub depth: u8,
+    /// Clears to the best point (0: the well itself is best).
+    pub steps: u8,
+    /// The piece of each step, `S` or `Z`.
+    pub pieces: String,
+    /// The best point's well, as 20 integers.
+    pub well: String,
+    /// The best point's well, drawn.
+    pub drawing: String,
+    /// The best point's terms, with the hypothetical lines at half weight.
+    pub terms: Vec<TermRow>,
+    /// Their sum: the well's cost with the lookahead.
+    pub total: f64,
+}
+
+/// A plain-text table of a [`Breakdown`]: term, raw value, weight,
+/// contribution, and the total, headed by the cost convention.
+pub fn render_breakdown(b: &Breakdown) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "knewjade heuristic ({})", b.convention.to_uppercase());
+    let _ = writeln!(out, "well: {}", b.well);
+    table(&mut out, &b.terms);
+    let _ = writeln!(out, "{:<32} {:>36.4}", "total (this well)", b.static_total);
+    if let Some(q) = &b.quiescent {
+        let _ = writeln!(out);
+        if q.steps == 0 {
+            let _ = writeln!(
+                out,
+                "quiescent lookahead (depth {}): no single-line S/Z chain improves on the well",
+                q.depth
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "quiescent lookahead (depth {}): best after {} hypothetical clear(s) by {} \
+                 (their lines count half)",
+                q.depth, q.steps, q.pieces
+            );
+            let _ = writeln!(out, "well: {}", q.well);
+            table(&mut out, &q.terms);
+        }
+        let _ = writeln!(out, "{:<32} {:>36.4}", "total (with lookahead)", q.total);
+    }
+    let _ = writeln!(out, "COST: {:.4}  (lower is better)", b.total);
+    out
+}
+
+fn table(out: &mut String, rows: &[TermRow]) {
+    let _ = writeln!(
+        out,
+        "{:<32} {:>8} {:>12} {:>14}",
+        "term", "value", "weight", "contribution"
+    );
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "{:<32} {:>8} {:>12.4} {:>14.4}",
+            r.term, r.value, r.weight, r.contribution
+        );
+    }
+}
