@@ -617,3 +617,9 @@ fn well_hash(w: &Well) -> u64 {
     }
     h ^ (h >> 29)
 }
+
+impl Evaluate for crate::heuristic::Evaluator {
+    fn cost(&self, well: &Well, score: u32) -> f64 {
+        crate::heuristic::Evaluator::cost(self, well, score)
+    }
+}
