@@ -192,3 +192,18 @@ fn games_are_a_function_of_their_seed() {
     assert_eq!(run(2), run(2));
     assert_ne!(run(2), run(3));
 }
+
+#[test]
+fn host_driven_game_matches_the_direct_game() {
+    use bots::hidamari::host::{run, HidamariHost};
+    for seed in [1, 8] {
+        let mut host = HidamariHost::new(seed);
+        let mut bot = Bot::new(HidamariWeights::ARTICLE);
+        let (pieces, lines) = run(&mut host, &mut bot, 200, 100_000).unwrap();
+        let mut direct = Game::new(seed);
+        Bot::new(HidamariWeights::ARTICLE).play(&mut direct, 200);
+        assert_eq!(pieces, 200);
+        assert_eq!(lines, direct.lines);
+        assert_eq!(host.game.board, direct.board);
+    }
+}

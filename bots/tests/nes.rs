@@ -509,3 +509,51 @@ fn host_command_without_a_rom_is_a_one_line_error() {
     .unwrap_err();
     assert!(!format!("{err:#}").contains('\n'));
 }
+
+#[test]
+fn bcd_counters_decode_as_the_cartridge_stores_them() {
+    use bots::nes::ram::{from_bcd, to_bcd};
+    assert_eq!(from_bcd(0x42), 42);
+    assert_eq!(to_bcd(42), 0x42);
+    for v in 0..100 {
+        assert_eq!(from_bcd(to_bcd(v)), v);
+    }
+}
+
+#[test]
+fn driver_through_the_ram_map_plays_the_same_game_as_the_simulator() {
+    // The mock bus: the simulator laid out at the cartridge's RAM addresses. The
+    // driver sees only bytes and buttons, yet must make the same moves as the
+    // direct bot: same well, lines and score.
+    use bots::host::Host;
+    use bots::nes::driver::run_game;
+    use bots::nes::ramsim::RamSim;
+    for seed in [1, 2, 3] {
+        let mut host = RamSim::new(seed, 9);
+        let report = run_game(&mut host, &ARTICLE_WEIGHTS, 150, 1_000_000).unwrap();
+        let mut direct = Game::new(seed, 9);
+        play_game(&mut direct, &ARTICLE_WEIGHTS, true, 150);
+        assert_eq!(report.pieces, 150);
+        assert_eq!(host.game.board, direct.board, "seed {seed}");
+        assert_eq!(
+            (report.lines, u64::from(report.score)),
+            (direct.lines, direct.score)
+        );
+        assert!(!report.topped_out);
+        assert_eq!(bots::nes::ram::read_board(&host), direct.board);
+        assert!(host.frames() > 150);
+    }
+}
+
+#[test]
+fn driver_stops_on_the_game_over_state() {
+    use bots::nes::driver::run_from_power_on;
+    use bots::nes::ramsim::RamSim;
+    let mut host = RamSim::new(4, 0);
+    for r in 3..20 {
+        host.game.board.rows[r] = 0x3FE;
+    }
+    let report = run_from_power_on(&mut host, &ARTICLE_WEIGHTS, 0, 100, 100_000).unwrap();
+    assert!(report.topped_out, "{report}");
+    assert!(report.pieces < 100);
+}

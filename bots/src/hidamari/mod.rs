@@ -4,8 +4,10 @@
 //!
 //! * [`sim`]: well, pieces, bag, hard drops, clears.
 //! * [`search`]: evaluation, arena and the depth-2 search.
+//! * [`host`]: the simulator as a [`crate::host::Host`], and the bot driving one.
 //! * [`cli`]: `bots hidamari play | stats`.
 
 pub mod cli;
+pub mod host;
 pub mod search;
 pub mod sim;

@@ -151,7 +151,7 @@ impl SplitMix64 {
     /// is below 2^-32 for the small `n` used here).
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        ((self.next_u64() >> 32) * u64::from(n) >> 32) as u32
+        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
     }
 
     /// A uniform float in `[0, 1)`.
