@@ -557,3 +557,52 @@ fn driver_stops_on_the_game_over_state() {
     assert!(report.topped_out, "{report}");
     assert!(report.pieces < 100);
 }
+
+/// A synthetic NROM image: 16-byte iNES header, 16 KiB of PRG and 8 KiB of CHR,
+/// all zero except a program at `$C000` that counts frames into RAM `$0010` and
+/// the reset vector pointing at it. Made here, so no game ROM is involved.
+#[cfg(feature = "nes-emulator")]
+fn synthetic_rom() -> Vec<u8> {
+    let mut rom = vec![0u8; 16 + 16 * 1024 + 8 * 1024];
+    rom[..8].copy_from_slice(&[b'N', b'E', b'S', 0x1A, 1, 1, 0, 0]);
+    // $C000: INC $10 ; JMP $C000  (PRG is mirrored at $8000 and $C000)
+    let prg = 16;
+    rom[prg..prg + 5].copy_from_slice(&[0xE6, 0x10, 0x4C, 0x00, 0xC0]);
+    // Reset vector at $FFFC = $C000.
+    rom[prg + 0x3FFC] = 0x00;
+    rom[prg + 0x3FFD] = 0xC0;
+    rom
+}
+
+#[cfg(feature = "nes-emulator")]
+#[test]
+fn emulator_host_runs_frames_and_reads_ram_of_a_synthetic_rom() {
+    use bots::host::{Buttons, Host};
+    use bots::nes::emulator::TetanesHost;
+    let path = temp_file("synthetic.nes");
+    std::fs::write(&path, synthetic_rom()).unwrap();
+    let mut host = TetanesHost::open(&path).unwrap();
+    host.set_buttons(Buttons::START | Buttons::A);
+    let before = host.peek(0x0010);
+    for _ in 0..3 {
+        host.step_frame().unwrap();
+    }
+    assert_eq!(host.frames(), 3);
+    assert_ne!(host.peek(0x0010), before, "the program ran and wrote RAM");
+    // The driver on a ROM that never shows the menus times out with an error.
+    let err =
+        bots::nes::driver::run_from_power_on(&mut host, &ARTICLE_WEIGHTS, 0, 1, 50).unwrap_err();
+    assert!(err.to_string().contains("within"), "{err}");
+}
+
+#[cfg(feature = "nes-emulator")]
+#[test]
+fn emulator_host_refuses_a_file_that_is_not_a_rom() {
+    use bots::nes::emulator::TetanesHost;
+    let path = temp_file("not-a-rom.nes");
+    std::fs::write(&path, b"hello").unwrap();
+    let err = TetanesHost::open(&path).err().unwrap();
+    assert!(format!("{err:#}").contains("not an iNES ROM"));
+    let err = TetanesHost::open(&temp_file("absent.nes")).err().unwrap();
+    assert!(format!("{err:#}").contains("cannot read ROM"));
+}

@@ -69,7 +69,9 @@ impl Host for TetanesHost {
     }
 
     fn step_frame(&mut self) -> Result<(), HostError> {
-        self.deck
+        // The frame's cycle count is of no use to the bot.
+        let _clocked = self
+            .deck
             .clock_frame()
             .map_err(|e| HostError::Emulator(e.to_string()))?;
         self.frames += 1;
