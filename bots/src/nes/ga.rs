@@ -219,12 +219,12 @@ pub const WEIGHTS_VERSION: u32 = 1;
 #[derive(Debug, thiserror::Error)]
 pub enum WeightsError {
     /// The file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: String,
-        /// The cause.
-        source: std::io::Error,
+        /// The cause (shown in the message, so not also chained as a source).
+        error: std::io::Error,
     },
     /// The file is not valid JSON of the expected shape (truncated files land here).
     #[error("{path}: not a weights file: {reason}")]
@@ -279,18 +279,18 @@ pub fn save_weights(path: &Path, w: &Weights, fitness: Option<f64>) -> Result<()
     };
     let mut text = serde_json::to_string_pretty(&file).expect("plain data always serialises");
     text.push('\n');
-    std::fs::write(path, text).map_err(|source| WeightsError::Io {
+    std::fs::write(path, text).map_err(|error| WeightsError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     })
 }
 
 /// Reads weights written by [`save_weights`].
 pub fn load_weights(path: &Path) -> Result<Weights, WeightsError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io {
+    let text = std::fs::read_to_string(path).map_err(|error| WeightsError::Io {
         path: name.clone(),
-        source,
+        error,
     })?;
     parse_weights(&text, &name)
 }
