@@ -1,0 +1,331 @@
+//! The genetic algorithm that fits the bot's four weights, as the article
+//! describes it, and the weights file it writes.
+//!
+//! # The algorithm
+//!
+//! ```text
+//! population <- `population` genomes, each weight uniform in [-1, 1]
+//! evaluate every genome (fitness = mean score over the training games)
+//! repeat `generations` times:
+//!     repeat `children` times:
+//!         draw a random `sample` fraction of the population (at least two)
+//!         take its two fittest as parents
+//!         child = (f1 * p1 + f2 * p2) / (f1 + f2)   (resembles the fitter parent)
+//!         with chance `mutation`, add a uniform [-1, 1] value to one random weight
+//!     evaluate the children
+//!     drop as many of the weakest genomes as there are children; add the children
+//! ```
+//!
+//! *Assumptions* where the article gives no number: sample 10 %, children 30 % of
+//! the population per generation, mutation chance 5 % (the values of Yiyuan Lee's
+//! write-up the article builds on); if both parents have fitness 0 the child is
+//! their plain mean; weights are not normalised (the article's result is not).
+//! The result, as in the article, is the mean of the fittest half of the last
+//! generation.
+//!
+//! Every genome plays the same training games (seeds drawn from the training seed,
+//! disjoint in practice from the small seeds `play` and `stats` use), so
+//! fitnesses are comparable and a run is a pure function of its configuration:
+//! the worker threads only split the list of genomes to evaluate and results are
+//! stored by index.
+//!
+//! # The weights file
+//!
+//! JSON: `{"format": "bots-nes-weights", "version": 1, "weights": {"height": ..,
+//! "lines": .., "holes": .., "bumpiness": ..}, "fitness": ..}`.
+//!
+//! # Stability
+//!
+//! Version 1. A reader refuses another format name or version with a typed
+//! [`WeightsError`]; unknown extra fields are ignored; weights must be finite.
+
+use std::path::Path;
+
+use super::bot::{play_game, Weights};
+use super::rng::SplitMix64;
+use super::sim::Game;
+
+/// The tunables of one training run. Each field's doc gives its default.
+#[derive(Clone, Debug)]
+pub struct GaConfig {
+    /// Genomes in the population. Default 100, at least 4.
+    pub population: usize,
+    /// Generations after the initial one. Default 10.
+    pub generations: u32,
+    /// Training games per genome. Default 4.
+    pub games: u32,
+    /// Piece limit per training game. Default 500.
+    pub pieces: u32,
+    /// Start level of the training games. Default 9.
+    pub level: u8,
+    /// Fraction of the population drawn for each selection. Default 0.1.
+    pub sample: f64,
+    /// Children per generation, as a fraction of the population. Default 0.3.
+    pub children: f64,
+    /// Chance that a child mutates. Default 0.05.
+    pub mutation: f64,
+    /// Seed of the run. Default 1.
+    pub seed: u64,
+    /// Worker threads (results do not depend on it). Default: the machine's cores.
+    pub threads: usize,
+}
+
+impl Default for GaConfig {
+    fn default() -> GaConfig {
+        GaConfig {
+            population: 100,
+            generations: 10,
+            games: 4,
+            pieces: 500,
+            level: 9,
+            sample: 0.1,
+            children: 0.3,
+            mutation: 0.05,
+            seed: 1,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
+/// One genome and its fitness.
+#[derive(Clone, Copy, Debug)]
+pub struct Genome {
+    /// The weights: height, lines, holes, bumpiness.
+    pub w: [f64; 4],
+    /// Mean score over the training games.
+    pub fitness: f64,
+}
+
+/// The seeds of the training games of a run.
+pub fn training_seeds(cfg: &GaConfig) -> Vec<u64> {
+    let mut mix = SplitMix64::new(cfg.seed ^ 0x7EA1_2A11_5EED_0000);
+    (0..cfg.games).map(|_| mix.next_u64()).collect()
+}
+
+/// Mean score of `w` over the games `seeds`.
+pub fn fitness(w: &Weights, seeds: &[u64], level: u8, pieces: u32) -> f64 {
+    let total: f64 = seeds
+        .iter()
+        .map(|&s| {
+            let mut game = Game::new(s, level);
+            play_game(&mut game, w, true, pieces);
+            game.score as f64
+        })
+        .sum();
+    total / seeds.len().max(1) as f64
+}
+
+/// Fills in the fitness of every genome, splitting the work over `threads`.
+fn evaluate(genomes: &mut [Genome], seeds: &[u64], cfg: &GaConfig) {
+    let threads = cfg.threads.clamp(1, genomes.len().max(1));
+    let chunk = genomes.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        for part in genomes.chunks_mut(chunk) {
+            scope.spawn(move || {
+                for g in part {
+                    g.fitness = fitness(&Weights::from_array(g.w), seeds, cfg.level, cfg.pieces);
+                }
+            });
+        }
+    });
+}
+
+/// The two fittest of a random sample of `n` genomes (ties: lower index first).
+fn select(pop: &[Genome], n: usize, rng: &mut SplitMix64) -> (Genome, Genome) {
+    let mut idx: Vec<usize> = (0..pop.len()).collect();
+    // Partial Fisher-Yates: the first n entries become a uniform sample.
+    for i in 0..n {
+        let j = i + rng.below((pop.len() - i) as u32) as usize;
+        idx.swap(i, j);
+    }
+    let sample = &mut idx[..n];
+    sample.sort_by(|&a, &b| pop[b].fitness.total_cmp(&pop[a].fitness).then(a.cmp(&b)));
+    (pop[sample[0]], pop[sample[1]])
+}
+
+/// Fitness-weighted crossover of two parents.
+pub fn crossover(a: &Genome, b: &Genome) -> [f64; 4] {
+    let (fa, fb) = (a.fitness.max(0.0), b.fitness.max(0.0));
+    let total = fa + fb;
+    let (wa, wb) = if total > 0.0 {
+        (fa / total, fb / total)
+    } else {
+        (0.5, 0.5)
+    };
+    std::array::from_fn(|i| wa * a.w[i] + wb * b.w[i])
+}
+
+/// Runs the algorithm. `progress` is called after the initial population and after
+/// each generation with the generation number and the population, fittest first.
+/// Returns the last population, fittest first.
+pub fn train(cfg: &GaConfig, mut progress: impl FnMut(u32, &[Genome])) -> Vec<Genome> {
+    let seeds = training_seeds(cfg);
+    let mut rng = SplitMix64::new(cfg.seed);
+    let mut pop: Vec<Genome> = (0..cfg.population)
+        .map(|_| Genome {
+            w: std::array::from_fn(|_| rng.range(-1.0, 1.0)),
+            fitness: 0.0,
+        })
+        .collect();
+    evaluate(&mut pop, &seeds, cfg);
+    sort_fittest_first(&mut pop);
+    progress(0, &pop);
+    let sample = ((cfg.sample * cfg.population as f64).round() as usize).clamp(2, cfg.population);
+    let n_children =
+        ((cfg.children * cfg.population as f64).round() as usize).clamp(1, cfg.population - 2);
+    for generation in 1..=cfg.generations {
+        let mut children: Vec<Genome> = (0..n_children)
+            .map(|_| {
+                let (a, b) = select(&pop, sample, &mut rng);
+                let mut w = crossover(&a, &b);
+                if rng.unit() < cfg.mutation {
+                    w[rng.below(4) as usize] += rng.range(-1.0, 1.0);
+                }
+                Genome { w, fitness: 0.0 }
+            })
+            .collect();
+        evaluate(&mut children, &seeds, cfg);
+        pop.truncate(cfg.population - n_children);
+        pop.extend(children);
+        sort_fittest_first(&mut pop);
+        progress(generation, &pop);
+    }
+    pop
+}
+
+/// Sorts by fitness, fittest first; ties keep their order.
+fn sort_fittest_first(pop: &mut [Genome]) {
+    pop.sort_by(|a, b| b.fitness.total_cmp(&a.fitness));
+}
+
+/// The article's summary of a population: the mean weights of its fittest half.
+pub fn fittest_half_mean(pop: &[Genome]) -> Weights {
+    let half = pop.len().div_ceil(2).max(1);
+    let mut sum = [0.0; 4];
+    for g in &pop[..half] {
+        for (s, w) in sum.iter_mut().zip(g.w) {
+            *s += w;
+        }
+    }
+    Weights::from_array(sum.map(|s| s / half as f64))
+}
+
+/// The weights file's format name.
+pub const WEIGHTS_FORMAT: &str = "bots-nes-weights";
+/// The weights file's version.
+pub const WEIGHTS_VERSION: u32 = 1;
+
+/// Why a weights file was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum WeightsError {
+    /// The file could not be read or written.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause (shown in the message, so not also chained as a source).
+        error: std::io::Error,
+    },
+    /// The file is not valid JSON of the expected shape (truncated files land here).
+    #[error("{path}: not a weights file: {reason}")]
+    Parse {
+        /// The file.
+        path: String,
+        /// The parser's message.
+        reason: String,
+    },
+    /// The format name is not ours.
+    #[error("{path}: format is {found:?}, expected {WEIGHTS_FORMAT:?}")]
+    Format {
+        /// The file.
+        path: String,
+        /// The format name found.
+        found: String,
+    },
+    /// A version this build does not read.
+    #[error("{path}: version {found} is not supported (this build reads {WEIGHTS_VERSION})")]
+    Version {
+        /// The file.
+        path: String,
+        /// The version found.
+        found: u32,
+    },
+    /// A weight is NaN or infinite.
+    #[error("{path}: weight {name} is not a finite number")]
+    NotFinite {
+        /// The file.
+        path: String,
+        /// The weight's name.
+        name: &'static str,
+    },
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct WeightsFile {
+    format: String,
+    version: u32,
+    weights: Weights,
+    #[serde(default)]
+    fitness: Option<f64>,
+}
+
+/// Writes `w` (with the fitness it reached, if known) to `path`.
+pub fn save_weights(path: &Path, w: &Weights, fitness: Option<f64>) -> Result<(), WeightsError> {
+    let file = WeightsFile {
+        format: WEIGHTS_FORMAT.to_string(),
+        version: WEIGHTS_VERSION,
+        weights: *w,
+        fitness,
+    };
+    let mut text = serde_json::to_string_pretty(&file).expect("plain data always serialises");
+    text.push('\n');
+    std::fs::write(path, text).map_err(|error| WeightsError::Io {
+        path: path.display().to_string(),
+        error,
+    })
+}
+
+/// Reads weights written by [`save_weights`].
+pub fn load_weights(path: &Path) -> Result<Weights, WeightsError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|error| WeightsError::Io {
+        path: name.clone(),
+        error,
+    })?;
+    parse_weights(&text, &name)
+}
+
+/// Parses the text of a weights file; `name` is used in errors.
+pub fn parse_weights(text: &str, name: &str) -> Result<Weights, WeightsError> {
+    let file: WeightsFile = serde_json::from_str(text).map_err(|e| WeightsError::Parse {
+        path: name.to_string(),
+        reason: e.to_string(),
+    })?;
+    if file.format != WEIGHTS_FORMAT {
+        return Err(WeightsError::Format {
+            path: name.to_string(),
+            found: file.format,
+        });
+    }
+    if file.version != WEIGHTS_VERSION {
+        return Err(WeightsError::Version {
+            path: name.to_string(),
+            found: file.version,
+        });
+    }
+    let w = file.weights;
+    for (value, label) in [
+        (w.height, "height"),
+        (w.lines, "lines"),
+        (w.holes, "holes"),
+        (w.bumpiness, "bumpiness"),
+    ] {
+        if !value.is_finite() {
+            return Err(WeightsError::NotFinite {
+                path: name.to_string(),
+                name: label,
+            });
+        }
+    }
+    Ok(w)
+}
