@@ -262,9 +262,9 @@ impl Reader<'_> {
         let Some(b) = file.block_for(well) else {
             return Ok(None);
         };
-        if !blocks.contains_key(&b) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = blocks.entry(b) {
             self.bytes += file.block_len(b) as u64;
-            blocks.insert(b, file.block(b)?);
+            slot.insert(file.block(b)?);
         }
         let block = &blocks[&b];
         Ok(block

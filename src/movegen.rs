@@ -477,9 +477,9 @@ pub fn lock_into(board: &mut Board, piece: Piece, x: i32, y: usize, o: usize) ->
         return 0;
     }
     let mut lines = 0;
-    for r in 0..4 {
+    for (r, &c) in cells.iter().enumerate() {
         let row = y + r;
-        if row < HEIGHT && cells[r] != 0 && board[row] == FULL_ROW {
+        if row < HEIGHT && c != 0 && board[row] == FULL_ROW {
             board.copy_within(0..row, 1);
             board[0] = 0;
             lines += 1;
@@ -623,12 +623,11 @@ impl MoveGen {
             return merged_top;
         }
         let cells = &CELLS[p][o][xi];
-        let mut lines = 0;
-        for r in 0..4 {
-            if cells[r] != 0 && (self.well.row(y + r) | cells[r]) == FULL_ROW {
-                lines += 1;
-            }
-        }
+        let lines = cells
+            .iter()
+            .enumerate()
+            .filter(|&(r, &c)| c != 0 && (self.well.row(y + r) | c) == FULL_ROW)
+            .count();
         merged_top + lines
     }
 
@@ -656,12 +655,12 @@ impl MoveGen {
                 let cells = &CELLS[p][o][xi];
                 let mut rows = *self.well.rows();
                 let mut lines = 0u8;
-                for r in 0..4 {
-                    if cells[r] == 0 {
+                for (r, &c) in cells.iter().enumerate() {
+                    if c == 0 {
                         continue;
                     }
                     let i = y + r - BAR;
-                    rows[i] |= cells[r];
+                    rows[i] |= c;
                     if may_clear && rows[i] == FULL_ROW {
                         rows.copy_within(0..i, 1);
                         rows[0] = 0;

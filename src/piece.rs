@@ -273,9 +273,9 @@ mod tests {
     #[test]
     fn repeated_shapes_are_merged() {
         // O: all one shape.
-        for o in 1..4 {
+        for c in &CANON[Piece::O.index()][1..] {
             assert_eq!(
-                CANON[Piece::O.index()][o],
+                *c,
                 Canon {
                     canon: 0,
                     dx: 0,
@@ -303,8 +303,8 @@ mod tests {
         );
         // T, L and J have four distinct shapes.
         for p in [Piece::T, Piece::L, Piece::J] {
-            for o in 0..4 {
-                assert_eq!(CANON[p.index()][o].canon as usize, o);
+            for (o, c) in CANON[p.index()].iter().enumerate() {
+                assert_eq!(c.canon as usize, o);
             }
         }
     }

@@ -460,7 +460,7 @@ fn run_from<E: Evaluate>(
         let best_score = top.score;
         let mut histogram: Vec<(u16, u64)> = Vec::new();
         let mut by_well = sorted;
-        by_well.sort_unstable_by(|a, b| a.well.cmp(&b.well));
+        by_well.sort_unstable_by_key(|c| c.well);
         for c in &by_well {
             match histogram.iter_mut().find(|(s, _)| *s == c.score) {
                 Some((_, n)) => *n += 1,
