@@ -61,11 +61,30 @@ impl Ord for Candidate {
     }
 }
 
+/// What the well map keeps of a candidate: everything but the well, which
+/// is the map's key (16 bytes instead of 48).
+#[derive(Clone, Copy)]
+struct Slot {
+    cost: f64,
+    score: u16,
+    parent: u32,
+}
+
+impl Slot {
+    fn of(c: &Candidate) -> Slot {
+        Slot { cost: c.cost, score: c.score, parent: c.parent }
+    }
+
+    fn with(self, well: Well) -> Candidate {
+        Candidate { cost: self.cost, score: self.score, well, parent: self.parent }
+    }
+}
+
 /// At most `cap` distinct wells, the best by [`Candidate`]'s order.
 pub struct Bounded {
     cap: usize,
     set: BTreeSet<Candidate>,
-    by_well: AHashMap<Well, Candidate>,
+    by_well: AHashMap<Well, Slot>,
 }
 
 impl Bounded {
@@ -88,11 +107,12 @@ impl Bounded {
                 _ => {}
             }
         }
-        if let Some(old) = self.by_well.get_mut(&c.well) {
-            if c < *old {
-                self.set.remove(old);
+        if let Some(slot) = self.by_well.get_mut(&c.well) {
+            let old = slot.with(c.well);
+            if c < old {
+                self.set.remove(&old);
                 self.set.insert(c);
-                *old = c;
+                *slot = Slot::of(&c);
             }
             return;
         }
@@ -101,7 +121,7 @@ impl Bounded {
             self.by_well.remove(&worst.well);
         }
         self.set.insert(c);
-        self.by_well.insert(c.well, c);
+        self.by_well.insert(c.well, Slot::of(&c));
     }
 
     /// Merges another set into this one.

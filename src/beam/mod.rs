@@ -26,9 +26,13 @@
 //! depth file and ancestry snapshot both check out is used; a corrupt or
 //! truncated newer file is reported and recomputed.
 //!
-//! Memory: the beam is 34 bytes per entry ([`store::Stored`]); each
-//! thread's bounded set costs about 150 bytes per candidate it holds (B-tree
-//! node plus hash-map slot for a 48-byte [`bounded::Candidate`]).
+//! Memory: the beam is 34 bytes per entry ([`store::Stored`]) and the
+//! ancestry 36 bytes per live node. The bounded sets dominate: each of the
+//! `2 × threads` chunk sets can hold `width` candidates at roughly 100-150
+//! bytes each (a 48-byte [`bounded::Candidate`] in a B-tree node, plus a
+//! 32 + 16-byte hash-map slot). Peak memory is therefore about
+//! `2 × threads × width × 150` bytes on top of the beam; see the issue notes
+//! for measured figures.
 
 pub mod ancestry;
 pub mod bounded;
@@ -561,9 +565,9 @@ fn expand<E: Evaluate>(
     threads: usize,
     bar: &indicatif::ProgressBar,
 ) -> (Bounded, u64, u64) {
-    // A few chunks per thread balance the load; more would multiply the
-    // bounded sets' memory.
-    let chunk = beam.len().div_ceil(threads.max(1) * 4).max(1);
+    // Two chunks per thread balance the load; more would multiply the
+    // bounded sets' memory (each can hold `width` candidates).
+    let chunk = beam.len().div_ceil(threads.max(1) * 2).max(1);
     let parts: Vec<(Bounded, u64, Vec<u64>)> = beam
         .par_chunks(chunk)
         .enumerate()
