@@ -644,6 +644,46 @@ fn naive_surface_height(b: &Board) -> u32 {
     best
 }
 
+/// Every golden well: erasability and the S/Z exception of surface height
+/// agree with the children the game's own code produced.
+#[test]
+fn erasability_and_surface_height_match_the_golden_children() {
+    let records = crate::util::json_lines("movegen.jsonl.gz");
+    let mut erasable_total = 0;
+    for rec in &records {
+        let b = crate::util::board(&rec["well"]);
+        let w = Well::try_from_board(&b).unwrap();
+        let t = terms(&w);
+        let mut want_height = naive_bottom(&b);
+        for p in Piece::ALL {
+            let clears: Vec<Board> = rec["children"][p.letter().to_string()]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|pair| pair[1].as_u64().unwrap() > 0)
+                .map(|pair| crate::util::board(&pair[0]))
+                .filter(|child| child[BAR - 1] == 0)
+                .collect();
+            assert_eq!(
+                t.erasable[p.index()],
+                !clears.is_empty(),
+                "piece {p}, well {w:?}"
+            );
+            erasable_total += !clears.is_empty() as usize;
+            if matches!(p, Piece::S | Piece::Z) {
+                for child in &clears {
+                    want_height = want_height.max(naive_bottom(child));
+                }
+            }
+        }
+        assert_eq!(t.surface_height, want_height, "well {w:?}");
+    }
+    assert!(
+        erasable_total > 1000,
+        "the sample has clearing wells ({erasable_total})"
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 

@@ -10,7 +10,7 @@
 //!      + score·w_score
 //! ```
 //!
-//! # Terms ([`terms`] has one function each)
+//! # Terms ([`terms`](mod@terms) has one function each)
 //! - **holes**: empty cells with a filled cell somewhere above in the column;
 //! - **enclosed holes**: empty cells not on the *surface*, the cells a 1×1
 //!   block dropped from above reaches by moving left, right and down;
@@ -26,10 +26,12 @@
 //! # Design
 //! [`Evaluator`] holds only the weights and the lookahead depth, so it is
 //! `Copy`, `Send` and `Sync`, and a call allocates nothing: the geometric
-//! terms are one pass over the 16 row masks, and erasability runs the move
-//! generator's wave search only for pieces whose box rows match the gap
-//! pattern of some row (a 1 KiB compile-time table; see [`terms`]). Clearing
-//! placements are built in a stack array, never in a `Vec`.
+//! terms are one pass over the 16 row masks; erasability first matches each
+//! row's gap against the pieces' box rows (a 1 KiB compile-time table),
+//! settles most pieces by enumerating the few clearing positions and
+//! checking for a straight drop, and runs the move generator's wave search
+//! only for the rest (see [`terms`](mod@terms)). Clearing placements are
+//! built in a stack array, never in a `Vec`.
 //!
 //! Rejected: building the children of all seven pieces with
 //! `MoveGen::children` and scanning them (allocates and builds every child
@@ -37,7 +39,7 @@
 //! only when S clears (the published mistake: each piece is independent).
 //!
 //! The optional quiescent lookahead is in [`quiescent`]; the bench used by
-//! `hatetris bench eval` is in [`bench`].
+//! `hatetris bench eval` is in [`bench`](mod@bench).
 
 pub mod bench;
 pub mod quiescent;

@@ -22,7 +22,6 @@
 
 use super::terms::{candidate_rows, for_each_clear, terms};
 use super::Evaluator;
-use crate::movegen::MoveGen;
 use crate::piece::Piece;
 use crate::well::Well;
 
@@ -82,9 +81,8 @@ fn walk(
     if s_rows == 0 {
         return;
     }
-    let gen = MoveGen::new(well);
     let mut s_max = 0u8;
-    for_each_clear(well, &gen, Piece::S, s_rows, false, |_, lines| {
+    for_each_clear(well, Piece::S, s_rows, false, |_, lines| {
         s_max = s_max.max(lines);
         s_max >= 2
     });
@@ -99,7 +97,7 @@ fn walk(
     let next_score = score + 0.5;
     // Merged placements: each distinct child once, so a chain is not walked
     // twice through two orientations that cover the same cells.
-    for_each_clear(well, &gen, piece, rows, true, |child, lines| {
+    for_each_clear(well, piece, rows, true, |child, lines| {
         if lines == 1 {
             let cost = eval.terms_cost(&terms(&child), next_score);
             if cost < best.cost {

@@ -12,15 +12,28 @@
 //! carry-propagating add (rightwards) and a doubling fill (leftwards), seeded
 //! by the surface of the row above.
 //!
-//! Erasability needs the move generator. Before any wave search a table
-//! lookup per row rejects most pieces: a piece can only complete a row whose
-//! empty cells are exactly the cells of one of its box rows at some column
-//! ([`CLEAR_PATTERNS`], 1 KiB, built at compile time). Only the pieces that
-//! survive that test pay for a wave search, and the search's lock positions
-//! are then checked only at the box rows that overlap a candidate row.
+//! Erasability needs the move generator only sometimes. A piece can only
+//! complete a row whose empty cells are exactly the cells of one of its box
+//! rows at some column ([`CLEAR_PATTERNS`], 1 KiB, built at compile time),
+//! so most pieces are rejected by one lookup per row. For a piece with one
+//! or two such rows, the clearing lock positions are enumerated straight
+//! from the gaps (fits, cannot move down, locks below the bar); one whose
+//! cells all have open sky above them is reached by a straight drop, so the
+//! piece is erasable without any search. Only the remaining cases, and
+//! pieces with three or more candidate rows (where enumerating cost more
+//! than searching, measured on the bench wells), run the wave search of
+//! [`crate::movegen`], and then only lock positions overlapping a candidate
+//! row are checked.
+//!
+//! Measured with `perf`: the build has no `popcnt` by default, so
+//! `count_ones` is a dozen instructions; the gap matching avoids it
+//! (a compile-time table of box-row patterns) in the inner loops.
+//!
+//! The fast functions are checked against naive twins (per-cell loops, a
+//! BFS surface, the reference BFS move generator) in `tests/heuristic.rs`.
 
 use crate::movegen::MoveGen;
-use crate::piece::{Piece, SHAPES, TOP_ROW};
+use crate::piece::{Piece, CANON, SHAPES, TOP_ROW};
 use crate::well::{Well, BAR, FULL_ROW, HEIGHT, LIVE_ROWS, WIDTH};
 
 /// The surface, per live row: bit `c` of `surface(well)[i]` is set when the
@@ -132,18 +145,17 @@ pub fn surface_bottom(well: &Well) -> u32 {
 /// below, which is exactly the exception. (S and Z are the pieces the game
 /// hands out, so only their clears are counted on.)
 pub fn surface_height(well: &Well) -> u32 {
-    let gen = MoveGen::new(well);
     let rows = candidate_rows(well);
     let base = surface_bottom(well);
-    sz_surface_height(well, &gen, &rows, base)
+    sz_surface_height(well, &rows, base)
 }
 
 /// The S/Z exception of [`surface_height`] on a prepared move generator.
-fn sz_surface_height(well: &Well, gen: &MoveGen, rows: &[u32; 7], base: u32) -> u32 {
+fn sz_surface_height(well: &Well, rows: &[u32; 7], base: u32) -> u32 {
     let mut best = base;
     for piece in [Piece::S, Piece::Z] {
         if rows[piece.index()] != 0 {
-            for_each_clear(well, gen, piece, rows[piece.index()], false, |child, _| {
+            for_each_clear(well, piece, rows[piece.index()], false, |child, _| {
                 best = best.max(surface_bottom(&child));
                 false
             });
@@ -158,17 +170,16 @@ fn sz_surface_height(well: &Well, gen: &MoveGen, rows: &[u32; 7], base: u32) -> 
 /// answer depends on another's.
 pub fn erasable(well: &Well, piece: Piece) -> bool {
     let rows = candidate_rows(well)[piece.index()];
-    rows != 0 && for_each_clear(well, &MoveGen::new(well), piece, rows, false, |_, _| true)
+    rows != 0 && for_each_clear(well, piece, rows, false, |_, _| true)
 }
 
 /// [`erasable`] for all seven pieces, indexed in the order S Z O I L J T.
 pub fn erasability(well: &Well) -> [bool; 7] {
-    let gen = MoveGen::new(well);
     let rows = candidate_rows(well);
     let mut out = [false; 7];
     for piece in Piece::ALL {
         let r = rows[piece.index()];
-        out[piece.index()] = r != 0 && for_each_clear(well, &gen, piece, r, false, |_, _| true);
+        out[piece.index()] = r != 0 && for_each_clear(well, piece, r, false, |_, _| true);
     }
     out
 }
@@ -205,7 +216,6 @@ pub fn terms(well: &Well) -> Terms {
     let mut erasable = [false; 7];
     let mut surface_height = base;
     if rows.iter().any(|&r| r != 0) {
-        let gen = MoveGen::new(well);
         for piece in Piece::ALL {
             let r = rows[piece.index()];
             if r == 0 {
@@ -216,14 +226,14 @@ pub fn terms(well: &Well) -> Terms {
                 // exception, so walk them all instead of stopping at one.
                 Piece::S | Piece::Z => {
                     let mut any = false;
-                    for_each_clear(well, &gen, piece, r, false, |child, _| {
+                    for_each_clear(well, piece, r, false, |child, _| {
                         any = true;
                         surface_height = surface_height.max(surface_bottom(&child));
                         false
                     });
                     any
                 }
-                _ => for_each_clear(well, &gen, piece, r, false, |_, _| true),
+                _ => for_each_clear(well, piece, r, false, |_, _| true),
             };
         }
     }
@@ -288,24 +298,161 @@ pub fn candidate_rows(well: &Well) -> [u32; 7] {
     out
 }
 
-/// Calls `f(child, lines)` for reachable live placements of `piece` that
-/// clear at least one line, until `f` returns `true`; returns whether it did
-/// or, when `f` never stops the walk, whether any placement cleared.
+/// Shifts a 4-bit box row to column `x` (box column 0 on well column `x`),
+/// or `None` when a cell would be outside the walls.
+#[inline(always)]
+fn place_row(bits: u8, x: i32) -> Option<u16> {
+    let b = bits as u32;
+    if x >= 0 {
+        let placed = b << x;
+        (placed <= FULL_ROW as u32).then_some(placed as u16)
+    } else {
+        (b & ((1 << -x) - 1) == 0).then_some((b >> -x) as u16)
+    }
+}
+
+/// `MATCHES[p][n]`: bit `4·o + r` is set when box row `r` of orientation `o`
+/// of piece `p`, shifted down to bit 0, equals `n` (a 4-bit pattern).
 ///
-/// `rows` is the piece's [`candidate_rows`] mask: only lock positions whose
-/// box overlaps one of those rows are examined. Without `dedup` the same
-/// cells can be visited twice (the game's S, Z, I and O repeat shapes
-/// between orientations), which is harmless for a maximum or an early stop;
-/// with it, repeated shapes are merged first and each child comes once.
-pub(crate) fn for_each_clear(
+/// A row's gap, shifted down to bit 0, picks the box rows that can fill it
+/// exactly without trying all sixteen. (The target has no `popcnt`
+/// instruction by default, so counting cells to compare is slow.)
+static MATCHES: [[u16; 16]; 7] = {
+    let mut out = [[0u16; 16]; 7];
+    let mut p = 0;
+    while p < 7 {
+        let mut o = 0;
+        while o < 4 {
+            let mut r = 0;
+            while r < 4 {
+                let mut bits = SHAPES[p][o][r];
+                if bits != 0 {
+                    while bits & 1 == 0 {
+                        bits >>= 1;
+                    }
+                    out[p][bits as usize] |= 1 << (4 * o + r);
+                }
+                r += 1;
+            }
+            o += 1;
+        }
+        p += 1;
+    }
+    out
+};
+
+/// Clearing lock positions of one piece found without a wave search.
+///
+/// A candidate is a position `(x, y, o)` where the piece fits, cannot move
+/// down (so it would lock there), locks below the bar, and covers exactly
+/// the empty cells of at least one row. Whether it is *reachable* is a
+/// separate question: a candidate every one of whose cells has nothing
+/// filled above it in its column is reached by dropping straight down from
+/// above the stack (where every position is reachable), so it is marked
+/// `sky`; the others need the wave search.
+struct Candidates {
+    /// Candidate positions per box row `y`, in the move generator's wave
+    /// layout (orientation `o` owns bits `16·o..16·o+16`, bit `x + 2`).
+    at: [u64; HEIGHT],
+    /// The candidates that are reachable by a straight drop.
+    sky: [u64; HEIGHT],
+    /// Bit `y` set when `at[y]` is not empty.
+    ys: u32,
+    /// Whether any `sky` bit is set.
+    any_sky: bool,
+    /// Whether some candidate is not in `sky`.
+    any_deep: bool,
+}
+
+/// The candidates of `piece` in `well` (see [`Candidates`]); `rows` is the
+/// piece's [`candidate_rows`] mask.
+fn candidates(well: &Well, piece: Piece, rows: u32) -> Candidates {
+    let p = piece.index();
+    // Game rows with the floor below (rows 20..24 solid), and for each row
+    // the union of the rows above it.
+    let mut grid = [FULL_ROW; HEIGHT + 4];
+    grid[..BAR].fill(0);
+    grid[BAR..HEIGHT].copy_from_slice(well.rows());
+    let mut above = [0u16; HEIGHT + 4];
+    for r in 0..HEIGHT + 3 {
+        above[r + 1] = above[r] | grid[r];
+    }
+    let mut c = Candidates {
+        at: [0; HEIGHT],
+        sky: [0; HEIGHT],
+        ys: 0,
+        any_sky: false,
+        any_deep: false,
+    };
+    let mut rs = rows;
+    while rs != 0 {
+        let row = rs.trailing_zeros() as usize;
+        rs &= rs - 1;
+        let gap = !grid[row] & FULL_ROW;
+        let low = gap.trailing_zeros();
+        if gap >> low > 15 {
+            continue; // wider than a box row: no piece fills it
+        }
+        let mut combos = MATCHES[p][(gap >> low) as usize];
+        while combos != 0 {
+            let k = combos.trailing_zeros() as usize;
+            combos &= combos - 1;
+            let (o, r) = (k / 4, k % 4);
+            let shape = SHAPES[p][o];
+            let bits = shape[r];
+            let x = low as i32 - bits.trailing_zeros() as i32;
+            if place_row(bits, x) != Some(gap) || row < r {
+                continue;
+            }
+            let y = row - r;
+            if y + (TOP_ROW[p][o] as usize) < BAR {
+                continue; // would lock above the bar: game over
+            }
+            let (mut fits, mut blocked, mut sky) = (true, false, true);
+            for (rr, &b) in shape.iter().enumerate() {
+                if b == 0 {
+                    continue;
+                }
+                let Some(cells) = place_row(b, x) else {
+                    fits = false;
+                    break;
+                };
+                let g = y + rr;
+                fits &= cells & grid[g] == 0;
+                blocked |= cells & grid[g + 1] != 0;
+                sky &= cells & above[g] == 0;
+            }
+            if fits && blocked {
+                let bit = 1u64 << (o as u32 * 16 + (x + 2) as u32);
+                c.at[y] |= bit;
+                c.ys |= 1 << y;
+                if sky {
+                    c.sky[y] |= bit;
+                    c.any_sky = true;
+                } else {
+                    c.any_deep = true;
+                }
+            }
+        }
+    }
+    c
+}
+
+/// With more candidate rows than this, enumerating the gaps costs more than
+/// one wave search (measured on the bench wells), so [`for_each_clear`]
+/// runs the wave search straight away.
+const MAX_ENUMERATED_ROWS: u32 = 2;
+
+/// [`for_each_clear`] by the wave search alone: every lock position whose
+/// box overlaps a candidate row is locked and checked.
+fn for_each_clear_wave(
     well: &Well,
-    gen: &MoveGen,
     piece: Piece,
     rows: u32,
     dedup: bool,
     mut f: impl FnMut(Well, u8) -> bool,
 ) -> bool {
-    let mut pl = gen.placements(piece);
+    let mut pl = MoveGen::new(well).placements(piece);
     if dedup {
         pl.merge_repeated_shapes();
     }
@@ -327,26 +474,95 @@ pub(crate) fn for_each_clear(
             if y + (TOP_ROW[p][o] as usize) < BAR {
                 continue; // locks above the bar: game over, clears nothing
             }
-            let mut out = *well.rows();
-            let mut lines = 0u8;
-            for (r, &bits) in SHAPES[p][o].iter().enumerate() {
-                if bits == 0 {
-                    continue;
-                }
-                let cells = (((bits as u32) << (x + 2)) >> 2) as u16;
-                let i = y + r - BAR;
-                out[i] |= cells;
-                if out[i] == FULL_ROW {
-                    out.copy_within(0..i, 1);
-                    out[0] = 0;
-                    lines += 1;
-                }
-            }
-            if lines > 0 {
+            if let Some((child, lines)) = lock(well, p, o, x, y) {
                 any = true;
-                if f(Well::from_live_rows_unchecked(out), lines) {
+                if f(child, lines) {
                     return true;
                 }
+            }
+        }
+    }
+    any
+}
+
+/// Locks piece `p` at `(x, y, o)` and clears full rows; `None` when nothing
+/// clears.
+#[inline]
+fn lock(well: &Well, p: usize, o: usize, x: i32, y: usize) -> Option<(Well, u8)> {
+    let mut out = *well.rows();
+    let mut lines = 0u8;
+    for (r, &bits) in SHAPES[p][o].iter().enumerate() {
+        if bits == 0 {
+            continue;
+        }
+        let cells = place_row(bits, x).expect("a lock position is inside the walls");
+        let i = y + r - BAR;
+        out[i] |= cells;
+        if out[i] == FULL_ROW {
+            out.copy_within(0..i, 1);
+            out[0] = 0;
+            lines += 1;
+        }
+    }
+    (lines > 0).then(|| (Well::from_live_rows_unchecked(out), lines))
+}
+
+/// Calls `f(child, lines)` for reachable live placements of `piece` that
+/// clear at least one line, until `f` returns `true`; returns whether it did
+/// or, when `f` never stops the walk, whether any placement cleared.
+///
+/// `rows` is the piece's [`candidate_rows`] mask. The clearing positions
+/// are enumerated directly from the rows' gaps ([`candidates`]); the wave
+/// search runs only when some of them cannot be reached by a straight drop.
+/// Without `dedup` the same cells can be visited twice (the game's S, Z, I
+/// and O repeat shapes between orientations), which is harmless for a
+/// maximum or an early stop; with it, each child comes once.
+pub(crate) fn for_each_clear(
+    well: &Well,
+    piece: Piece,
+    rows: u32,
+    dedup: bool,
+    mut f: impl FnMut(Well, u8) -> bool,
+) -> bool {
+    if (rows & rows.wrapping_sub(1)).count_ones() >= MAX_ENUMERATED_ROWS {
+        return for_each_clear_wave(well, piece, rows, dedup, f);
+    }
+    let c = candidates(well, piece, rows);
+    if c.ys == 0 {
+        return false;
+    }
+    let p = piece.index();
+    // Reachability beyond the straight drops needs the wave search.
+    let placements = c.any_deep.then(|| MoveGen::new(well).placements(piece));
+    let mut emitted = [0u64; HEIGHT];
+    let mut any = false;
+    let mut ys = c.ys;
+    while ys != 0 {
+        let y = ys.trailing_zeros() as usize;
+        ys &= ys - 1;
+        let mut w = match &placements {
+            Some(pl) => c.sky[y] | (c.at[y] & pl.locks_at(y)),
+            None => c.sky[y],
+        };
+        while w != 0 {
+            let bit = w.trailing_zeros();
+            w &= w - 1;
+            let o = (bit / 16) as usize;
+            let x = (bit % 16) as i32 - 2;
+            if dedup {
+                // The same cells as the canonical orientation at (x+dx, y+dy).
+                let k = CANON[p][o];
+                let (cy, cx) = (y as i32 + k.dy as i32, x + k.dx as i32);
+                let key = 1u64 << (k.canon as u32 * 16 + (cx + 2) as u32);
+                if emitted[cy as usize] & key != 0 {
+                    continue;
+                }
+                emitted[cy as usize] |= key;
+            }
+            let (child, lines) = lock(well, p, o, x, y).expect("a candidate clears a line");
+            any = true;
+            if f(child, lines) {
+                return true;
             }
         }
     }
