@@ -78,13 +78,25 @@ fn spread_row(seed: u16, free: u16) -> u16 {
     g
 }
 
+/// Number of set bits of each 10-bit row (a table: the default target has
+/// no `popcnt`, and a lookup beats the bit-twiddling fallback).
+static CELL_COUNT: [u8; 1 << WIDTH] = {
+    let mut out = [0u8; 1 << WIDTH];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    out
+};
+
 /// **Holes**: the number of empty cells that have a filled cell somewhere
 /// above them in the same column.
 pub fn holes(well: &Well) -> u32 {
     let mut above = 0u16;
     let mut n = 0;
     for &row in well.rows() {
-        n += (!row & above & FULL_ROW).count_ones();
+        n += CELL_COUNT[(!row & above & FULL_ROW) as usize] as u32;
         above |= row;
     }
     n
@@ -111,7 +123,7 @@ fn enclosed_counts(well: &Well, surface: &[u16; LIVE_ROWS]) -> (u32, u32) {
     let mut lines = 0;
     for (&row, &s) in well.rows().iter().zip(surface) {
         let enclosed = !row & !s & FULL_ROW;
-        cells += enclosed.count_ones();
+        cells += CELL_COUNT[enclosed as usize] as u32;
         lines += (enclosed != 0) as u32;
     }
     (cells, lines)
@@ -524,7 +536,13 @@ pub(crate) fn for_each_clear(
     dedup: bool,
     mut f: impl FnMut(Well, u8) -> bool,
 ) -> bool {
-    if (rows & rows.wrapping_sub(1)).count_ones() >= MAX_ENUMERATED_ROWS {
+    // Clear the lowest set bit MAX_ENUMERATED_ROWS times: anything left
+    // means more rows than that (no `popcnt` on the default target).
+    let mut more = rows;
+    for _ in 0..MAX_ENUMERATED_ROWS {
+        more &= more.wrapping_sub(1);
+    }
+    if more != 0 {
         return for_each_clear_wave(well, piece, rows, dedup, f);
     }
     let c = candidates(well, piece, rows);
