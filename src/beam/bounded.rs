@@ -72,11 +72,20 @@ struct Slot {
 
 impl Slot {
     fn of(c: &Candidate) -> Slot {
-        Slot { cost: c.cost, score: c.score, parent: c.parent }
+        Slot {
+            cost: c.cost,
+            score: c.score,
+            parent: c.parent,
+        }
     }
 
     fn with(self, well: Well) -> Candidate {
-        Candidate { cost: self.cost, score: self.score, well, parent: self.parent }
+        Candidate {
+            cost: self.cost,
+            score: self.score,
+            well,
+            parent: self.parent,
+        }
     }
 }
 
