@@ -40,14 +40,17 @@
 //! is accepted. All re-rolls happen within one frame, so the frame counter
 //! is the same for every iteration.
 //!
-//! A long run of rejected pairs outlasts a frame: one randomizeHats plus the
-//! checks costs about 660 CPU cycles (the two subtract-6 loops dominate), a
-//! frame 29,780, so after about 45 re-rolls the NMI has bumped the frame
-//! counter. [`MAX_REROLLS_PER_FRAME`] models that crudely (the phase within
-//! the frame at which pickHats starts is unknowable here). At stage 0 a pair
-//! is accepted with probability about 1/4, so the guard changes about two
-//! picks in a million; it also guarantees the loop ends.
-//!
+//! With the frame counter fixed, re-rolling cannot wander far: `h1 = 0x80 |
+//! ((frame ^ h1) >> 1)` reaches a fixed point within eight calls, and then
+//! `h2` does too (its carry-in becomes constant). So a rejected pair soon
+//! repeats identically and only a new frame counter value ends the loop.
+//! One randomizeHats plus the checks costs about 660 CPU cycles (the two
+//! subtract-6 loops dominate) and a frame 29,780, so the NMI bumps the frame
+//! counter after about 45 re-rolls; [`MAX_REROLLS_PER_FRAME`] models that
+//! (the phase within the frame at which pickHats starts is unknowable here,
+//! so this is an approximation). It matters only in levels 0 to 5, where
+//! pairs can be rejected, and it guarantees that the loop ends.
+
 //! # The re-pick
 //!
 //! The new-game routine and the spawn routine both call pickHats and, when
@@ -152,26 +155,27 @@ impl Prng {
         (hat_of(h1), hat_of(h2))
     }
 
-    /// pickHats ($889E) at frame `frame`, in `shop` (0 to 5) and `stage`
-    /// (0 to 9): re-rolls until the pair is allowed.
-    pub fn pick(&mut self, mut frame: u8, shop: u8, stage: u8) -> Pair {
+    /// pickHats ($889E) at frame `*frame`, in `shop` (0 to 5) and `stage`
+    /// (0 to 9): re-rolls until the pair is allowed. Advances `*frame` by
+    /// one every [`MAX_REROLLS_PER_FRAME`] re-rolls.
+    pub fn pick(&mut self, frame: &mut u8, shop: u8, stage: u8) -> Pair {
         let mut rolls = 0;
         loop {
-            let (a, b) = self.randomize(frame);
+            let (a, b) = self.randomize(*frame);
             if allowed(a, b, shop, stage) {
                 return to_pair(a, b);
             }
             rolls += 1;
             if rolls == MAX_REROLLS_PER_FRAME {
                 rolls = 0;
-                frame = frame.wrapping_add(1);
+                *frame = frame.wrapping_add(1);
             }
         }
     }
 
     /// The new-game and spawn routines' sequence step: pickHats, and when
     /// `repick` is on and the hats match, pickHats once more.
-    pub fn next_pair(&mut self, frame: u8, shop: u8, stage: u8, repick: bool) -> Pair {
+    pub fn next_pair(&mut self, frame: &mut u8, shop: u8, stage: u8, repick: bool) -> Pair {
         let first = self.pick(frame, shop, stage);
         if repick && first[0] == first[1] {
             self.pick(frame, shop, stage)

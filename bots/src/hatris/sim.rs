@@ -557,10 +557,10 @@ impl Game {
     /// A new game from level 0; `seed` drives the frame counts only.
     pub fn new(seed: u64, rules: Rules) -> Game {
         let mut frames = SplitMix64::new(seed);
-        let frame = frames.below(256) as u8;
+        let mut frame = frames.below(256) as u8;
         let mut prng = Prng::new_game();
         let (shop, stage) = Self::gen_level(0, rules);
-        let first = prng.next_pair(frame, shop, stage, rules.repick);
+        let first = prng.next_pair(&mut frame, shop, stage, rules.repick);
         let mut g = Game {
             board: Board::default(),
             prng,
@@ -611,7 +611,7 @@ impl Game {
         self.current = self.next;
         self.next = self
             .prng
-            .next_pair(self.frame, shop, stage, self.rules.repick);
+            .next_pair(&mut self.frame, shop, stage, self.rules.repick);
         self.spawns += 1;
     }
 
