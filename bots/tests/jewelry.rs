@@ -148,7 +148,7 @@ fn jewelry_adjacency_metrics_agree_with_a_naive_count() {
     let mut rng = SplitMix64::new(5);
     let b = random_board(&mut rng, 8);
     let m = metrics(&b);
-    for k in 0..5usize {
+    for (k, &mk) in m.iter().take(5).enumerate() {
         let (mut pairs, mut max) = (0u32, 0u32);
         for y in 2..ROWS {
             for x in 0..WIDTH {
@@ -167,7 +167,7 @@ fn jewelry_adjacency_metrics_agree_with_a_naive_count() {
             }
         }
         let want = f64::from(pairs) / f64::from(max);
-        assert!((m[k] - want).abs() < 1e-12, "k = {k}: {} vs {want}", m[k]);
+        assert!((mk - want).abs() < 1e-12, "k = {k}: {mk} vs {want}");
     }
     assert!((m[5] - (1.0 - f64::from(b.jewels()) / 78.0)).abs() < 1e-12);
     let _ = bit(0, 0);
