@@ -71,8 +71,8 @@ pub struct PlayArgs {
     /// Draw the piles every N spawns (0: only the final position).
     #[arg(long, default_value_t = 1)]
     pub every: u64,
+    /// Rule switches.
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub rules: RuleArgs,
 }
 
@@ -106,8 +106,8 @@ pub struct TrainArgs {
     /// Where to write the weights.
     #[arg(long, default_value = "hatris-weights.txt")]
     pub out: PathBuf,
+    /// Rule switches.
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub rules: RuleArgs,
 }
 
@@ -132,8 +132,8 @@ pub struct StatsArgs {
     /// Measure both with and without the re-pick rule (ignores --no-repick).
     #[arg(long)]
     pub both: bool,
+    /// Rule switches.
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub rules: RuleArgs,
 }
 

@@ -13,7 +13,13 @@
 //!   shop. Everything is fixed-size arrays; a [`sim::Board`] is `Copy`.
 //! - [`bot`]: every placement of the current and the next pair plus the
 //!   helper options, scored by the article's eight metrics.
+//! - [`stats`]: whole games with the bot, batches on threads (results do
+//!   not depend on the thread count), mean and standard deviation.
 //! - [`train`]: the article's hill climbing over the eight weights.
+//! - [`wfile`]: the versioned text format of weight files (shared with
+//!   Magic Jewelry).
+//! - [`seed`]: SplitMix64, the seeded stand-in for everything the player or
+//!   the hardware decides (shared with Magic Jewelry).
 //! - [`cli`]: `bots hatris play|train|stats`.
 //!
 //! # Rejected
