@@ -593,3 +593,26 @@ fn hatris_weights_file_round_trips_and_bad_files_are_errors() {
     let err = wfile::read(missing, "hatris-weights", &METRIC_NAMES).unwrap_err();
     assert!(format!("{err:#}").contains("/nonexistent/w.txt"));
 }
+
+#[test]
+#[ignore = "long: about a minute in release; run with --ignored"]
+fn hatris_repick_rule_more_than_doubles_survival() {
+    let bot = Bot::default();
+    let mean = |repick: bool| {
+        let r = run_batch(
+            &bot,
+            1,
+            60,
+            Rules {
+                repick,
+                flat: false,
+            },
+            50_000,
+            2,
+        );
+        r.iter().map(|g| g.spawns as f64).sum::<f64>() / r.len() as f64
+    };
+    let (with, without) = (mean(true), mean(false));
+    assert!(without < 2250.0, "without re-pick: {without}");
+    assert!(with > 2.0 * without, "with {with}, without {without}");
+}

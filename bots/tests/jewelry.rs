@@ -213,3 +213,11 @@ fn jewelry_bot_handles_wild_columns() {
     assert!(!g.over);
     assert_eq!(wilds, 20);
 }
+
+#[test]
+#[ignore = "long: 100,000 columns; run with --ignored in release"]
+fn jewelry_long_run_mean_is_near_the_articles_11_454() {
+    let h = long_run(&Bot::new(ARTICLE_WEIGHTS), 1, 100_000, 0, |_| {});
+    assert_eq!(h.game_overs, 0);
+    assert!((10.0..13.0).contains(&h.mean()), "mean {}", h.mean());
+}

@@ -43,7 +43,7 @@
 //! - Sold stacks beyond the 15th in a level do not carry over.
 //! - After each shop (levels 10, 20, ..., 50) the piles are cleared and
 //!   `6 × shop` hats are dealt from randomizeHats, one row of six (three
-//!   calls) at a time, bottom row first. After level 59 the real game ends;
+//!   calls, one per frame) at a time, bottom row first. After level 59 the real game ends;
 //!   the simulator keeps playing (no more refills) so that survival can be
 //!   measured past the finish, as the article's statistics were.
 //! - Frames between two spawns are drawn uniformly from 32 to 287 (only the
@@ -659,8 +659,13 @@ impl Game {
         self.board.piles = [Pile::EMPTY; COLUMNS];
         for _ in 0..shop {
             for c in (0..COLUMNS).step_by(2) {
+                // One call per frame: at a fixed frame the generator settles
+                // on a fixed point within eight calls (see `prng`), which
+                // would deal identical rows.
+                self.frame = self.frame.wrapping_add(1);
                 let (a, b) = self.prng.randomize(self.frame);
-                // Fewer than five hats per pile: no stack can form.
+                // At shop 5 a pile gets five hats; five identical ones
+                // vanish as a stack, unpaid (`land` handles it).
                 let _ = self.board.piles[c].land(a);
                 let _ = self.board.piles[c + 1].land(b);
             }
