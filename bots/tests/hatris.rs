@@ -565,7 +565,7 @@ fn hatris_metrics_count_runs_top_runs_and_mismatches() {
 }
 
 #[test]
-fn hatris_bot_never_tops_out_when_a_safe_move_exists_and_is_deterministic() {
+fn hatris_bot_games_are_deterministic_for_a_seed_and_thread_count() {
     let bot = Bot::default();
     let a = run_game(&bot, 42, Rules::default(), 400);
     let b = run_game(&bot, 42, Rules::default(), 400);
