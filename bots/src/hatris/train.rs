@@ -1,0 +1,143 @@
+//! The article's hill climbing over the eight Hatris weights.
+//!
+//! ```text
+//! W := random weights
+//! repeat for each round:
+//!   S := fresh game seeds;  R := rating of W on S
+//!   repeat 5 to 11 times (random):
+//!     Z := `variants` copies of W, each weight scaled by 1 ± up to 5 %
+//!     rate every V in Z on S (in parallel);  keep the best that beats R
+//! ```
+//!
+//! The article gives the loop but not Hatris' rating; we rate a weight
+//! vector by the mean number of spawns it survives over the round's games
+//! (capped), cash breaking ties. Higher is better. Weights are kept summing
+//! to 100 so that they read as the article's percentages. Everything is
+//! driven by one seed; the output does not depend on the thread count.
+
+use super::bot::{Bot, Weights, METRICS};
+use super::seed::SplitMix64;
+use super::sim::Rules;
+use super::stats::{game_seed, run_game};
+
+/// Training knobs.
+#[derive(Clone, Copy, Debug)]
+pub struct TrainConfig {
+    /// Master seed.
+    pub seed: u64,
+    /// Outer rounds (the article loops forever; we stop).
+    pub rounds: u32,
+    /// Games per rating.
+    pub games: usize,
+    /// Variants per inner step.
+    pub variants: usize,
+    /// Spawn cap per game.
+    pub max_spawns: u64,
+    /// Rules for the training games.
+    pub rules: Rules,
+    /// Worker threads.
+    pub threads: usize,
+    /// Start from these weights instead of random ones.
+    pub start: Option<Weights>,
+}
+
+/// A rating: mean spawns survived, then mean cash.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Rating {
+    /// Mean spawns over the round's games.
+    pub spawns: f64,
+    /// Mean cash over the round's games.
+    pub cash: f64,
+}
+
+/// Rates `w` on the games seeded `seeds`, `threads` at a time.
+pub fn rate(w: Weights, seeds: &[u64], cfg: &TrainConfig) -> Rating {
+    let bot = Bot::new(w);
+    let results = rate_many(&[bot], seeds, cfg);
+    results[0]
+}
+
+fn rate_many(bots: &[Bot], seeds: &[u64], cfg: &TrainConfig) -> Vec<Rating> {
+    // One job per (bot, game); spread over threads, summed in order.
+    let jobs: Vec<(usize, u64)> = (0..bots.len())
+        .flat_map(|b| seeds.iter().map(move |&s| (b, s)))
+        .collect();
+    let threads = cfg.threads.clamp(1, jobs.len().max(1));
+    let mut res = vec![(0u64, 0u64); jobs.len()];
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let jobs = &jobs;
+                scope.spawn(move || {
+                    (t..jobs.len())
+                        .step_by(threads)
+                        .map(|i| {
+                            let (b, s) = jobs[i];
+                            let r = run_game(&bots[b], s, cfg.rules, cfg.max_spawns);
+                            (i, (r.spawns, r.cash))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            for (i, r) in h.join().expect("a training thread panicked") {
+                res[i] = r;
+            }
+        }
+    });
+    let n = seeds.len() as f64;
+    (0..bots.len())
+        .map(|b| {
+            let part = &res[b * seeds.len()..(b + 1) * seeds.len()];
+            Rating {
+                spawns: part.iter().map(|r| r.0 as f64).sum::<f64>() / n,
+                cash: part.iter().map(|r| r.1 as f64).sum::<f64>() / n,
+            }
+        })
+        .collect()
+}
+
+/// Scales `w` so its weights sum to 100.
+pub fn normalise(w: Weights) -> Weights {
+    let sum: f64 = w.0.iter().sum();
+    if sum <= 0.0 {
+        return w;
+    }
+    Weights(w.0.map(|x| x * 100.0 / sum))
+}
+
+/// Runs the hill climb; `report` sees each round's best weights and rating.
+pub fn train(cfg: &TrainConfig, mut report: impl FnMut(u32, Weights, Rating)) -> Weights {
+    let mut rng = SplitMix64::new(cfg.seed);
+    let mut w = cfg
+        .start
+        .unwrap_or_else(|| normalise(Weights(std::array::from_fn(|_| rng.unit()))));
+    for round in 0..cfg.rounds {
+        let base = rng.next_u64();
+        let seeds: Vec<u64> = (0..cfg.games).map(|i| game_seed(base, i)).collect();
+        let mut r = rate(w, &seeds, cfg);
+        let steps = 5 + rng.below(7);
+        for _ in 0..steps {
+            let z: Vec<Weights> = (0..cfg.variants)
+                .map(|_| {
+                    let mut v = w;
+                    for x in v.0.iter_mut().take(METRICS) {
+                        *x *= 1.0 + (rng.unit() * 2.0 - 1.0) * 0.05;
+                    }
+                    normalise(v)
+                })
+                .collect();
+            let bots: Vec<Bot> = z.iter().map(|&v| Bot::new(v)).collect();
+            let ratings = rate_many(&bots, &seeds, cfg);
+            for (v, t) in z.into_iter().zip(ratings) {
+                if t > r {
+                    r = t;
+                    w = v;
+                }
+            }
+        }
+        report(round, w, r);
+    }
+    w
+}
