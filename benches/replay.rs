@@ -39,7 +39,7 @@ fn padded() -> (Vec<Key>, u32) {
     for &k in &keys {
         out.push(k);
         if let Event::Locked { .. } = game.press(k) {
-            out.extend(std::iter::repeat_n([Key::U; 4], per_lock).flatten());
+            out.extend((0..per_lock).flat_map(|_| [Key::U; 4]));
         }
     }
     while out.len() < TARGET_KEYS {
