@@ -179,7 +179,7 @@ impl Slices {
 /// Spreads every position of `x` along its run of free columns in `f`
 /// (both directions), within its own orientation.
 #[inline(always)]
-fn spread_horizontal(x: u64, f: u64) -> u64 {
+pub(crate) fn spread_horizontal(x: u64, f: u64) -> u64 {
     // Rightwards: adding the seeds to `f` carries through each run of ones
     // above a seed; the bits that changed are that stretch (plus one bit
     // past the run, which is not in `f`).

@@ -10,6 +10,8 @@ use hatetris::movegen::MoveGen;
 use hatetris::{reference, replay, Piece, Well};
 use proptest::prelude::*;
 
+use crate::util::random_well;
+
 /// A plain evaluator for tests: a low, flat stack with many lines is good.
 struct Flat;
 
@@ -139,20 +141,6 @@ fn keyframes_export_a_replay_that_scores_the_search_score() {
             assert_eq!(kf.wells.len() as u32, result.best.depth);
         }
     }
-}
-
-fn random_well(steps: &[(u8, u16)]) -> Well {
-    let mut well = Well::EMPTY;
-    let mut buf = Vec::new();
-    for &(piece, pick) in steps {
-        buf.clear();
-        MoveGen::new(&well).children(Piece::from_index(piece as usize % 7), &mut buf);
-        if buf.is_empty() {
-            break;
-        }
-        well = buf[pick as usize % buf.len()].well;
-    }
-    well
 }
 
 proptest! {

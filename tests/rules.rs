@@ -9,6 +9,8 @@ use hatetris::well::{Board, FULL_ROW};
 use hatetris::{Key, Piece, Well};
 use proptest::prelude::*;
 
+use crate::util::random_well;
+
 /// Cells covered by a piece at a position, as (x, y) pairs.
 fn cells(piece: Piece, pos: Position) -> Vec<(i32, i32)> {
     let mut out = Vec::new();
@@ -167,21 +169,6 @@ fn when_all_seven_pieces_lead_to_seen_wells_the_least_seen_is_given() {
         Piece::T
     };
     assert_eq!(Enemy::Hatetris(history).next_piece(&well), expected);
-}
-
-/// Plays random legal placements from the empty well.
-fn random_well(steps: &[(u8, u16)]) -> Well {
-    let mut well = Well::EMPTY;
-    let mut buf = Vec::new();
-    for &(piece, pick) in steps {
-        buf.clear();
-        MoveGen::new(&well).children(Piece::from_index(piece as usize % 7), &mut buf);
-        if buf.is_empty() {
-            break;
-        }
-        well = buf[pick as usize % buf.len()].well;
-    }
-    well
 }
 
 proptest! {

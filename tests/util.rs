@@ -3,7 +3,9 @@
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 
+use hatetris::movegen::MoveGen;
 use hatetris::well::Board;
+use hatetris::{Piece, Well};
 
 /// Path of a file in tests/data.
 pub fn data(name: &str) -> PathBuf {
@@ -35,4 +37,20 @@ pub fn board(v: &serde_json::Value) -> Board {
         b[i] = r.as_u64().expect("row integer") as u16;
     }
     b
+}
+
+/// A reachable well: random legal placements from the empty well, each step
+/// a (piece, pick) pair as proptest draws them.
+pub fn random_well(steps: &[(u8, u16)]) -> Well {
+    let mut well = Well::EMPTY;
+    let mut buf = Vec::new();
+    for &(piece, pick) in steps {
+        buf.clear();
+        MoveGen::new(&well).children(Piece::from_index(piece as usize % 7), &mut buf);
+        if buf.is_empty() {
+            break;
+        }
+        well = buf[pick as usize % buf.len()].well;
+    }
+    well
 }

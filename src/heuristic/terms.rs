@@ -58,24 +58,11 @@ pub fn surface(well: &Well) -> [u16; LIVE_ROWS] {
 }
 
 /// Spreads the cells of `seed` along their runs of set bits in `free`, both
-/// ways (`seed` ⊆ `free`, 10-bit rows).
+/// ways (`seed` ⊆ `free`, 10-bit rows): the move generator's run fill on a
+/// single field.
 #[inline(always)]
 fn spread_row(seed: u16, free: u16) -> u16 {
-    // Towards higher bits (rightwards): the add carries through each run of
-    // `free` above its lowest seed; the bits that change are that stretch
-    // minus any other seeds in it, plus one bit past the run (masked off).
-    let right = ((free.wrapping_add(seed) ^ free) & free) | seed;
-    // Towards lower bits: a doubling fill, enough for runs of up to 16.
-    let mut g = right;
-    let mut p = free;
-    g |= (g >> 1) & p;
-    p &= p >> 1;
-    g |= (g >> 2) & p;
-    p &= p >> 2;
-    g |= (g >> 4) & p;
-    p &= p >> 4;
-    g |= (g >> 8) & p;
-    g
+    crate::movegen::spread_horizontal(seed as u64, free as u64) as u16
 }
 
 /// Number of set bits of each 10-bit row (a table: the default target has
