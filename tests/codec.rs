@@ -622,6 +622,19 @@ fn run_length_bytes_cut_runs_at_four_and_pad_with_l() {
     assert_eq!(rle_bytes_to_keys(&[0xFF]), keys("UUUUUUUU"));
 }
 
+#[test]
+fn run_length_byte_table_matches_reading_the_nybbles_one_by_one() {
+    for byte in 0..=255u8 {
+        let mut expected = Vec::new();
+        for nybble in [byte >> 4, byte & 0xF] {
+            for _ in 0..=(nybble & 3) {
+                expected.push(Key::ALL[usize::from(nybble >> 2)]);
+            }
+        }
+        assert_eq!(rle_bytes_to_keys(&[byte]), expected, "{byte:#04x}");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Large input
 
