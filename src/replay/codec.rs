@@ -24,8 +24,8 @@
 //!
 //! # What the game does, and what this module does
 //!
-//! The game (`src/replay-codecs/hatetris-replay-codec.ts` at the golden
-//! data's commit) decodes a replay like this, and [`decode`] does the same:
+//! The game (`src/replay-codecs/hatetris-replay-codec.ts`) decodes a replay
+//! like this, and [`decode`] does the same:
 //! 1. trim the string (JavaScript's `trim`, whose set of white space differs
 //!    slightly from Rust's `str::trim`: it has U+FEFF and lacks U+0085; this
 //!    module uses the JavaScript set);
@@ -48,16 +48,18 @@
 //!   only of `ULDR` is read as raw.
 //! - Hex made only of the digit `D` (keys `URUR…`, up to four digits before
 //!   the first space) is read as raw: `"DD"` gives `DD`, not `URUR`.
-//! - The hex pattern is upper case only; `"ab"` is not hex but valid
-//!   Base2048.
+//! - The hex pattern is upper case only: `"ab"` is not hex, so it is tried as
+//!   Base2048 (where it fails on its padding).
 //!
 //! [`decode_as`] is this module's own, since the game has no such entry
 //! point. It trims like [`decode`] (the game never hands an untrimmed string
 //! to a decoder) and then accepts exactly the strings the game would decode
 //! in that format, with one deliberate difference: raw and hex are strict.
-//! The game's own raw and hex decoders silently drop characters they do not
-//! know, while [`decode_as`] rejects any character outside `LRDU` (raw) or
-//! `0-9A-F`, space and `#` (hex) — the characters the game's detector admits.
+//! The game's hex decoder skips any character that is not a digit, and its
+//! raw decoder passes any character on as a move; through the game's
+//! detection neither ever sees one. [`decode_as`] rejects any character
+//! outside `LRDU` (raw) or `0-9A-F`, space and `#` (hex), the characters the
+//! game's detector admits.
 //!
 //! # Errors and positions
 //!
@@ -81,7 +83,7 @@ pub enum Format {
     Raw,
     /// One hex digit per two keys, with a space after every four digits.
     Hex,
-    /// Run-length bytes in qntm's Base65536 (the game's format before 2021).
+    /// Run-length bytes in qntm's Base65536 (an earlier export format).
     Base65536,
     /// Run-length bytes in qntm's Base2048 (what the game exports today).
     Base2048,
@@ -290,7 +292,7 @@ pub fn keys_to_rle_bytes(keys: &[Key]) -> Vec<u8> {
 /// [`keys_to_rle_bytes`], except that a padding nybble comes back as an `L`.
 ///
 /// Every byte is valid, so this cannot fail. The output is allocated once,
-/// at its exact size, and each byte is one lookup in [`RLE_BYTE_KEYS`].
+/// at its exact size, and each byte is one lookup in a compile-time table.
 pub fn rle_bytes_to_keys(bytes: &[u8]) -> Vec<Key> {
     let total: usize = bytes
         .iter()
