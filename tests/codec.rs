@@ -622,6 +622,19 @@ fn run_length_bytes_cut_runs_at_four_and_pad_with_l() {
     assert_eq!(rle_bytes_to_keys(&[0xFF]), keys("UUUUUUUU"));
 }
 
+#[test]
+fn run_length_byte_table_matches_reading_the_nybbles_one_by_one() {
+    for byte in 0..=255u8 {
+        let mut expected = Vec::new();
+        for nybble in [byte >> 4, byte & 0xF] {
+            for _ in 0..=(nybble & 3) {
+                expected.push(Key::ALL[usize::from(nybble >> 2)]);
+            }
+        }
+        assert_eq!(rle_bytes_to_keys(&[byte]), expected, "{byte:#04x}");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Large input
 
@@ -677,11 +690,23 @@ fn decode_50_mb_strings() {
         .collect();
     let aligned: String = block[..(block.len() - 1) / 8 * 8].iter().collect();
     let base2048 = aligned.repeat(50_000_000 / aligned.len() + 1);
+    // Base65536 stays valid when repeated once its one-byte last character
+    // (if any) is cut off.
+    let mut block = encode(&long_keys(1_000_000), Format::Base65536);
+    if block.ends_with(|c| ('\u{1500}'..='\u{15FF}').contains(&c)) {
+        block.pop();
+    }
+    let base65536 = block.repeat(50_000_000 / block.len() + 1);
     for (label, s) in [
         ("Base2048", base2048.clone()),
+        ("Base65536", base65536),
         ("raw", "LRDU".repeat(12_500_000)),
         ("hex", "0123 4567 89AB CDEF ".repeat(2_500_000)),
         ("Base2048 with a bad last character", format!("{base2048}!")),
+        (
+            "one character outside every alphabet",
+            "!".repeat(50_000_000),
+        ),
     ] {
         let start = Instant::now();
         let result = decode(&s);

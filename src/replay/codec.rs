@@ -24,8 +24,8 @@
 //!
 //! # What the game does, and what this module does
 //!
-//! The game (`src/replay-codecs/hatetris-replay-codec.ts` at the golden
-//! data's commit) decodes a replay like this, and [`decode`] does the same:
+//! The game (`src/replay-codecs/hatetris-replay-codec.ts`) decodes a replay
+//! like this, and [`decode`] does the same:
 //! 1. trim the string (JavaScript's `trim`, whose set of white space differs
 //!    slightly from Rust's `str::trim`: it has U+FEFF and lacks U+0085; this
 //!    module uses the JavaScript set);
@@ -48,16 +48,18 @@
 //!   only of `ULDR` is read as raw.
 //! - Hex made only of the digit `D` (keys `URUR…`, up to four digits before
 //!   the first space) is read as raw: `"DD"` gives `DD`, not `URUR`.
-//! - The hex pattern is upper case only; `"ab"` is not hex but valid
-//!   Base2048.
+//! - The hex pattern is upper case only: `"ab"` is not hex, so it is tried as
+//!   Base2048 (where it fails on its padding).
 //!
 //! [`decode_as`] is this module's own, since the game has no such entry
 //! point. It trims like [`decode`] (the game never hands an untrimmed string
 //! to a decoder) and then accepts exactly the strings the game would decode
 //! in that format, with one deliberate difference: raw and hex are strict.
-//! The game's own raw and hex decoders silently drop characters they do not
-//! know, while [`decode_as`] rejects any character outside `LRDU` (raw) or
-//! `0-9A-F`, space and `#` (hex) — the characters the game's detector admits.
+//! The game's hex decoder skips any character that is not a digit, and its
+//! raw decoder passes any character on as a move; through the game's
+//! detection neither ever sees one. [`decode_as`] rejects any character
+//! outside `LRDU` (raw) or `0-9A-F`, space and `#` (hex), the characters the
+//! game's detector admits.
 //!
 //! # Errors and positions
 //!
@@ -67,7 +69,6 @@
 //! (at most four) and never panics.
 
 use std::fmt;
-use std::iter;
 use std::str::FromStr;
 
 use super::base2048;
@@ -82,7 +83,7 @@ pub enum Format {
     Raw,
     /// One hex digit per two keys, with a space after every four digits.
     Hex,
-    /// Run-length bytes in qntm's Base65536 (the game's format before 2021).
+    /// Run-length bytes in qntm's Base65536 (an earlier export format).
     Base65536,
     /// Run-length bytes in qntm's Base2048 (what the game exports today).
     Base2048,
@@ -291,21 +292,44 @@ pub fn keys_to_rle_bytes(keys: &[Key]) -> Vec<u8> {
 /// [`keys_to_rle_bytes`], except that a padding nybble comes back as an `L`.
 ///
 /// Every byte is valid, so this cannot fail. The output is allocated once,
-/// at its exact size.
+/// at its exact size, and each byte is one lookup in a compile-time table.
 pub fn rle_bytes_to_keys(bytes: &[u8]) -> Vec<Key> {
     let total: usize = bytes
         .iter()
-        .map(|&b| usize::from((b >> 4) & 3) + usize::from(b & 3) + 2)
+        .map(|&b| usize::from(RLE_BYTE_KEYS[usize::from(b)].1))
         .sum();
     let mut keys = Vec::with_capacity(total);
     for &byte in bytes {
-        for nybble in [byte >> 4, byte & 0xF] {
-            let run = usize::from(nybble & 3) + 1;
-            keys.extend(iter::repeat(Key::from_code(nybble >> 2)).take(run));
-        }
+        let (run, len) = &RLE_BYTE_KEYS[usize::from(byte)];
+        keys.extend_from_slice(&run[..usize::from(*len)]);
     }
     keys
 }
+
+/// For each run-length byte, the keys it stands for (2 to 8 of them, left
+/// aligned) and how many there are. 256 × 9 bytes, built at compile time.
+static RLE_BYTE_KEYS: [([Key; 8], u8); 256] = {
+    let mut table = [([Key::L; 8], 0u8); 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (keys, len) = &mut table[byte];
+        // High nybble first; in each, the key's code and the run length − 1.
+        let nybbles = [(byte >> 4) as u8, (byte & 0xF) as u8];
+        let mut i = 0;
+        while i < 2 {
+            let key = Key::from_code(nybbles[i] >> 2);
+            let mut run = (nybbles[i] & 3) + 1;
+            while run > 0 {
+                keys[*len as usize] = key;
+                *len += 1;
+                run -= 1;
+            }
+            i += 1;
+        }
+        byte += 1;
+    }
+    table
+};
 
 /// Encodes bytes in the game's Base2048 alphabet (npm `base2048` 3.0.0).
 pub fn base2048_encode(bytes: &[u8]) -> String {
@@ -359,16 +383,32 @@ fn is_hex(s: &str) -> bool {
 }
 
 fn decode_raw(s: &str) -> Result<Vec<Key>, DecodeError> {
-    s.chars()
-        .enumerate()
-        .map(|(position, ch)| {
-            Key::from_letter(ch).ok_or(DecodeError::InvalidCharacter {
-                format: Format::Raw,
-                ch,
-                position,
-            })
+    // Byte-wise: every valid character is one ASCII byte, so the first byte
+    // that is not a key letter starts the first bad character.
+    if let Some(bad) = s
+        .bytes()
+        .position(|b| Key::from_letter(char::from(b)).is_none())
+    {
+        return Err(DecodeError::InvalidCharacter {
+            format: Format::Raw,
+            // `bad < s.len()`, so there is a character; the default is never used.
+            ch: s[bad..]
+                .chars()
+                .next()
+                .unwrap_or(char::REPLACEMENT_CHARACTER),
+            // Everything before `bad` is ASCII: bytes and chars agree.
+            position: bad,
+        });
+    }
+    // Every byte is now known to be one of the four letters.
+    Ok(s.bytes()
+        .map(|b| match b {
+            b'L' => Key::L,
+            b'R' => Key::R,
+            b'D' => Key::D,
+            _ => Key::U,
         })
-        .collect()
+        .collect())
 }
 
 /// The hex digits, indexed by the 4-bit value of a key pair.
