@@ -136,3 +136,27 @@ fn replay_encode_round_trips() {
     let o = hatetris(&["replay", "score", text.trim()], None);
     assert_eq!(stdout(&o).lines().last(), Some("0"));
 }
+
+/// `--quiescent` without a value uses the library's default depth.
+#[test]
+fn quiescent_flag_default_is_the_library_default() {
+    let o = hatetris(
+        &[
+            "eval",
+            "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+            "--quiescent",
+            "--json",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let depth = v["quiescent"]["depth"]
+        .as_u64()
+        .or_else(|| v["quiescent"]["max_depth"].as_u64());
+    assert_eq!(
+        depth,
+        Some(hatetris::heuristic::DEFAULT_QUIESCENT_DEPTH as u64),
+        "{v}"
+    );
+}

@@ -52,6 +52,7 @@ pub struct SearchArgs {
     /// Rank wells with the quiescent lookahead, following chains of up to
     /// DEPTH single-line clears (default 3 when given without a value).
     #[arg(long, num_args = 0..=1, default_missing_value = "3", value_parser = clap::value_parser!(u8).range(1..=16))]
+    // Keep "3" equal to hatetris::heuristic::DEFAULT_QUIESCENT_DEPTH (a test checks it).
     pub quiescent: Option<u8>,
     /// The run folder (default: a new folder under runs/).
     #[arg(long, conflicts_with = "resume")]

@@ -62,7 +62,7 @@ use crate::piece::Piece;
 use crate::well::Well;
 
 /// The chain depth `--quiescent` uses when none is given.
-pub const DEFAULT_QUIESCENT_DEPTH: u8 = 4;
+pub const DEFAULT_QUIESCENT_DEPTH: u8 = 3;
 
 /// What the value means, stated once for every output.
 pub const CONVENTION: &str = "cost: lower is better";
