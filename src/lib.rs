@@ -3,7 +3,7 @@
 //! The layout follows the game:
 //! - [`well`], [`piece`] and [`movegen`] are the emulator: a bitboard well, the
 //!   seven pieces, and the wave-based move generator (with its slow twin in
-//!   [`reference`]);
+//!   [`reference`](mod@reference));
 //! - [`enemy`] picks the next piece (HATETRIS with loop prevention, and the
 //!   other enemies the game ships);
 //! - [`game`] plays keys one at a time, exactly as the game does;
