@@ -7,10 +7,10 @@
 //! nearly every child costs once the set has filled.
 //!
 //! The set is exact: the result is the N best distinct wells of everything
-//! inserted, whatever the order of insertion. So each thread can fill its
-//! own set and the sets can be merged in any order, and the beam is the same
-//! with 1 thread or 64. (An evicted well cannot come back with a worse key:
-//! N better distinct wells already exist.)
+//! inserted, whatever the order of insertion, so threads can feed it in any
+//! order and the beam is the same with 1 thread or 64. (An evicted well
+//! cannot come back with a worse key: N better distinct wells already
+//! exist.)
 //!
 //! Rejected: a sorted vector with inserts in the middle (quadratic; the
 //! mistake that made 25M-wide beams take years).
@@ -133,18 +133,13 @@ impl Bounded {
         self.by_well.insert(c.well, Slot::of(&c));
     }
 
-    /// Merges another set into this one.
-    pub fn merge(mut self, other: Bounded) -> Bounded {
-        let (mut big, small) = if self.set.len() >= other.set.len() {
-            (self, other)
+    /// The worst cost held, once the set is full (`None` before).
+    pub fn worst_cost_if_full(&self) -> Option<f64> {
+        if self.set.len() == self.cap {
+            self.set.last().map(|c| c.cost)
         } else {
-            (other, self)
-        };
-        for c in small.set {
-            big.insert(c);
+            None
         }
-        self = big;
-        self
     }
 
     /// Number of wells held.

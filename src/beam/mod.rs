@@ -4,11 +4,13 @@
 //! with loop prevention against the entry's own ancestry), so a well's
 //! children are the placements of that one piece. Each depth:
 //!
-//! 1. the beam is split into chunks; each thread expands its chunks into a
-//!    [`bounded::Bounded`] set of the best `width` distinct children, ordered
-//!    by (cost, score, well, parent);
-//! 2. the sets are merged (exact, so the result does not depend on the
-//!    thread count);
+//! 1. the beam is split into chunks that the threads expand; children go,
+//!    in batches, into one shared [`bounded::Bounded`] set of the best
+//!    `width` distinct children, ordered by (cost, score, well, parent);
+//!    once the set is full, a child costing more than its worst is dropped
+//!    before it reaches the lock;
+//! 2. the set is exact whatever the order of insertion, so the result does
+//!    not depend on the thread count or timing;
 //! 3. the kept children, sorted by well, become the next beam: written as a
 //!    depth file ([`store`]), appended to the ancestry ([`ancestry`]), and
 //!    recorded in the manifest and the log.
@@ -27,12 +29,11 @@
 //! truncated newer file is reported and recomputed.
 //!
 //! Memory: the beam is 34 bytes per entry ([`store::Stored`]) and the
-//! ancestry 36 bytes per live node. The bounded sets dominate: each of the
-//! `2 × threads` chunk sets can hold `width` candidates at roughly 100-150
-//! bytes each (a 48-byte [`bounded::Candidate`] in a B-tree node, plus a
-//! 32 + 16-byte hash-map slot). Peak memory is therefore about
-//! `2 × threads × width × 150` bytes on top of the beam; see the issue notes
-//! for measured figures.
+//! ancestry 36 bytes per live node. The one bounded set holds `width`
+//! candidates at roughly 100-150 bytes each (a 48-byte
+//! [`bounded::Candidate`] in a B-tree node, plus a 32 + 16-byte hash-map
+//! slot), whatever the thread count. Counting distinct children costs 8
+//! bytes per child while a depth runs.
 
 pub mod ancestry;
 pub mod bounded;
@@ -41,6 +42,8 @@ pub mod store;
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -565,17 +568,32 @@ fn expand<E: Evaluate>(
     threads: usize,
     bar: &indicatif::ProgressBar,
 ) -> (Bounded, u64, u64) {
-    // Two chunks per thread balance the load; more would multiply the
-    // bounded sets' memory (each can hold `width` candidates).
-    let chunk = beam.len().div_ceil(threads.max(1) * 2).max(1);
-    let parts: Vec<(Bounded, u64, Vec<u64>)> = beam
+    // One bounded set for everyone, fed in batches under a lock. Once it is
+    // full, its worst cost is published; a child that costs more can never
+    // make the final top `width` (the set only gets better), so threads drop
+    // it without taking the lock. The result is the exact top `width`
+    // whatever the thread count or timing, and memory is one set, not one
+    // per thread.
+    let kept = Mutex::new(Bounded::new(width));
+    let worst = AtomicU64::new(f64::INFINITY.to_bits());
+    let chunk = beam.len().div_ceil(threads.max(1) * 8).max(1);
+    let parts: Vec<(u64, Vec<u64>)> = beam
         .par_chunks(chunk)
         .enumerate()
         .map(|(ci, part)| {
-            let mut kept = Bounded::new(width);
             let mut buf: Vec<Child> = Vec::with_capacity(128);
+            let mut batch: Vec<Candidate> = Vec::with_capacity(BATCH);
             let mut hashes = Vec::with_capacity(part.len() * 16);
             let mut children = 0u64;
+            let flush = |batch: &mut Vec<Candidate>| {
+                let mut set = kept.lock().expect("no thread panics while holding the set");
+                for c in batch.drain(..) {
+                    set.insert(c);
+                }
+                if let Some(cost) = set.worst_cost_if_full() {
+                    worst.store(cost.to_bits(), Ordering::Relaxed);
+                }
+            };
             for (j, e) in part.iter().enumerate() {
                 let index = ci * chunk + j;
                 let gen = MoveGen::new(&e.well);
@@ -588,30 +606,40 @@ fn expand<E: Evaluate>(
                 for c in &buf {
                     let score = e.score + c.lines as u16;
                     hashes.push(well_hash(&c.well));
-                    kept.insert(Candidate {
-                        cost: eval.cost(&c.well, score as u32),
+                    let cost = eval.cost(&c.well, score as u32);
+                    if cost > f64::from_bits(worst.load(Ordering::Relaxed)) {
+                        continue;
+                    }
+                    batch.push(Candidate {
+                        cost,
                         score,
                         well: c.well,
                         parent: index as u32,
                     });
+                    if batch.len() == BATCH {
+                        flush(&mut batch);
+                    }
                 }
             }
+            flush(&mut batch);
             bar.inc(part.len() as u64);
-            (kept, children, hashes)
+            (children, hashes)
         })
         .collect();
     let mut children = 0;
     let mut all_hashes = Vec::new();
-    let mut merged = Bounded::new(width);
-    for (kept, n, hashes) in parts {
+    for (n, hashes) in parts {
         children += n;
         all_hashes.extend(hashes);
-        merged = merged.merge(kept);
     }
     all_hashes.par_sort_unstable();
     all_hashes.dedup();
-    (merged, children, all_hashes.len() as u64)
+    let kept = kept.into_inner().expect("no thread panicked");
+    (kept, children, all_hashes.len() as u64)
 }
+
+/// Candidates a thread gathers before taking the shared set's lock.
+const BATCH: usize = 1024;
 
 /// A fixed (unseeded) 64-bit hash of a well, for counting distinct children.
 fn well_hash(w: &Well) -> u64 {
