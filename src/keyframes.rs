@@ -254,6 +254,9 @@ struct Reader<'a> {
 impl Reader<'_> {
     fn find(&mut self, depth: u32, well: &Well) -> Result<Option<Stored>, KeyframeError> {
         if !self.files.contains_key(&depth) {
+            // The walk goes back one depth at a time and never returns, so
+            // only the depth being searched needs its blocks kept.
+            self.files.clear();
             let f = DepthFile::open(&depth_path(self.dir, depth))?;
             self.bytes += f.index_len() as u64;
             self.files.insert(depth, (f, HashMap::new()));

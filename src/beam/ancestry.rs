@@ -95,6 +95,11 @@ impl Ancestry {
             }
             prev.wells.truncate(k);
             prev.parents.truncate(k);
+            // Give the memory back: old levels shrink to a handful of nodes,
+            // and a truncated Vec would keep room for a whole beam at every
+            // depth (3.6 MB per depth at width 100,000).
+            prev.wells.shrink_to_fit();
+            prev.parents.shrink_to_fit();
             for p in &mut cur.parents {
                 *p = remap[*p as usize];
             }
