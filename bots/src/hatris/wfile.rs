@@ -108,3 +108,13 @@ pub fn write<const N: usize>(
     std::fs::write(path, format(magic, names, w, comment))
         .with_context(|| format!("cannot write weights file {}", path.display()))
 }
+
+/// Scales weights so they sum to 100, as both games' hill climbs keep them
+/// (left alone when the sum is not positive).
+pub fn normalise_to_100<const N: usize>(w: [f64; N]) -> [f64; N] {
+    let sum: f64 = w.iter().sum();
+    if sum <= 0.0 {
+        return w;
+    }
+    w.map(|x| x * 100.0 / sum)
+}

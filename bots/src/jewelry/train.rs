@@ -73,11 +73,7 @@ fn rate_many(ws: &[Weights], seed: u64, columns: u64, threads: usize) -> Vec<u64
 
 /// Scales `w` so its weights sum to 100.
 pub fn normalise(w: Weights) -> Weights {
-    let sum: f64 = w.0.iter().sum();
-    if sum <= 0.0 {
-        return w;
-    }
-    Weights(w.0.map(|x| x * 100.0 / sum))
+    Weights(crate::hatris::wfile::normalise_to_100(w.0))
 }
 
 /// Runs the hill climb; `report` sees each round's weights and the mean
