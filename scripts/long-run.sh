@@ -28,10 +28,5 @@ if [[ -f "$dir/manifest.json" ]]; then
 else
   mode=(--out "$dir")
 fi
-# glibc gives each thread its own malloc arena; the beam's per-depth churn
-# then fragments them and memory creeps up depth after depth (at width
-# 100,000, depth 60: 205 MB with the default, 145 MB with one arena, same
-# speed). Two arenas keep most of that gain.
-export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
 nohup target/release/hatetris search "${mode[@]}" "$@" --json >>"$dir.out" 2>&1 &
 echo "started pid $! (${mode[0]} $dir); log: $dir.out, per-depth stats: $dir/log.jsonl"

@@ -6,6 +6,14 @@
 
 mod cli;
 
+// The beam search allocates and frees millions of B-tree nodes per depth
+// from several threads. glibc's per-thread arenas fragment under that churn
+// and memory creeps up depth after depth. Width 100,000, same run, same
+// files: glibc 310 MB peak, glibc with MALLOC_ARENA_MAX=2 232 MB, mimalloc
+// 166 MB, all in about 3 min 24 s.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
