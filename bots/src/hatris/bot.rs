@@ -34,7 +34,7 @@
 //! 5. `mismatches`: 1 − (adjacent different hats within piles) / (6 · 55).
 //! 6. `permutation`: 1 − (fewest pile swaps that sort the heights in
 //!    descending order) / 5.
-//! 7. `height_diffs`: 1 − Σ max(0, h[i+1] − h[i]) / (3 · 169), i.e. rises
+//! 7. `height_diffs`: 1 − Σ max(0, `h[i+1] − h[i]`) / (3 · 169), i.e. rises
 //!    from left to right are penalised; our reading of "the sum of the
 //!    adjacent pile height differences" with the stated goal of descending
 //!    order.
@@ -186,7 +186,7 @@ pub fn permutation_distance(h: &[u8; COLUMNS]) -> u32 {
     (COLUMNS - cycles) as u32
 }
 
-/// Σ max(0, h[i+1] − h[i]).
+/// Σ max(0, `h[i+1] − h[i]`).
 #[inline]
 pub fn rises(h: &[u8; COLUMNS]) -> u32 {
     h.windows(2)
