@@ -245,6 +245,23 @@ struct StepOne<'a> {
     cash: u32,
 }
 
+impl<'a> StepOne<'a> {
+    /// Summarises the board step one reached, earning `cash`.
+    fn new(board: &'a Board, cash: u32) -> StepOne<'a> {
+        let stats: [PileStats; COLUMNS] = std::array::from_fn(|c| PileStats::of(&board.piles[c]));
+        let total = stats
+            .iter()
+            .fold(PileStats::default(), |acc, &s| acc.add(s));
+        StepOne {
+            board,
+            stats,
+            total,
+            heights: board.heights(),
+            cash,
+        }
+    }
+}
+
 impl Bot {
     /// A bot with weights `w`.
     pub fn new(weights: Weights) -> Bot {
@@ -274,17 +291,7 @@ impl Bot {
     }
 
     fn best_second(&self, b1: &Board, next: Pair, cash: u32, list: &mut MoveList) -> f64 {
-        let stats: [PileStats; COLUMNS] = std::array::from_fn(|c| PileStats::of(&b1.piles[c]));
-        let total = stats
-            .iter()
-            .fold(PileStats::default(), |acc, &s| acc.add(s));
-        let one = StepOne {
-            board: b1,
-            stats,
-            total,
-            heights: b1.heights(),
-            cash,
-        };
+        let one = StepOne::new(b1, cash);
         *list = b1.moves(next);
         let mut best = DOOMED;
         for &mv in list.as_slice() {
@@ -300,17 +307,7 @@ impl Bot {
     /// Score of step-two move `mv` on `b1` (which step one reached earning
     /// `cash`), or `None` if it tops out. The fast path the search uses.
     pub fn step_two_score(&self, b1: &Board, next: Pair, cash: u32, mv: Move) -> Option<f64> {
-        let stats: [PileStats; COLUMNS] = std::array::from_fn(|c| PileStats::of(&b1.piles[c]));
-        let total = stats
-            .iter()
-            .fold(PileStats::default(), |acc, &s| acc.add(s));
-        let one = StepOne {
-            board: b1,
-            stats,
-            total,
-            heights: b1.heights(),
-            cash,
-        };
+        let one = StepOne::new(b1, cash);
         self.second_score(&one, next, mv)
     }
 

@@ -15,7 +15,7 @@
 //! to 100 so that they read as the article's percentages. Everything is
 //! driven by one seed; the output does not depend on the thread count.
 
-use super::bot::{Bot, Weights, METRICS};
+use super::bot::{Bot, Weights};
 use super::seed::SplitMix64;
 use super::sim::Rules;
 use super::stats::{game_seed, run_game};
@@ -116,13 +116,7 @@ pub fn train(cfg: &TrainConfig, mut report: impl FnMut(u32, Weights, Rating)) ->
         let steps = 5 + rng.below(7);
         for _ in 0..steps {
             let z: Vec<Weights> = (0..cfg.variants)
-                .map(|_| {
-                    let mut v = w;
-                    for x in v.0.iter_mut().take(METRICS) {
-                        *x *= 1.0 + (rng.unit() * 2.0 - 1.0) * 0.05;
-                    }
-                    normalise(v)
-                })
+                .map(|_| Weights(crate::hatris::wfile::perturb_to_100(w.0, &mut rng)))
                 .collect();
             let bots: Vec<Bot> = z.iter().map(|&v| Bot::new(v)).collect();
             let ratings = rate_many(&bots, &seeds, cfg);

@@ -118,3 +118,17 @@ pub fn normalise_to_100<const N: usize>(w: [f64; N]) -> [f64; N] {
     }
     w.map(|x| x * 100.0 / sum)
 }
+
+/// One hill-climbing step shared by both games: each weight is scaled by a
+/// uniform factor in [0.95, 1.05] (drawn in order), then the weights are
+/// normalised to sum to 100.
+pub fn perturb_to_100<const N: usize>(
+    w: [f64; N],
+    rng: &mut crate::hatris::seed::SplitMix64,
+) -> [f64; N] {
+    let mut v = w;
+    for x in v.iter_mut() {
+        *x *= 1.0 + (rng.unit() * 2.0 - 1.0) * 0.05;
+    }
+    normalise_to_100(v)
+}

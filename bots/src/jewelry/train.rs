@@ -9,7 +9,7 @@
 //! it did not play. Weights are kept summing to 100.
 
 use super::board::VISIBLE_CELLS;
-use super::bot::{Bot, Weights, METRICS};
+use super::bot::{Bot, Weights};
 use super::game::Game;
 use crate::hatris::seed::SplitMix64;
 
@@ -91,13 +91,7 @@ pub fn train(cfg: &TrainConfig, mut report: impl FnMut(u32, Weights, f64)) -> We
         let steps = 5 + rng.below(7);
         for _ in 0..steps {
             let z: Vec<Weights> = (0..cfg.variants)
-                .map(|_| {
-                    let mut v = w;
-                    for x in v.0.iter_mut().take(METRICS) {
-                        *x *= 1.0 + (rng.unit() * 2.0 - 1.0) * 0.05;
-                    }
-                    normalise(v)
-                })
+                .map(|_| Weights(crate::hatris::wfile::perturb_to_100(w.0, &mut rng)))
                 .collect();
             let ratings = rate_many(&z, seed, columns, cfg.threads);
             for (v, t) in z.into_iter().zip(ratings) {
