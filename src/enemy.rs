@@ -194,16 +194,30 @@ pub fn choose(ratings: &[Rating; 7]) -> Piece {
 /// them was seen, its `max_loops` is 0, the least possible, and it wins the
 /// sort outright. Only when it could repeat a well are all seven rated.
 pub fn hatetris_choice(gen: &MoveGen, may_repeat: bool, seen: impl Fn(&Well) -> u32) -> Piece {
+    hatetris_choice_with_children(gen, may_repeat, seen, &mut Vec::new())
+}
+
+/// [`hatetris_choice`], leaving the chosen piece's children in `children`
+/// (cleared first), so a caller that expands the well does not build them
+/// again and reuses one buffer.
+pub fn hatetris_choice_with_children(
+    gen: &MoveGen,
+    may_repeat: bool,
+    seen: impl Fn(&Well) -> u32,
+    children: &mut Vec<Child>,
+) -> Piece {
     let plain = mild_choice(gen);
-    if !may_repeat {
+    children.clear();
+    gen.children(plain, children);
+    if !may_repeat || children.iter().all(|c| seen(&c.well) == 0) {
         return plain;
     }
-    let mut children: Vec<Child> = Vec::new();
-    gen.children(plain, &mut children);
-    if children.iter().all(|c| seen(&c.well) == 0) {
-        return plain;
+    let piece = choose(&hatetris_ratings(gen, seen));
+    if piece != plain {
+        children.clear();
+        gen.children(piece, children);
     }
-    choose(&hatetris_ratings(gen, seen))
+    piece
 }
 
 /// State of the Brzustowski enemy (the game's "Algorithm 2").

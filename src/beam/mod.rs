@@ -49,7 +49,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::enemy::hatetris_choice;
+use crate::enemy::hatetris_choice_with_children;
 use crate::movegen::{Child, MoveGen};
 use crate::well::Well;
 use ancestry::{Ancestry, Level};
@@ -597,11 +597,12 @@ fn expand<E: Evaluate>(
             for (j, e) in part.iter().enumerate() {
                 let index = ci * chunk + j;
                 let gen = MoveGen::new(&e.well);
-                let piece = hatetris_choice(&gen, ancestry.may_repeat_from(&e.well), |w| {
-                    ancestry.count(index, w)
-                });
-                buf.clear();
-                gen.children(piece, &mut buf);
+                hatetris_choice_with_children(
+                    &gen,
+                    ancestry.may_repeat_from(&e.well),
+                    |w| ancestry.count(index, w),
+                    &mut buf,
+                );
                 children += buf.len() as u64;
                 for c in &buf {
                     let score = e.score + c.lines as u16;
