@@ -3,10 +3,12 @@
 
 use std::path::Path;
 
+use hatetris::beam::bounded::{Bounded, Candidate};
 use hatetris::beam::{self, store::DepthFile, Evaluate, Options, Settings};
 use hatetris::enemy::EnemyKind;
 use hatetris::keyframes::{self, parents, Pick};
 use hatetris::movegen::MoveGen;
+use hatetris::well::PackedWell;
 use hatetris::{reference, replay, Piece, Well};
 use proptest::prelude::*;
 
@@ -164,4 +166,122 @@ proptest! {
             prop_assert!(outs.iter().any(|o| o.board == child.well.to_board() && o.lines == child.lines));
         }
     }
+}
+
+/// The plain twin of the beam's bounded set: a `BTreeSet` ordered by the
+/// candidates' total order, and a well → best candidate map.
+fn bounded_twin(cap: usize, offers: &[Candidate]) -> Vec<Candidate> {
+    use std::collections::{BTreeSet, HashMap};
+    let mut best: HashMap<PackedWell, Candidate> = HashMap::new();
+    for &c in offers {
+        let well = c.well;
+        let e = best.entry(well).or_insert(c);
+        if c < *e {
+            *e = c;
+        }
+    }
+    let set: BTreeSet<Candidate> = best.into_values().collect();
+    let mut kept: Vec<Candidate> = set.into_iter().take(cap).collect();
+    kept.sort_by_key(|c| c.well);
+    kept
+}
+
+fn candidate((cost, score, well, parent): (u8, u8, u8, u16)) -> Candidate {
+    let mut rows = [0u16; 16];
+    rows[15] = well as u16 % 40;
+    Candidate {
+        // Few distinct costs and scores, so ties are common.
+        cost: (cost % 12) as f64 * 0.5,
+        well: Well::from_live_rows(rows).unwrap().pack(),
+        parent: parent as u32,
+        score: (score % 3) as u16,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// The compacting buffer keeps exactly what the `BTreeSet` twin keeps,
+    /// with duplicated wells, tied costs, and caps below and above the
+    /// number of distinct wells (40), whatever the insertion order.
+    #[test]
+    fn bounded_set_equals_its_btreeset_twin(
+        cap in 0usize..60,
+        offers in proptest::collection::vec((any::<u8>(), any::<u8>(), any::<u8>(), any::<u16>()), 0..600),
+    ) {
+        let offers: Vec<Candidate> = offers.into_iter().map(candidate).collect();
+        let mut set = Bounded::new(cap);
+        for &c in &offers {
+            set.insert(c);
+        }
+        let kept = set.into_sorted_by_well();
+        let twin = bounded_twin(cap, &offers);
+        prop_assert_eq!(kept.len(), twin.len());
+        for (a, b) in kept.iter().zip(&twin) {
+            prop_assert!(a == b, "{:?} != {:?}", a, b);
+        }
+    }
+}
+
+/// The beam's ancestry gives the loop rule exactly what the game's history
+/// gives it: following the loop-basis record (whose spawn 281 the rule turns
+/// from S into Z) through a two-entry beam, with a decoy child beside the
+/// record at every depth so that dead ancestors are collected, every piece
+/// is the record's.
+#[test]
+fn the_beam_ancestry_reproduces_the_loop_rule_in_the_loop_basis_record() {
+    use hatetris::beam::ancestry::Ancestry;
+    use hatetris::enemy::hatetris_choice_with_children;
+    let records = crate::util::json_lines("replays.jsonl");
+    let rec = records
+        .iter()
+        .find(|r| r["name"] == "knewjade loop basis")
+        .expect("record");
+    let wells: Vec<Well> = rec["wells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| Well::from_board_unchecked(&crate::util::board(v)))
+        .collect();
+    let pieces: Vec<char> = rec["pieces"].as_str().unwrap().chars().collect();
+    let mut ancestry = Ancestry::root();
+    let mut beam = vec![Well::EMPTY];
+    let mut children = Vec::new();
+    let mut repeats_seen = 0;
+    for (d, &letter) in pieces.iter().enumerate() {
+        let own = beam[0];
+        let gen = MoveGen::new(&own);
+        let piece = hatetris_choice_with_children(
+            &gen,
+            ancestry.may_repeat_from(&own),
+            |w| ancestry.count(0, &own, w),
+            &mut children,
+        );
+        assert_eq!(Some(piece), Piece::from_letter(letter), "spawn {d}");
+        let mut all = Vec::new();
+        for p in Piece::ALL {
+            gen.children(p, &mut all);
+        }
+        repeats_seen += all
+            .iter()
+            .filter(|c| ancestry.count(0, &own, &c.well) > 0)
+            .count();
+        if d + 1 == pieces.len() {
+            break;
+        }
+        let next = wells[d];
+        let decoy = children
+            .iter()
+            .map(|c| c.well)
+            .find(|w| *w != next)
+            .unwrap_or(next);
+        let parents = if decoy == next { vec![0] } else { vec![0, 0] };
+        let old = beam.clone();
+        ancestry
+            .push(parents, |i| Ok::<_, ()>(old[i].pack()))
+            .unwrap();
+        beam = if decoy == next { vec![next] } else { vec![next, decoy] };
+    }
+    assert!(repeats_seen > 0, "the record revisits wells");
+    assert!(ancestry.nodes() <= pieces.len() + 1);
 }

@@ -4,17 +4,20 @@
 //! gets depends on the entry's whole ancestry, back to the empty well. The
 //! ancestry is kept as a tree in memory: `levels[d]` holds the wells at depth
 //! `d` that are still an ancestor of something in the current beam, each
-//! with the index of its parent in `levels[d - 1]`. The last level is the
-//! current beam itself, in the same order.
+//! with the index of its parent in `levels[d - 1]`. The current beam itself
+//! is not a level (its wells are the beam's): only each entry's parent
+//! index is kept, 4 bytes per entry.
 //!
 //! After each depth, nodes with no live descendant are dropped and the
 //! levels are compacted (a mark-and-compact pass from the newest level back,
 //! which stops at the first level that loses nothing). Beams coalesce fast,
-//! so old levels shrink to a handful of nodes; cost is 36 bytes per live node.
+//! so the older levels together hold well under one node per beam entry, at
+//! 24 bytes a node (a [`PackedWell`] and a parent index).
 //!
-//! Checking a child is then cheap in the common case: `seen` holds every
-//! well of every live node, so a child not in it was never seen by anyone.
-//! Only a hit walks the entry's own chain to count the visits.
+//! Checking a child is then cheap in the common case: `seen` holds a 64-bit
+//! hash of every older node's well, so a child whose hash is not in it was
+//! never seen by anyone. Only a hit walks the entry's own chain, comparing
+//! real wells, so a hash collision costs time, never correctness.
 //!
 //! Rejected: storing each entry's ancestry inline (unbounded size), or a
 //! per-entry Bloom filter (a 300-deep ancestry saturates any filter small
@@ -23,22 +26,28 @@
 use ahash::AHashSet;
 use serde::{Deserialize, Serialize};
 
-use crate::well::Well;
+use crate::well::{PackedWell, Well};
 
-/// One depth of the ancestry tree.
+/// One older depth of the ancestry tree.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Level {
-    wells: Vec<Well>,
+    wells: Vec<PackedWell>,
     /// Index into the previous level; unused at depth 0.
     parents: Vec<u32>,
 }
 
 /// The ancestry of every entry of the current beam.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Ancestry {
+    /// Depths 0 to the current depth − 1, live nodes only.
     levels: Vec<Level>,
-    seen: AHashSet<Well>,
-    /// `cells[n]`: whether some live node has `n` cells.
+    /// For each entry of the current beam, its parent in the last level
+    /// (unused at depth 0, where the beam is the empty well alone).
+    current: Vec<u32>,
+    #[serde(skip)]
+    seen: AHashSet<u64>,
+    /// `cells[n]`: whether some older node has `n` cells.
+    #[serde(skip)]
     cells: Vec<bool>,
 }
 
@@ -46,10 +55,7 @@ impl Ancestry {
     /// The ancestry of a beam holding only the empty well.
     pub fn root() -> Ancestry {
         let mut a = Ancestry {
-            levels: vec![Level {
-                wells: vec![Well::EMPTY],
-                parents: vec![0],
-            }],
+            current: vec![0],
             ..Ancestry::default()
         };
         a.reindex();
@@ -58,16 +64,52 @@ impl Ancestry {
 
     /// The current depth.
     pub fn depth(&self) -> usize {
-        self.levels.len() - 1
+        self.levels.len()
     }
 
-    /// Appends the next beam (its wells in beam order, each with the index of
-    /// its parent in the current beam) and drops dead ancestors.
-    pub fn push(&mut self, wells: Vec<Well>, parents: Vec<u32>) {
-        debug_assert_eq!(wells.len(), parents.len());
-        self.levels.push(Level { wells, parents });
+    /// Entries of the current beam.
+    pub fn len(&self) -> usize {
+        self.current.len()
+    }
+
+    /// Whether the current beam is empty.
+    pub fn is_empty(&self) -> bool {
+        self.current.is_empty()
+    }
+
+    /// Moves one depth on. `parents[j]` is the index, in the beam that is
+    /// current until now, of the next beam's entry `j`; `beam(i)` gives the
+    /// well of that beam's entry `i`, asked in increasing `i` and only for
+    /// entries with a child. Dead ancestors are dropped.
+    pub fn push<E>(
+        &mut self,
+        mut parents: Vec<u32>,
+        mut beam: impl FnMut(usize) -> Result<PackedWell, E>,
+    ) -> Result<(), E> {
+        // The current beam becomes a level, with only the entries that have
+        // a child; the new parents are renumbered to match.
+        let mut remap = vec![u32::MAX; self.current.len()];
+        for &p in &parents {
+            remap[p as usize] = 0;
+        }
+        let mut level = Level::default();
+        for (i, slot) in remap.iter_mut().enumerate() {
+            if *slot == 0 {
+                *slot = level.wells.len() as u32;
+                level.wells.push(beam(i)?);
+                level.parents.push(self.current[i]);
+            }
+        }
+        level.wells.shrink_to_fit();
+        level.parents.shrink_to_fit();
+        for p in &mut parents {
+            *p = remap[*p as usize];
+        }
+        self.levels.push(level);
+        self.current = parents;
         self.collect();
         self.reindex();
+        Ok(())
     }
 
     /// Mark-and-compact from the newest level back.
@@ -97,7 +139,7 @@ impl Ancestry {
             prev.parents.truncate(k);
             // Give the memory back: old levels shrink to a handful of nodes,
             // and a truncated Vec would keep room for a whole beam at every
-            // depth (3.6 MB per depth at width 100,000).
+            // depth.
             prev.wells.shrink_to_fit();
             prev.parents.shrink_to_fit();
             for p in &mut cur.parents {
@@ -107,23 +149,24 @@ impl Ancestry {
     }
 
     fn reindex(&mut self) {
-        self.seen.clear();
+        self.seen = AHashSet::with_capacity(self.nodes());
         self.cells = vec![false; 16 * crate::well::WIDTH + 1];
         for level in &self.levels {
             for w in &level.wells {
-                self.seen.insert(*w);
-                self.cells[w.cells() as usize] = true;
+                let well = w.unpack();
+                self.seen.insert(well_hash(&well));
+                self.cells[well.cells() as usize] = true;
             }
         }
     }
 
-    /// Live nodes over all levels.
+    /// Live nodes over the older levels.
     pub fn nodes(&self) -> usize {
         self.levels.iter().map(|l| l.wells.len()).sum()
     }
 
-    /// Whether a child of `well` could repeat any live ancestor (by cell
-    /// count: a lock changes it by `4 − 10·lines`).
+    /// Whether a child of `well` could repeat any older node (by cell count:
+    /// a lock changes it by `4 − 10·lines`).
     pub fn may_repeat_from(&self, well: &Well) -> bool {
         let after = well.cells() as i32 + 4;
         (0..=4).any(|lines| {
@@ -133,15 +176,17 @@ impl Ancestry {
     }
 
     /// How many times `well` occurs in the chain of entry `index` of the
-    /// current beam (the entry itself included): its HATETRIS history count.
-    pub fn count(&self, index: usize, well: &Well) -> u32 {
-        if !self.seen.contains(well) {
-            return 0;
+    /// current beam, whose own well is `own` (counted too): its HATETRIS
+    /// history count.
+    pub fn count(&self, index: usize, own: &Well, well: &Well) -> u32 {
+        let mut n = u32::from(own == well);
+        if self.levels.is_empty() || !self.seen.contains(&well_hash(well)) {
+            return n;
         }
-        let mut n = 0;
-        let mut i = index;
+        let packed = well.pack();
+        let mut i = self.current[index] as usize;
         for level in self.levels.iter().rev() {
-            if level.wells[i] == *well {
+            if level.wells[i] == packed {
                 n += 1;
             }
             i = level.parents[i] as usize;
@@ -149,53 +194,50 @@ impl Ancestry {
         n
     }
 
-    /// The wells of the current beam's entry `index`'s chain, from the empty
-    /// well to the entry.
-    pub fn chain(&self, index: usize) -> Vec<Well> {
-        let mut out = Vec::with_capacity(self.levels.len());
-        let mut i = index;
-        for level in self.levels.iter().rev() {
-            out.push(level.wells[i]);
-            i = level.parents[i] as usize;
-        }
-        out.reverse();
-        out
-    }
-
-    /// The levels, for saving.
-    pub fn levels(&self) -> &[Level] {
-        &self.levels
-    }
-
-    /// Rebuilds from saved levels.
-    pub fn from_levels(levels: Vec<Level>) -> Option<Ancestry> {
-        // Check the structure so that a damaged snapshot is an error, not a panic.
-        if levels.is_empty() || levels[0].wells.len() != 1 {
+    /// Checks the structure (after loading a snapshot) against a beam of
+    /// `beam_len` entries, and builds the lookup index.
+    pub fn validate(mut self, beam_len: usize) -> Option<Ancestry> {
+        let levels = &self.levels;
+        if self.current.len() != beam_len {
             return None;
         }
-        for d in 0..levels.len() {
-            if levels[d].wells.len() != levels[d].parents.len() {
+        if levels.is_empty() {
+            if beam_len != 1 {
                 return None;
             }
-            if d > 0
-                && levels[d]
-                    .parents
-                    .iter()
-                    .any(|&p| p as usize >= levels[d - 1].wells.len())
-            {
+        } else {
+            if levels[0].wells.len() != 1 {
+                return None;
+            }
+            for d in 0..levels.len() {
+                if levels[d].wells.len() != levels[d].parents.len() {
+                    return None;
+                }
+                if d > 0
+                    && levels[d]
+                        .parents
+                        .iter()
+                        .any(|&p| p as usize >= levels[d - 1].wells.len())
+                {
+                    return None;
+                }
+            }
+            let last = levels[levels.len() - 1].wells.len();
+            if self.current.iter().any(|&p| p as usize >= last) {
                 return None;
             }
         }
-        let mut a = Ancestry {
-            levels,
-            ..Ancestry::default()
-        };
-        a.reindex();
-        Some(a)
+        self.reindex();
+        Some(self)
     }
+}
 
-    /// The current beam's wells, in order.
-    pub fn current(&self) -> &[Well] {
-        &self.levels.last().expect("at least the root").wells
+/// A fixed (unseeded) 64-bit hash of a well: the same in every run and on
+/// every machine, unlike a seeded hasher.
+pub fn well_hash(w: &Well) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &r in w.rows() {
+        h = (h ^ r as u64).wrapping_mul(0x0000_0100_0000_01b3);
     }
+    h ^ (h >> 29)
 }

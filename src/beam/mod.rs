@@ -28,15 +28,17 @@
 //! depth file and ancestry snapshot both check out is used; a corrupt or
 //! truncated newer file is reported and recomputed.
 //!
-//! Memory: the beam is 34 bytes per entry ([`store::Stored`]) and the
-//! ancestry 36 bytes per live node. The one bounded set holds `width`
-//! candidates at roughly 100-150 bytes each (a 48-byte
-//! [`bounded::Candidate`] in a B-tree node, plus a 32 + 16-byte hash-map
-//! slot), whatever the thread count. Counting distinct children costs 8
-//! bytes per child while a depth runs.
+//! Memory, per beam entry, whatever the thread count:
+//! - the beam: 22 bytes ([`store::Entry`], the well packed to 20 bytes);
+//! - the ancestry: a 4-byte parent index, plus the older levels' live nodes
+//!   (24 bytes each, well under one per entry) and their 64-bit hashes;
+//! - the one bounded set: room for 1.25 candidates of 34 bytes
+//!   ([`bounded::Candidate`]);
+//! - distinct children are estimated in fixed memory ([`distinct`]).
 
 pub mod ancestry;
 pub mod bounded;
+pub mod distinct;
 pub mod store;
 
 use std::fs::{self, OpenOptions};
@@ -52,9 +54,10 @@ use serde::{Deserialize, Serialize};
 use crate::enemy::hatetris_choice_with_children;
 use crate::movegen::{Child, MoveGen};
 use crate::well::Well;
-use ancestry::{Ancestry, Level};
+use ancestry::{well_hash, Ancestry};
 use bounded::{Bounded, Candidate};
-use store::{DepthFile, StoreError, Stored};
+use distinct::Distinct;
+use store::{DepthFile, Entry, StoreError};
 
 /// Ranks children. Lower cost is better.
 pub trait Evaluate: Sync {
@@ -91,7 +94,7 @@ pub struct DepthStats {
     pub elapsed_s: f64,
     /// Children generated.
     pub children: u64,
-    /// Distinct children wells.
+    /// Distinct children wells (a HyperLogLog estimate, within about 1%).
     pub unique: u64,
     /// Wells kept.
     pub kept: u64,
@@ -240,11 +243,11 @@ fn write_manifest(dir: &Path, m: &Manifest) -> Result<(), SearchError> {
     store::write_atomic(&path, text.as_bytes()).map_err(io(&path))
 }
 
-const ANCESTRY_MAGIC: &[u8; 8] = b"HTANCST1";
+const ANCESTRY_MAGIC: &[u8; 8] = b"HTANCST2";
 
 fn save_ancestry(dir: &Path, depth: u32, a: &Ancestry) -> Result<(), SearchError> {
     let path = ancestry_path(dir, depth);
-    let raw = bincode::serialize(a.levels()).expect("levels serialize");
+    let raw = bincode::serialize(a).expect("ancestry serializes");
     let packed = zstd::bulk::compress(&raw, 3).expect("zstd compresses in memory");
     let mut out = Vec::with_capacity(packed.len() + 24);
     out.extend_from_slice(ANCESTRY_MAGIC);
@@ -260,7 +263,7 @@ fn save_ancestry(dir: &Path, depth: u32, a: &Ancestry) -> Result<(), SearchError
     Ok(())
 }
 
-fn load_ancestry(dir: &Path, depth: u32) -> Option<Ancestry> {
+fn load_ancestry(dir: &Path, depth: u32, beam_len: usize) -> Option<Ancestry> {
     let bytes = fs::read(ancestry_path(dir, depth)).ok()?;
     if bytes.len() < 24 || &bytes[..8] != ANCESTRY_MAGIC {
         return None;
@@ -273,8 +276,8 @@ fn load_ancestry(dir: &Path, depth: u32) -> Option<Ancestry> {
         return None;
     }
     let raw = zstd::bulk::decompress(packed, raw_len).ok()?;
-    let levels: Vec<Level> = bincode::deserialize(&raw).ok()?;
-    Ancestry::from_levels(levels)
+    let a: Ancestry = bincode::deserialize(&raw).ok()?;
+    a.validate(beam_len)
 }
 
 /// What a finished (or stopped) run reached.
@@ -299,8 +302,8 @@ pub fn start<E: Evaluate>(
         return Err(SearchError::AlreadyARun(dir.to_path_buf()));
     }
     fs::create_dir_all(dir).map_err(io(dir))?;
-    let root = vec![Stored {
-        well: Well::EMPTY,
+    let root = vec![Entry {
+        well: Well::EMPTY.pack(),
         score: 0,
     }];
     let p = depth_path(dir, 0);
@@ -320,7 +323,7 @@ pub fn start<E: Evaluate>(
         exhausted: false,
     };
     write_manifest(dir, &manifest)?;
-    run_from(dir, manifest, root, ancestry, eval, opts)
+    run_from(dir, manifest, ancestry, eval, opts)
 }
 
 /// Continues the run in `dir` from its last complete depth.
@@ -351,8 +354,9 @@ pub fn resume<E: Evaluate>(
     let last = manifest.depths.len() as u32;
     let mut found = None;
     for d in (0..=last).rev() {
-        let beam = match DepthFile::open(&depth_path(dir, d)).and_then(|f| f.read_all()) {
-            Ok(beam) => beam,
+        let file = DepthFile::open(&depth_path(dir, d));
+        let len = match file.and_then(|f| f.verify().map(|()| f.len())) {
+            Ok(len) => len,
             Err(e) => {
                 if opts.progress {
                     eprintln!("depth {d}: {e}; falling back");
@@ -360,22 +364,19 @@ pub fn resume<E: Evaluate>(
                 continue;
             }
         };
-        match load_ancestry(dir, d) {
-            Some(a)
-                if a.current().len() == beam.len()
-                    && a.current().iter().zip(&beam).all(|(w, s)| *w == s.well) =>
-            {
-                found = Some((d, beam, a));
+        match load_ancestry(dir, d, len) {
+            Some(a) => {
+                found = Some((d, len, a));
                 break;
             }
-            _ => {
+            None => {
                 if opts.progress {
                     eprintln!("depth {d}: ancestry snapshot missing or damaged; falling back");
                 }
             }
         }
     }
-    let (d, beam, ancestry) =
+    let (d, len, ancestry) =
         found.ok_or_else(|| SearchError::NothingToResume(dir.to_path_buf()))?;
     manifest.depths.truncate(d as usize);
     manifest.exhausted = false;
@@ -385,10 +386,10 @@ pub fn resume<E: Evaluate>(
         eprintln!(
             "resuming {} at depth {d} ({} wells)",
             dir.display(),
-            beam.len()
+            len
         );
     }
-    run_from(dir, manifest, beam, ancestry, eval, opts)
+    run_from(dir, manifest, ancestry, eval, opts)
 }
 
 /// The best game among the depths listed (highest score, then shallowest,
@@ -418,7 +419,6 @@ fn best_from_files(dir: &Path, depths: &[DepthStats]) -> Result<Best, SearchErro
 fn run_from<E: Evaluate>(
     dir: &Path,
     mut manifest: Manifest,
-    mut beam: Vec<Stored>,
     mut ancestry: Ancestry,
     eval: &E,
     opts: &Options,
@@ -435,9 +435,12 @@ fn run_from<E: Evaluate>(
     let mut depth = manifest.depths.len() as u32;
     let log_path = dir.join("log.jsonl");
     while depth < opts.max_depth {
+        // The beam is read from its depth file as it is expanded, a block at
+        // a time, so it costs no memory of its own.
+        let beam = DepthFile::open(&depth_path(dir, depth))?;
         let bar = progress_bar(opts.progress, beam.len() as u64, depth + 1);
         let (kept, children, unique) =
-            pool.install(|| expand(&beam, &ancestry, eval, width, opts.threads, &bar));
+            pool.install(|| expand(&beam, &ancestry, eval, width, opts.threads, &bar))?;
         bar.finish_and_clear();
         if kept.is_empty() {
             manifest.exhausted = true;
@@ -450,44 +453,48 @@ fn run_from<E: Evaluate>(
             }
             break;
         }
-        depth += 1;
-        let sorted = kept.into_sorted();
-        let best_cost = sorted[0].cost;
-        let top = sorted
+        // `kept` is sorted by well, the order of the depth file.
+        let best_cost = kept.iter().min().expect("non-empty").cost;
+        let top = *kept
             .iter()
             .max_by(|a, b| a.score.cmp(&b.score).then(b.cmp(a)))
             .expect("non-empty");
         if top.score > manifest.best.score {
             manifest.best = Best {
                 score: top.score,
-                depth,
-                well: top.well,
+                depth: depth + 1,
+                well: top.well.unpack(),
             };
         }
         let best_score = top.score;
         let mut histogram: Vec<(u16, u64)> = Vec::new();
-        let mut by_well = sorted;
-        by_well.sort_unstable_by_key(|c| c.well);
-        for c in &by_well {
+        for c in &kept {
             match histogram.iter_mut().find(|(s, _)| *s == c.score) {
                 Some((_, n)) => *n += 1,
                 None => histogram.push((c.score, 1)),
             }
         }
         histogram.sort_unstable();
-        beam = by_well
-            .iter()
-            .map(|c| Stored {
-                well: c.well,
-                score: c.score,
-            })
-            .collect();
-        ancestry.push(
-            beam.iter().map(|s| s.well).collect(),
-            by_well.iter().map(|c| c.parent).collect(),
-        );
+        let parents: Vec<u32> = kept.iter().map(|c| c.parent).collect();
+        let mut block: Option<(usize, Vec<store::Stored>)> = None;
+        ancestry.push(parents, |i| {
+            let b = i / store::BLOCK;
+            if block.as_ref().map(|(n, _)| *n) != Some(b) {
+                block = Some((b, beam.block(b)?));
+            }
+            let (_, entries) = block.as_ref().expect("just read");
+            Ok::<_, SearchError>(entries[i % store::BLOCK].well.pack())
+        })?;
+        drop(block);
+        drop(beam);
+        depth += 1;
         let path = depth_path(dir, depth);
-        let bytes = store::encode(depth, &beam);
+        let bytes = store::encode_with(depth, kept.len(), |i| Entry {
+            well: kept[i].well,
+            score: kept[i].score,
+        });
+        let kept_len = kept.len() as u64;
+        drop(kept);
         store::write_atomic(&path, &bytes).map_err(io(&path))?;
         save_ancestry(dir, depth, &ancestry)?;
         let stats = DepthStats {
@@ -495,13 +502,14 @@ fn run_from<E: Evaluate>(
             elapsed_s: started.elapsed().as_secs_f64(),
             children,
             unique,
-            kept: beam.len() as u64,
+            kept: kept_len,
             best_cost,
             best_score,
             histogram,
             ancestry_nodes: ancestry.nodes() as u64,
             file_bytes: bytes.len() as u64,
         };
+        drop(bytes);
         manifest.depths.push(stats.clone());
         write_manifest(dir, &manifest)?;
         let line = serde_json::to_string(&stats).expect("stats serialize");
@@ -558,16 +566,17 @@ fn progress_bar(show: bool, len: u64, depth: u32) -> indicatif::ProgressBar {
     bar
 }
 
-/// Expands every entry of the beam; returns the kept children, the number
-/// of children and the number of distinct children.
+/// Expands every entry of the beam (read from its depth file a block at a
+/// time); returns the kept children sorted by well, the number of children
+/// and the estimated number of distinct children.
 fn expand<E: Evaluate>(
-    beam: &[Stored],
+    beam: &DepthFile,
     ancestry: &Ancestry,
     eval: &E,
     width: usize,
     threads: usize,
     bar: &indicatif::ProgressBar,
-) -> (Bounded, u64, u64) {
+) -> Result<(Vec<Candidate>, u64, u64), SearchError> {
     // One bounded set for everyone, fed in batches under a lock. Once it is
     // full, its worst cost is published; a child that costs more can never
     // make the final top `width` (the set only gets better), so threads drop
@@ -576,80 +585,106 @@ fn expand<E: Evaluate>(
     // per thread.
     let kept = Mutex::new(Bounded::new(width));
     let worst = AtomicU64::new(f64::INFINITY.to_bits());
-    let chunk = beam.len().div_ceil(threads.max(1) * 8).max(1);
-    let parts: Vec<(u64, Vec<u64>)> = beam
-        .par_chunks(chunk)
-        .enumerate()
-        .map(|(ci, part)| {
-            let mut buf: Vec<Child> = Vec::with_capacity(128);
-            let mut batch: Vec<Candidate> = Vec::with_capacity(BATCH);
-            let mut hashes = Vec::with_capacity(part.len() * 16);
-            let mut children = 0u64;
-            let flush = |batch: &mut Vec<Candidate>| {
-                let mut set = kept.lock().expect("no thread panics while holding the set");
-                for c in batch.drain(..) {
-                    set.insert(c);
-                }
-                if let Some(cost) = set.worst_cost_if_full() {
-                    worst.store(cost.to_bits(), Ordering::Relaxed);
-                }
-            };
-            for (j, e) in part.iter().enumerate() {
-                let index = ci * chunk + j;
-                let gen = MoveGen::new(&e.well);
-                hatetris_choice_with_children(
-                    &gen,
-                    ancestry.may_repeat_from(&e.well),
-                    |w| ancestry.count(index, w),
-                    &mut buf,
-                );
-                children += buf.len() as u64;
-                for c in &buf {
-                    let score = e.score + c.lines as u16;
-                    hashes.push(well_hash(&c.well));
-                    let cost = eval.cost(&c.well, score as u32);
-                    if cost > f64::from_bits(worst.load(Ordering::Relaxed)) {
-                        continue;
-                    }
-                    batch.push(Candidate {
-                        cost,
-                        score,
-                        well: c.well,
-                        parent: index as u32,
-                    });
-                    if batch.len() == BATCH {
-                        flush(&mut batch);
-                    }
-                }
-            }
-            flush(&mut batch);
-            bar.inc(part.len() as u64);
-            (children, hashes)
+    // Blocks are decoded in parallel, and each block is cut into chunks so
+    // that a beam of one or two blocks still feeds every thread.
+    let chunk = store::BLOCK
+        .min(beam.len().div_ceil(threads.max(1) * 8))
+        .max(1);
+    let parts: Vec<(u64, Distinct)> = (0..beam.blocks())
+        .into_par_iter()
+        .map(|b| -> Result<Vec<(u64, Distinct)>, SearchError> {
+            let entries = beam.block(b)?;
+            let base = b * store::BLOCK;
+            Ok(entries
+                .par_chunks(chunk)
+                .enumerate()
+                .map(|(ci, part)| {
+                    expand_part(
+                        part,
+                        base + ci * chunk,
+                        ancestry,
+                        eval,
+                        &kept,
+                        &worst,
+                        bar,
+                    )
+                })
+                .collect())
         })
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
         .collect();
     let mut children = 0;
-    let mut all_hashes = Vec::new();
-    for (n, hashes) in parts {
+    let mut distinct = Distinct::default();
+    for (n, part) in &parts {
         children += n;
-        all_hashes.extend(hashes);
+        distinct.merge(part);
     }
-    all_hashes.par_sort_unstable();
-    all_hashes.dedup();
     let kept = kept.into_inner().expect("no thread panicked");
-    (kept, children, all_hashes.len() as u64)
+    Ok((kept.into_sorted_by_well(), children, distinct.count()))
+}
+
+/// Expands `part`, the beam's entries from index `first` on, into the
+/// shared set; returns the number of children and their distinct-count
+/// sketch.
+fn expand_part<E: Evaluate>(
+    part: &[store::Stored],
+    first: usize,
+    ancestry: &Ancestry,
+    eval: &E,
+    kept: &Mutex<Bounded>,
+    worst: &AtomicU64,
+    bar: &indicatif::ProgressBar,
+) -> (u64, Distinct) {
+    let mut buf: Vec<Child> = Vec::with_capacity(128);
+    let mut batch: Vec<Candidate> = Vec::with_capacity(BATCH);
+    let mut distinct = Distinct::default();
+    let mut children = 0u64;
+    let flush = |batch: &mut Vec<Candidate>| {
+        let mut set = kept.lock().expect("no thread panics while holding the set");
+        for c in batch.drain(..) {
+            set.insert(c);
+        }
+        if let Some(cost) = set.worst_cost_if_full() {
+            worst.store(cost.to_bits(), Ordering::Relaxed);
+        }
+    };
+    for (j, e) in part.iter().enumerate() {
+        let index = first + j;
+        let gen = MoveGen::new(&e.well);
+        hatetris_choice_with_children(
+            &gen,
+            ancestry.may_repeat_from(&e.well),
+            |w| ancestry.count(index, &e.well, w),
+            &mut buf,
+        );
+        children += buf.len() as u64;
+        for c in &buf {
+            let score = e.score + c.lines as u16;
+            distinct.insert(well_hash(&c.well));
+            let cost = eval.cost(&c.well, score as u32);
+            if cost > f64::from_bits(worst.load(Ordering::Relaxed)) {
+                continue;
+            }
+            batch.push(Candidate {
+                cost,
+                score,
+                well: c.well.pack(),
+                parent: index as u32,
+            });
+            if batch.len() == BATCH {
+                flush(&mut batch);
+            }
+        }
+    }
+    flush(&mut batch);
+    bar.inc(part.len() as u64);
+    (children, distinct)
 }
 
 /// Candidates a thread gathers before taking the shared set's lock.
 const BATCH: usize = 1024;
-
-/// A fixed (unseeded) 64-bit hash of a well, for counting distinct children.
-fn well_hash(w: &Well) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &r in w.rows() {
-        h = (h ^ r as u64).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h ^ (h >> 29)
-}
 
 impl Evaluate for crate::heuristic::Evaluator {
     fn cost(&self, well: &Well, score: u32) -> f64 {

@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use crate::well::{Well, LIVE_ROWS};
+use crate::well::{PackedWell, Well, LIVE_ROWS};
 
 /// Entries per block.
 pub const BLOCK: usize = 4096;
@@ -56,6 +56,26 @@ pub struct Stored {
     pub well: Well,
     /// Lines cleared on the way to it.
     pub score: u16,
+}
+
+/// A beam entry as the search holds it in memory: 22 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Entry {
+    /// The well.
+    pub well: PackedWell,
+    /// Lines cleared on the way to it.
+    pub score: u16,
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 22);
+
+impl From<Stored> for Entry {
+    fn from(s: Stored) -> Entry {
+        Entry {
+            well: s.well.pack(),
+            score: s.score,
+        }
+    }
 }
 
 /// Why a depth file could not be read.
@@ -141,31 +161,39 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> io::Result<()> {
 }
 
 /// Encodes a beam (sorted by well, no duplicates) as a depth file.
-pub fn encode(depth: u32, entries: &[Stored]) -> Vec<u8> {
+pub fn encode(depth: u32, entries: &[Entry]) -> Vec<u8> {
+    encode_with(depth, entries.len(), |i| entries[i])
+}
+
+/// Encodes a beam of `len` entries, entry `i` being `entry(i)` (sorted by
+/// well, no duplicates), without the caller building a slice of them.
+pub fn encode_with(depth: u32, len: usize, entry: impl Fn(usize) -> Entry) -> Vec<u8> {
     debug_assert!(
-        entries.windows(2).all(|w| w[0].well < w[1].well),
+        (1..len).all(|i| entry(i - 1).well < entry(i).well),
         "sorted and distinct"
     );
-    let mut out = Vec::with_capacity(HEADER_LEN + entries.len() * 8);
+    let mut out = Vec::with_capacity(HEADER_LEN + len * 5);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&depth.to_le_bytes());
     let mut index = Vec::new();
     let mut raw = Vec::with_capacity(BLOCK * (LIVE_ROWS + 1) * 2);
-    for chunk in entries.chunks(BLOCK) {
+    for start in (0..len).step_by(BLOCK) {
+        let chunk: Vec<Entry> = (start..len.min(start + BLOCK)).map(&entry).collect();
         raw.clear();
+        let wells: Vec<Well> = chunk.iter().map(|e| e.well.unpack()).collect();
         for r in 0..LIVE_ROWS {
-            for e in chunk {
-                raw.extend_from_slice(&e.well.rows()[r].to_le_bytes());
+            for w in &wells {
+                raw.extend_from_slice(&w.rows()[r].to_le_bytes());
             }
         }
-        for e in chunk {
+        for e in &chunk {
             raw.extend_from_slice(&e.score.to_le_bytes());
         }
         let compressed = zstd::bulk::compress(&raw, ZSTD_LEVEL).expect("zstd compresses in memory");
         let offset = out.len() as u64;
         out.extend_from_slice(&compressed);
-        for row in chunk[0].well.rows() {
+        for row in wells[0].rows() {
             index.extend_from_slice(&row.to_le_bytes());
         }
         index.extend_from_slice(&offset.to_le_bytes());
@@ -176,7 +204,7 @@ pub fn encode(depth: u32, entries: &[Stored]) -> Vec<u8> {
     }
     let index_offset = out.len() as u64;
     out.extend_from_slice(&index);
-    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    out.extend_from_slice(&(len as u64).to_le_bytes());
     out.extend_from_slice(&(index.len() as u32 / INDEX_ENTRY_LEN as u32).to_le_bytes());
     out.extend_from_slice(&crc32fast::hash(&index).to_le_bytes());
     out.extend_from_slice(&index_offset.to_le_bytes());
@@ -279,6 +307,9 @@ impl DepthFile {
             if info.offset < HEADER_LEN
                 || info.offset.saturating_add(info.len) > index_offset
                 || info.entries > BLOCK
+                // Entry `k` is in block `k / BLOCK`: every block but the
+                // last is full.
+                || (i + 1 < nblocks && info.entries != BLOCK)
             {
                 return Err(truncated());
             }
@@ -409,6 +440,10 @@ impl DepthFile {
 mod tests {
     use super::*;
 
+    fn packed(v: &[Stored]) -> Vec<Entry> {
+        v.iter().map(|&s| Entry::from(s)).collect()
+    }
+
     fn sample(n: usize) -> Vec<Stored> {
         let mut v: Vec<Stored> = (0..n)
             .map(|i| {
@@ -431,7 +466,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("d.beam");
         let entries = sample(10_000);
-        write_atomic(&path, &encode(3, &entries)).unwrap();
+        write_atomic(&path, &encode(3, &packed(&entries))).unwrap();
         let f = DepthFile::open(&path).unwrap();
         assert_eq!(f.depth(), 3);
         assert_eq!(f.read_all().unwrap(), entries);
@@ -449,7 +484,7 @@ mod tests {
     fn truncation_and_corruption_are_errors() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("d.beam");
-        let bytes = encode(1, &sample(5000));
+        let bytes = encode(1, &packed(&sample(5000)));
         for cut in [0, 10, 40, bytes.len() / 2, bytes.len() - 1] {
             fs::write(&path, &bytes[..cut]).unwrap();
             assert!(DepthFile::open(&path).is_err(), "cut at {cut}");
