@@ -6,15 +6,42 @@
 
 mod cli;
 
-// The beam search allocates and frees millions of B-tree nodes per depth
-// from several threads. glibc's per-thread arenas fragment under that churn
-// and memory creeps up depth after depth. Width 100,000, same run, same
-// files: glibc 310 MB peak, glibc with MALLOC_ARENA_MAX=2 232 MB, mimalloc
-// 166 MB, all in about 3 min 24 s.
+// The beam search allocates a few big buffers per depth and frees them, from
+// several threads. With an earlier design (a B-tree per depth), glibc's
+// per-thread arenas fragmented and memory crept up depth after depth: width
+// 100,000, same files, glibc 310 MB peak, glibc with MALLOC_ARENA_MAX=2
+// 232 MB, mimalloc 166 MB.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::process::ExitCode;
+
+/// Makes mimalloc give freed memory back at once and commit arena memory
+/// only when it is used, unless the user chose otherwise through its
+/// `MIMALLOC_*` variables. Its defaults keep each depth's freed buffers
+/// resident for a while: width 10,000, same run and speed, 55 MB peak
+/// instead of 17 MB.
+///
+/// It runs as a constructor, before `main`: mimalloc reserves its first
+/// arena at the first allocation, and the eager-commit option only applies
+/// to arenas reserved after it is set (set from `main`, the same run peaked
+/// at 36 MB).
+#[ctor::ctor]
+fn tune_allocator() {
+    // Positions in mimalloc.h's `mi_option_e` (the same in its v2 and v3).
+    const ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
+    const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+    for (option, var) in [
+        (ARENA_EAGER_COMMIT, "MIMALLOC_ARENA_EAGER_COMMIT"),
+        (PURGE_DELAY, "MIMALLOC_PURGE_DELAY"),
+    ] {
+        if std::env::var_os(var).is_none() {
+            // SAFETY: setting an option is a plain store in mimalloc; it
+            // applies to memory obtained from the OS from now on.
+            unsafe { libmimalloc_sys::mi_option_set(option, 0) };
+        }
+    }
+}
 
 fn main() -> ExitCode {
     match cli::run() {

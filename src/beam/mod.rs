@@ -4,7 +4,9 @@
 //! with loop prevention against the entry's own ancestry), so a well's
 //! children are the placements of that one piece. Each depth:
 //!
-//! 1. the beam is split into chunks that the threads expand; children go,
+//! 1. the beam is read back from its depth file a block at a time (it is
+//!    never held in memory whole), and its blocks are split into chunks
+//!    that the threads expand; children go,
 //!    in batches, into one shared [`bounded::Bounded`] set of the best
 //!    `width` distinct children, ordered by (cost, score, well, parent);
 //!    once the set is full, a child costing more than its worst is dropped
@@ -29,11 +31,12 @@
 //! truncated newer file is reported and recomputed.
 //!
 //! Memory, per beam entry, whatever the thread count:
-//! - the beam: 22 bytes ([`store::Entry`], the well packed to 20 bytes);
+//! - the beam: nothing but the depth file's mapped pages (about 4 bytes),
+//!   plus one decoded block per thread;
 //! - the ancestry: a 4-byte parent index, plus the older levels' live nodes
 //!   (24 bytes each, well under one per entry) and their 64-bit hashes;
 //! - the one bounded set: room for 1.25 candidates of 34 bytes
-//!   ([`bounded::Candidate`]);
+//!   ([`bounded::Candidate`], the well packed to 20 bytes);
 //! - distinct children are estimated in fixed memory ([`distinct`]).
 
 pub mod ancestry;
@@ -475,7 +478,15 @@ fn run_from<E: Evaluate>(
             }
         }
         histogram.sort_unstable();
+        // Encode, then let the candidates go before the ancestry reads the
+        // old beam back: the two never need to be in memory together.
+        let bytes = store::encode_with(depth + 1, kept.len(), |i| Entry {
+            well: kept[i].well,
+            score: kept[i].score,
+        });
+        let kept_len = kept.len() as u64;
         let parents: Vec<u32> = kept.iter().map(|c| c.parent).collect();
+        drop(kept);
         let mut block: Option<(usize, Vec<store::Stored>)> = None;
         ancestry.push(parents, |i| {
             let b = i / store::BLOCK;
@@ -489,12 +500,6 @@ fn run_from<E: Evaluate>(
         drop(beam);
         depth += 1;
         let path = depth_path(dir, depth);
-        let bytes = store::encode_with(depth, kept.len(), |i| Entry {
-            well: kept[i].well,
-            score: kept[i].score,
-        });
-        let kept_len = kept.len() as u64;
-        drop(kept);
         store::write_atomic(&path, &bytes).map_err(io(&path))?;
         save_ancestry(dir, depth, &ancestry)?;
         let stats = DepthStats {
