@@ -111,6 +111,17 @@ pub struct DepthStats {
     pub ancestry_nodes: u64,
     /// Bytes of this depth's file.
     pub file_bytes: u64,
+    /// The process's peak resident memory so far, in bytes (Linux only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_rss: Option<u64>,
+}
+
+/// The process's peak resident set size (`VmHWM`), where the OS tells it.
+fn peak_rss() -> Option<u64> {
+    let status = fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 /// The best game found so far.
@@ -513,6 +524,7 @@ fn run_from<E: Evaluate>(
             histogram,
             ancestry_nodes: ancestry.nodes() as u64,
             file_bytes: bytes.len() as u64,
+            peak_rss: peak_rss(),
         };
         drop(bytes);
         manifest.depths.push(stats.clone());
@@ -542,8 +554,12 @@ pub fn describe(s: &DepthStats) -> String {
         .iter()
         .map(|(sc, n)| format!("{sc}:{n}"))
         .collect();
+    let rss = s
+        .peak_rss
+        .map(|b| format!("  peak rss {:.0} MB", b as f64 / 1e6))
+        .unwrap_or_default();
     format!(
-        "depth {:>4}  {:>8.1}s  children {:>10}  unique {:>10}  kept {:>9}  best cost {:>11.3}  best score {:>3}  scores {}",
+        "depth {:>4}  {:>8.1}s  children {:>10}  unique {:>10}  kept {:>9}  best cost {:>11.3}  best score {:>3}{rss}  scores {}",
         s.depth,
         s.elapsed_s,
         s.children,
