@@ -60,6 +60,12 @@ pub struct PackedWell([u16; 10]);
 const _: () = assert!(std::mem::size_of::<PackedWell>() == 20);
 
 impl PackedWell {
+    /// Number of filled cells.
+    #[inline]
+    pub fn cells(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
     /// The well.
     #[inline]
     pub fn unpack(&self) -> Well {

@@ -1,6 +1,6 @@
 //! The bounded ordered set that keeps the best N distinct children.
 //!
-//! The set is a buffer of N + N/4 candidates, 34 bytes each, that is
+//! The set is a buffer of N + N/8 candidates, 32 bytes each, that is
 //! compacted whenever it fills: sorted by well so that each well keeps only
 //! its best candidate, then cut to the best N by a selection (not a full
 //! sort). After the first compaction the worst kept candidate is a bar: a
@@ -15,11 +15,11 @@
 //! is also among the N best of any subset that contains it. The test suite
 //! checks this against a `BTreeSet` twin.
 //!
-//! Each compaction costs O(N log N) and happens once per N/4 accepted
+//! Each compaction costs O(N log N) and happens once per N/8 accepted
 //! candidates, so O(log N) per accepted candidate, like a B-tree insert, at
-//! a third of the memory: a `BTreeSet` of the same 34-byte candidates plus a
+//! a quarter of the memory: a `BTreeSet` of 48-byte candidates plus a
 //! well → candidate map for the de-duplication cost about 150 bytes per
-//! entry, this costs 42.5.
+//! entry, this costs 36.
 //!
 //! Rejected: a sorted vector with inserts in the middle (quadratic; the
 //! mistake that made 25M-wide beams take years).
@@ -28,14 +28,16 @@ use std::cmp::Ordering;
 
 use crate::well::PackedWell;
 
-/// A child competing for a place in the beam.
+/// A child competing for a place in the beam: 32 bytes.
 ///
 /// Ordered by cost (lower is better), then score (higher is better), then
 /// well, then parent index: a total order, so ties never depend on timing.
-/// Packed to 34 bytes (the well is a [`PackedWell`]); read the fields by
-/// value.
+///
+/// The score is not stored: every child in a set has had the same number of
+/// pieces placed, and each piece adds 4 cells and each line removes 10, so
+/// a higher score is exactly a well with fewer cells
+/// ([`Candidate::score_at`] gives it back).
 #[derive(Clone, Copy, Debug)]
-#[repr(C, packed(2))]
 pub struct Candidate {
     /// Heuristic cost (lower is better).
     pub cost: f64,
@@ -43,11 +45,19 @@ pub struct Candidate {
     pub well: PackedWell,
     /// Index of the parent in the previous beam.
     pub parent: u32,
-    /// Lines cleared so far.
-    pub score: u16,
 }
 
-const _: () = assert!(std::mem::size_of::<Candidate>() == 34);
+const _: () = assert!(std::mem::size_of::<Candidate>() == 32);
+
+impl Candidate {
+    /// The lines cleared by a child after `depth` pieces.
+    pub fn score_at(&self, depth: u32) -> u16 {
+        let placed = 4 * depth;
+        let cells = self.well.cells();
+        debug_assert!(cells <= placed && (placed - cells) % 10 == 0);
+        ((placed - cells) / 10) as u16
+    }
+}
 
 impl PartialEq for Candidate {
     fn eq(&self, other: &Self) -> bool {
@@ -63,15 +73,12 @@ impl PartialOrd for Candidate {
 impl Ord for Candidate {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        // Copies: fields of a packed struct cannot be borrowed.
-        let (a, b) = (*self, *other);
-        let (cost_a, cost_b) = (a.cost, b.cost);
-        let (parent_a, parent_b) = (a.parent, b.parent);
-        cost_a
-            .total_cmp(&cost_b)
-            .then(b.score.cmp(&a.score))
-            .then(a.well.cmp(&b.well))
-            .then(parent_a.cmp(&parent_b))
+        self.cost
+            .total_cmp(&other.cost)
+            // Fewer cells is a higher score (see above).
+            .then_with(|| self.well.cells().cmp(&other.well.cells()))
+            .then_with(|| self.well.cmp(&other.well))
+            .then(self.parent.cmp(&other.parent))
     }
 }
 
@@ -88,7 +95,7 @@ pub struct Bounded {
 impl Bounded {
     /// An empty set holding at most `cap` wells.
     pub fn new(cap: usize) -> Bounded {
-        let room = cap + (cap / 4).max(64);
+        let room = cap + (cap / 8).max(64);
         Bounded {
             cap,
             buf: Vec::new(),

@@ -107,7 +107,8 @@ pub struct DepthStats {
     pub best_score: u16,
     /// Kept wells per score: `[score, count]` pairs.
     pub histogram: Vec<(u16, u64)>,
-    /// Live ancestry nodes after this depth.
+    /// Live ancestry nodes in the older levels after this depth (the
+    /// current beam's entries are not counted).
     pub ancestry_nodes: u64,
     /// Bytes of this depth's file.
     pub file_bytes: u64,
@@ -471,33 +472,42 @@ fn run_from<E: Evaluate>(
         let best_cost = kept.iter().min().expect("non-empty").cost;
         let top = *kept
             .iter()
-            .max_by(|a, b| a.score.cmp(&b.score).then(b.cmp(a)))
+            .max_by(|a, b| a.score_at(depth + 1).cmp(&b.score_at(depth + 1)).then(b.cmp(a)))
             .expect("non-empty");
-        if top.score > manifest.best.score {
+        let best_score = top.score_at(depth + 1);
+        if best_score > manifest.best.score {
             manifest.best = Best {
-                score: top.score,
+                score: best_score,
                 depth: depth + 1,
                 well: top.well.unpack(),
             };
         }
-        let best_score = top.score;
         let mut histogram: Vec<(u16, u64)> = Vec::new();
         for c in &kept {
-            match histogram.iter_mut().find(|(s, _)| *s == c.score) {
+            let score = c.score_at(depth + 1);
+            match histogram.iter_mut().find(|(s, _)| *s == score) {
                 Some((_, n)) => *n += 1,
-                None => histogram.push((c.score, 1)),
+                None => histogram.push((score, 1)),
             }
         }
         histogram.sort_unstable();
-        // Encode, then let the candidates go before the ancestry reads the
-        // old beam back: the two never need to be in memory together.
+        // Memory peaks here, so each big piece goes as soon as it can: the
+        // old beam's mapping (every page of it was read), the encoded file
+        // once it is on disk, and the candidates before the ancestry reads
+        // the old beam back.
+        drop(beam);
+        let next_path = depth_path(dir, depth + 1);
         let bytes = store::encode_with(depth + 1, kept.len(), |i| Entry {
             well: kept[i].well,
-            score: kept[i].score,
+            score: kept[i].score_at(depth + 1),
         });
+        let file_bytes = bytes.len() as u64;
+        store::write_atomic(&next_path, &bytes).map_err(io(&next_path))?;
+        drop(bytes);
         let kept_len = kept.len() as u64;
         let parents: Vec<u32> = kept.iter().map(|c| c.parent).collect();
         drop(kept);
+        let beam = DepthFile::open(&depth_path(dir, depth))?;
         let mut block: Option<(usize, Vec<store::Stored>)> = None;
         ancestry.push(parents, |i| {
             let b = i / store::BLOCK;
@@ -510,8 +520,6 @@ fn run_from<E: Evaluate>(
         drop(block);
         drop(beam);
         depth += 1;
-        let path = depth_path(dir, depth);
-        store::write_atomic(&path, &bytes).map_err(io(&path))?;
         save_ancestry(dir, depth, &ancestry)?;
         let stats = DepthStats {
             depth,
@@ -523,10 +531,9 @@ fn run_from<E: Evaluate>(
             best_score,
             histogram,
             ancestry_nodes: ancestry.nodes() as u64,
-            file_bytes: bytes.len() as u64,
+            file_bytes,
             peak_rss: peak_rss(),
         };
-        drop(bytes);
         manifest.depths.push(stats.clone());
         write_manifest(dir, &manifest)?;
         let line = serde_json::to_string(&stats).expect("stats serialize");
@@ -690,7 +697,6 @@ fn expand_part<E: Evaluate>(
             }
             batch.push(Candidate {
                 cost,
-                score,
                 well: c.well.pack(),
                 parent: index as u32,
             });
