@@ -69,9 +69,8 @@ impl PackedWell {
     /// The well.
     #[inline]
     pub fn unpack(&self) -> Well {
-        let half = |words: &[u16]| -> u128 {
-            words.iter().fold(0u128, |acc, &w| acc << 16 | w as u128)
-        };
+        let half =
+            |words: &[u16]| -> u128 { words.iter().fold(0u128, |acc, &w| acc << 16 | w as u128) };
         let (hi, lo) = (half(&self.0[..5]), half(&self.0[5..]));
         let mut rows = [0u16; LIVE_ROWS];
         for i in 0..8 {

@@ -281,7 +281,11 @@ fn the_beam_ancestry_reproduces_the_loop_rule_in_the_loop_basis_record() {
         ancestry
             .push(parents, |i| Ok::<_, ()>(old[i].pack()))
             .unwrap();
-        beam = if decoy == next { vec![next] } else { vec![next, decoy] };
+        beam = if decoy == next {
+            vec![next]
+        } else {
+            vec![next, decoy]
+        };
     }
     assert!(repeats_seen > 0, "the record revisits wells");
     assert!(ancestry.nodes() <= pieces.len() + 1);

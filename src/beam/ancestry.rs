@@ -292,7 +292,9 @@ mod tests {
     /// No false negatives, and few false hits at the filter's design load.
     #[test]
     fn the_filter_holds_every_key_and_rarely_claims_others() {
-        let keys: Vec<u64> = (0..10_000u64).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+        let keys: Vec<u64> = (0..10_000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9))
+            .collect();
         let mut f = Filter::with_room(keys.len());
         for &k in &keys {
             f.insert(k);

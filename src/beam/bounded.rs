@@ -129,7 +129,8 @@ impl Bounded {
         self.buf
             .sort_unstable_by(|a, b| a.well.cmp(&b.well).then_with(|| a.cmp(b)));
         // `dedup_by` drops the later of two neighbours: the worse one.
-        self.buf.dedup_by(|later, earlier| later.well == earlier.well);
+        self.buf
+            .dedup_by(|later, earlier| later.well == earlier.well);
         if self.cap > 0 && self.buf.len() >= self.cap {
             let (_, worst, _) = self.buf.select_nth_unstable(self.cap - 1);
             self.bar = Some(*worst);
@@ -145,8 +146,7 @@ impl Bounded {
     /// The kept candidates, sorted by well.
     pub fn into_sorted_by_well(mut self) -> Vec<Candidate> {
         self.compact();
-        self.buf.sort_unstable_by(|a, b| a.well.cmp(&b.well));
-        self.buf.shrink_to_fit();
+        self.buf.sort_unstable_by_key(|c| c.well);
         self.buf
     }
 }

@@ -398,11 +398,7 @@ pub fn resume<E: Evaluate>(
     // Recompute the best game from the kept stats, in case newer depths were dropped.
     manifest.best = best_from_files(dir, &manifest.depths)?;
     if opts.progress {
-        eprintln!(
-            "resuming {} at depth {d} ({} wells)",
-            dir.display(),
-            len
-        );
+        eprintln!("resuming {} at depth {d} ({} wells)", dir.display(), len);
     }
     run_from(dir, manifest, ancestry, eval, opts)
 }
@@ -472,7 +468,11 @@ fn run_from<E: Evaluate>(
         let best_cost = kept.iter().min().expect("non-empty").cost;
         let top = *kept
             .iter()
-            .max_by(|a, b| a.score_at(depth + 1).cmp(&b.score_at(depth + 1)).then(b.cmp(a)))
+            .max_by(|a, b| {
+                a.score_at(depth + 1)
+                    .cmp(&b.score_at(depth + 1))
+                    .then(b.cmp(a))
+            })
             .expect("non-empty");
         let best_score = top.score_at(depth + 1);
         if best_score > manifest.best.score {
@@ -618,37 +618,28 @@ fn expand<E: Evaluate>(
     let chunk = store::BLOCK
         .min(beam.len().div_ceil(threads.max(1) * 8))
         .max(1);
-    let parts: Vec<(u64, Distinct)> = (0..beam.blocks())
+    // Counts and sketches are folded as parts finish, so only a few
+    // sketches are alive at once, not one per part.
+    type Tally = (u64, Distinct);
+    let merge = |mut a: Tally, b: Tally| {
+        a.0 += b.0;
+        a.1.merge(&b.1);
+        a
+    };
+    let (children, mut distinct) = (0..beam.blocks())
         .into_par_iter()
-        .map(|b| -> Result<Vec<(u64, Distinct)>, SearchError> {
+        .map(|b| -> Result<Tally, SearchError> {
             let entries = beam.block(b)?;
             let base = b * store::BLOCK;
             Ok(entries
                 .par_chunks(chunk)
                 .enumerate()
                 .map(|(ci, part)| {
-                    expand_part(
-                        part,
-                        base + ci * chunk,
-                        ancestry,
-                        eval,
-                        &kept,
-                        &worst,
-                        bar,
-                    )
+                    expand_part(part, base + ci * chunk, ancestry, eval, &kept, &worst, bar)
                 })
-                .collect())
+                .reduce(Tally::default, merge))
         })
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter()
-        .flatten()
-        .collect();
-    let mut children = 0;
-    let mut distinct = Distinct::default();
-    for (n, part) in &parts {
-        children += n;
-        distinct.merge(part);
-    }
+        .try_reduce(Tally::default, |a, b| Ok(merge(a, b)))?;
     let kept = kept.into_inner().expect("no thread panicked");
     Ok((kept.into_sorted_by_well(), children, distinct.count()))
 }
