@@ -34,7 +34,7 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use memmap2::Mmap;
+use memmap2::{Mmap, UncheckedAdvice};
 
 use crate::well::{PackedWell, Well, LIVE_ROWS};
 
@@ -374,6 +374,16 @@ impl DepthFile {
             block: i,
         };
         let raw = zstd::bulk::decompress(bytes, want).map_err(|_| bad())?;
+        // The compressed pages are not needed again soon (a search reads
+        // each block once per depth): let the kernel drop them rather than
+        // count them in our resident memory (4 bytes per beam entry).
+        // SAFETY: the map is a read-only view of a file that is only ever
+        // replaced by rename, never written in place; dropping its pages
+        // only means a later read fetches the same bytes from the file.
+        let _ = unsafe {
+            self.map
+                .unchecked_advise_range(UncheckedAdvice::DontNeed, info.offset, info.len)
+        };
         if raw.len() != want {
             return Err(bad());
         }
