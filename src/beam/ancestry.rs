@@ -243,6 +243,13 @@ pub fn well_hash(w: &Well) -> u64 {
     h ^ (h >> 29)
 }
 
+/// The splitmix64 finalizer: every output bit depends on every input bit.
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// A blocked Bloom filter: each key sets 5 bits of one 64-bit word, so a
 /// lookup reads one word. 16 bits per key.
 #[derive(Clone, Debug, Default)]
@@ -260,11 +267,7 @@ impl Filter {
     /// The word and the bits of a key.
     #[inline]
     fn place(&self, hash: u64) -> (usize, u64) {
-        // The splitmix64 finalizer, so every bit of the key is mixed in.
-        let mut z = hash;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
+        let z = mix64(hash);
         let word = (z >> 32) as usize & (self.words.len() - 1);
         let bits = (0..5).fold(0u64, |b, i| b | 1 << (z >> (6 * i) & 63));
         (word, bits)

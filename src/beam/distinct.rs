@@ -22,10 +22,7 @@ pub struct Mix(u64);
 
 impl Hasher for Mix {
     fn finish(&self) -> u64 {
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        super::ancestry::mix64(self.0)
     }
 
     fn write(&mut self, bytes: &[u8]) {
