@@ -58,7 +58,7 @@ pub struct Stored {
     pub score: u16,
 }
 
-/// A beam entry as the search holds it in memory: 22 bytes.
+/// A beam entry to encode, its well packed: 22 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Entry {
     /// The well.
