@@ -51,7 +51,7 @@ pub struct SearchArgs {
     pub weights: Option<PathBuf>,
     /// Rank wells with the quiescent lookahead, following chains of up to
     /// DEPTH single-line clears (default 3 when given without a value).
-    #[arg(long, num_args = 0..=1, default_missing_value = "3", value_parser = clap::value_parser!(u8).range(1..=16))]
+    #[arg(long, num_args = 0..=1, default_missing_value = "3", value_parser = clap::value_parser!(u8).range(1..=32))]
     // Keep "3" equal to hatetris::heuristic::DEFAULT_QUIESCENT_DEPTH (a test checks it).
     pub quiescent: Option<u8>,
     /// The run folder (default: a new folder under runs/).
@@ -94,7 +94,7 @@ pub struct EvalArgs {
     #[arg(long)]
     pub weights: Option<PathBuf>,
     /// Add the quiescent lookahead, up to DEPTH clears (default 3).
-    #[arg(long, num_args = 0..=1, default_missing_value = "3", value_parser = clap::value_parser!(u8).range(1..=16))]
+    #[arg(long, num_args = 0..=1, default_missing_value = "3", value_parser = clap::value_parser!(u8).range(1..=32))]
     pub quiescent: Option<u8>,
     /// Print JSON.
     #[arg(long)]
