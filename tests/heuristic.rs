@@ -532,15 +532,19 @@ fn quiescent_default_depth_is_no_cap() {
         heuristic::DEFAULT_QUIESCENT_DEPTH,
         heuristic::MAX_QUIESCENT_DEPTH
     );
+    // Five single-line S clears in a row (found by a random search).
     let w = well(
-        "####..####
-         ####..####
-         ####..####
-         ####..####
-         ####..####",
+        "#######..#
+         ###..#####
+         #..#######
+         #######.##
+         ##...#####
+         ########..
+         ..########",
     );
-    let (steps, pieces, _) = chain(&w, heuristic::DEFAULT_QUIESCENT_DEPTH);
-    assert!(steps >= 4, "{steps} {pieces}");
+    assert_eq!(chain(&w, 3).0, 3);
+    let (steps, pieces, total) = chain(&w, heuristic::DEFAULT_QUIESCENT_DEPTH);
+    assert_eq!((steps, pieces.as_str(), total), (5, "SSSSS", -2.5));
 }
 
 /// The piece of a chain step by brute force: the first of S Z O I L J T

@@ -61,8 +61,10 @@ pub use weights::{Weights, WeightsError};
 use crate::piece::Piece;
 use crate::well::Well;
 
-/// The chain depth `--quiescent` uses when none is given.
-pub const DEFAULT_QUIESCENT_DEPTH: u8 = 3;
+/// The chain depth `--quiescent` uses when none is given: no cap, as in
+/// the public implementation (no chain is longer than 24 clears). Width
+/// 100,000 scored 53 lines with it and 46 with depth 3.
+pub const DEFAULT_QUIESCENT_DEPTH: u8 = MAX_QUIESCENT_DEPTH;
 
 /// What the value means, stated once for every output.
 pub const CONVENTION: &str = "cost: lower is better";
