@@ -525,6 +525,46 @@ fn quiescent_depth_caps_the_chain() {
     assert_eq!(Evaluator::new(Weights::dnf86(), Some(0)).cost(&w, 0), plain);
 }
 
+#[test]
+fn quiescent_default_depth_is_no_cap() {
+    // A clear removes six cells net and a well holds at most 144 cells.
+    assert_eq!(
+        heuristic::DEFAULT_QUIESCENT_DEPTH,
+        heuristic::MAX_QUIESCENT_DEPTH
+    );
+    // Five single-line S clears in a row (found by a random search).
+    let w = well(
+        "#######..#
+         ###..#####
+         #..#######
+         #######.##
+         ##...#####
+         ########..
+         ..########",
+    );
+    assert_eq!(chain(&w, 3).0, 3);
+    let (steps, pieces, total) = chain(&w, heuristic::DEFAULT_QUIESCENT_DEPTH);
+    assert_eq!((steps, pieces.as_str(), total), (5, "SSSSS", -2.5));
+}
+
+/// The piece of a chain step by brute force: the first of S Z O I L J T
+/// none of whose live children clears two or more lines, if one of its
+/// children clears exactly one.
+fn naive_chain_piece(w: &Well) -> Option<Piece> {
+    let gen = MoveGen::new(w);
+    let mut children = Vec::new();
+    for p in Piece::ALL {
+        children.clear();
+        gen.children(p, &mut children);
+        match children.iter().map(|c| c.lines).max().unwrap_or(0) {
+            0 => return None,
+            1 => return Some(p),
+            _ => {}
+        }
+    }
+    None
+}
+
 // ------------------------------------------------- naive twins, proptest
 
 /// A small deterministic generator (xorshift64*), so the wells depend only
@@ -744,5 +784,17 @@ proptest! {
         let b = q.breakdown(&w, score);
         prop_assert_eq!(b.total, cost);
         prop_assert!(b.quiescent.unwrap().steps <= 3);
+    }
+
+    #[test]
+    fn quiescent_first_step_follows_the_game_rule(seed in any::<u64>(), moves in 0usize..60) {
+        let w = random_well(seed, moves);
+        let expected = naive_chain_piece(&w);
+        let (steps, pieces, _) = chain(&w, 1);
+        prop_assert_eq!(steps, expected.is_some() as u8);
+        prop_assert_eq!(pieces, expected.map(|p| p.letter().to_string()).unwrap_or_default());
+        // No chain is longer than 24 clears.
+        let deep = Evaluator::new(score_only(), Some(24)).cost(&w, 0);
+        prop_assert_eq!(Evaluator::new(score_only(), Some(heuristic::MAX_QUIESCENT_DEPTH)).cost(&w, 0), deep);
     }
 }

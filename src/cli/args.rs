@@ -50,9 +50,10 @@ pub struct SearchArgs {
     #[arg(long)]
     pub weights: Option<PathBuf>,
     /// Rank wells with the quiescent lookahead, following chains of up to
-    /// DEPTH single-line clears (default 3 when given without a value).
-    #[arg(long, num_args = 0..=1, default_missing_value = "3", value_parser = clap::value_parser!(u8).range(1..=16))]
-    // Keep "3" equal to hatetris::heuristic::DEFAULT_QUIESCENT_DEPTH (a test checks it).
+    /// DEPTH single-line clears (default 32, no cap, when given without a
+    /// value).
+    #[arg(long, num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
+    // Keep "32" equal to hatetris::heuristic::DEFAULT_QUIESCENT_DEPTH (a test checks it).
     pub quiescent: Option<u8>,
     /// The run folder (default: a new folder under runs/).
     #[arg(long, conflicts_with = "resume")]
@@ -93,8 +94,8 @@ pub struct EvalArgs {
     /// Heuristic weights, a TOML file (default: the built-in dnf-86 weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
-    /// Add the quiescent lookahead, up to DEPTH clears (default 3).
-    #[arg(long, num_args = 0..=1, default_missing_value = "3", value_parser = clap::value_parser!(u8).range(1..=16))]
+    /// Add the quiescent lookahead, up to DEPTH clears (default 32, no cap).
+    #[arg(long, num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
     pub quiescent: Option<u8>,
     /// Print JSON.
     #[arg(long)]
@@ -129,7 +130,7 @@ pub struct BenchEvalArgs {
     #[arg(long, default_value = "data/bench-wells.txt")]
     pub wells: PathBuf,
     /// Also time the quiescent lookahead with this depth.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = hatetris::heuristic::DEFAULT_QUIESCENT_DEPTH)]
     pub quiescent: u8,
     /// End with one JSON line.
     #[arg(long)]
