@@ -64,21 +64,6 @@ impl Ancestry {
         a
     }
 
-    /// The current depth.
-    pub fn depth(&self) -> usize {
-        self.levels.len()
-    }
-
-    /// Entries of the current beam.
-    pub fn len(&self) -> usize {
-        self.current.len()
-    }
-
-    /// Whether the current beam is empty.
-    pub fn is_empty(&self) -> bool {
-        self.current.is_empty()
-    }
-
     /// Moves one depth on. `parents[j]` is the index, in the beam that is
     /// current until now, of the next beam's entry `j`; `beam(i)` gives the
     /// well of that beam's entry `i`, asked in increasing `i` and only for
