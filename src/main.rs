@@ -43,6 +43,15 @@ fn tune_allocator() {
     }
 }
 
+/// Makes mimalloc return the calling thread's freed memory to the system,
+/// including blocks other threads freed on its behalf (see
+/// `hatetris::beam::Options::release_memory`).
+fn release_memory() {
+    // SAFETY: a collection only walks and frees mimalloc's own structures
+    // for the calling thread; it has no preconditions.
+    unsafe { libmimalloc_sys::mi_collect(true) };
+}
+
 fn main() -> ExitCode {
     match cli::run() {
         Ok(()) => ExitCode::SUCCESS,

@@ -47,6 +47,7 @@ fn opts(max_depth: u32, threads: usize) -> Options {
         max_depth,
         threads,
         progress: false,
+        release_memory: None,
     }
 }
 

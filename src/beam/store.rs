@@ -34,7 +34,9 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use memmap2::{Mmap, UncheckedAdvice};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use memmap2::{Advice, Mmap, UncheckedAdvice};
 
 use crate::well::{PackedWell, Well, LIVE_ROWS};
 
@@ -47,6 +49,10 @@ pub const VERSION: u32 = 1;
 const HEADER_LEN: usize = 16;
 const INDEX_ENTRY_LEN: usize = 56;
 const FOOTER_LEN: usize = 32;
+
+/// How often a [`DepthFile`] drops all its mapped pages: every this many
+/// decoded blocks (about 1 MB of file).
+const DROP_ALL_EVERY: usize = 64;
 const ZSTD_LEVEL: i32 = 9;
 
 /// One stored beam entry.
@@ -139,11 +145,20 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
 /// Writes `data` to `path` atomically: a temporary file in the same folder,
 /// fsynced, renamed into place, then the folder fsynced.
 pub fn write_atomic(path: &Path, data: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, |w| w.write_all(data))
+}
+
+/// Like [`write_atomic`], with the bytes streamed by `fill` into a buffered
+/// writer on the temporary file, so they are never all in memory at once.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     let tmp = path.with_extension("tmp");
     {
-        let mut f = File::create(&tmp)?;
-        f.write_all(data)?;
-        f.sync_all()?;
+        let mut w = io::BufWriter::new(File::create(&tmp)?);
+        fill(&mut w)?;
+        w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
     }
     fs::rename(&tmp, path)?;
     if let Some(dir) = path.parent() {
@@ -162,20 +177,44 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> io::Result<()> {
 
 /// Encodes a beam (sorted by well, no duplicates) as a depth file.
 pub fn encode(depth: u32, entries: &[Entry]) -> Vec<u8> {
-    encode_with(depth, entries.len(), |i| entries[i])
+    let mut out = Vec::with_capacity(HEADER_LEN + entries.len() * 5);
+    encode_into(&mut out, depth, entries.len(), |i| entries[i]).expect("a Vec takes any write");
+    out
 }
 
-/// Encodes a beam of `len` entries, entry `i` being `entry(i)` (sorted by
-/// well, no duplicates), without the caller building a slice of them.
-pub fn encode_with(depth: u32, len: usize, entry: impl Fn(usize) -> Entry) -> Vec<u8> {
+/// Writes a depth file of `len` entries, entry `i` being `entry(i)` (sorted
+/// by well, no duplicates), atomically to `path`. The blocks are streamed to
+/// the file as they are compressed: neither the entries nor the file are
+/// ever whole in memory. Returns the file's length.
+pub fn write_depth_file(
+    path: &Path,
+    depth: u32,
+    len: usize,
+    entry: impl Fn(usize) -> Entry,
+) -> io::Result<u64> {
+    let mut bytes = 0;
+    write_atomic_with(path, |w| {
+        bytes = encode_into(w, depth, len, entry)?;
+        Ok(())
+    })?;
+    Ok(bytes)
+}
+
+/// Encodes a depth file into `out`; returns the bytes written.
+fn encode_into(
+    out: &mut dyn Write,
+    depth: u32,
+    len: usize,
+    entry: impl Fn(usize) -> Entry,
+) -> io::Result<u64> {
     debug_assert!(
         (1..len).all(|i| entry(i - 1).well < entry(i).well),
         "sorted and distinct"
     );
-    let mut out = Vec::with_capacity(HEADER_LEN + len * 5);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&depth.to_le_bytes());
+    out.write_all(MAGIC)?;
+    out.write_all(&VERSION.to_le_bytes())?;
+    out.write_all(&depth.to_le_bytes())?;
+    let mut written = HEADER_LEN as u64;
     let mut index = Vec::new();
     let mut raw = Vec::with_capacity(BLOCK * (LIVE_ROWS + 1) * 2);
     for start in (0..len).step_by(BLOCK) {
@@ -191,8 +230,9 @@ pub fn encode_with(depth: u32, len: usize, entry: impl Fn(usize) -> Entry) -> Ve
             raw.extend_from_slice(&e.score.to_le_bytes());
         }
         let compressed = zstd::bulk::compress(&raw, ZSTD_LEVEL).expect("zstd compresses in memory");
-        let offset = out.len() as u64;
-        out.extend_from_slice(&compressed);
+        let offset = written;
+        out.write_all(&compressed)?;
+        written += compressed.len() as u64;
         for row in wells[0].rows() {
             index.extend_from_slice(&row.to_le_bytes());
         }
@@ -202,14 +242,14 @@ pub fn encode_with(depth: u32, len: usize, entry: impl Fn(usize) -> Entry) -> Ve
         index.extend_from_slice(&crc32fast::hash(&compressed).to_le_bytes());
         index.extend_from_slice(&0u32.to_le_bytes());
     }
-    let index_offset = out.len() as u64;
-    out.extend_from_slice(&index);
-    out.extend_from_slice(&(len as u64).to_le_bytes());
-    out.extend_from_slice(&(index.len() as u32 / INDEX_ENTRY_LEN as u32).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&index).to_le_bytes());
-    out.extend_from_slice(&index_offset.to_le_bytes());
-    out.extend_from_slice(FOOTER_MAGIC);
-    out
+    let index_offset = written;
+    out.write_all(&index)?;
+    out.write_all(&(len as u64).to_le_bytes())?;
+    out.write_all(&(index.len() as u32 / INDEX_ENTRY_LEN as u32).to_le_bytes())?;
+    out.write_all(&crc32fast::hash(&index).to_le_bytes())?;
+    out.write_all(&index_offset.to_le_bytes())?;
+    out.write_all(FOOTER_MAGIC)?;
+    Ok(index_offset + index.len() as u64 + FOOTER_LEN as u64)
 }
 
 /// One block's index entry.
@@ -229,6 +269,8 @@ pub struct DepthFile {
     depth: u32,
     entries: usize,
     blocks: Vec<BlockInfo>,
+    /// Blocks decoded so far (see [`DepthFile::drop_pages`]).
+    decoded: AtomicUsize,
 }
 
 fn u16_at(b: &[u8], at: usize) -> u16 {
@@ -249,6 +291,12 @@ impl DepthFile {
         // place, so the mapped bytes cannot change under us; every access
         // below is bounds-checked against the map's length.
         let map = unsafe { Mmap::map(&file) }.map_err(io_err(path))?;
+        // Blocks are read once each, in parallel and out of order, and
+        // dropped after decoding (see `block`). Without this the kernel maps
+        // in the pages around each fault ("fault-around"), which puts back
+        // pages of blocks already dropped: about half the file stayed
+        // resident. Failing to advise only costs memory.
+        let _ = map.advise(Advice::Random);
         let b = &map[..];
         let truncated = || StoreError::Truncated {
             path: path.to_path_buf(),
@@ -325,6 +373,7 @@ impl DepthFile {
             depth,
             entries,
             blocks,
+            decoded: AtomicUsize::new(0),
         })
     }
 
@@ -358,9 +407,42 @@ impl DepthFile {
         self.blocks[i].len
     }
 
+    /// Lets the kernel drop the mapped pages of a decoded block, rather than
+    /// count them in our resident memory (4 bytes per beam entry): a search
+    /// reads each block once per depth.
+    ///
+    /// Dropping the block's own range is not enough. The page cache holds
+    /// a file in folios of several pages, and a fault maps in the whole
+    /// folio, so a block's neighbours come back in when it is read: with
+    /// per-block drops alone, the whole file was resident by the end of a
+    /// depth. So every [`DROP_ALL_EVERY`] blocks the whole map is dropped,
+    /// which bounds what stays resident whatever the beam's width.
+    fn drop_pages(&self, info: BlockInfo) {
+        let n = self.decoded.fetch_add(1, Ordering::Relaxed) + 1;
+        let (offset, len) = if n % DROP_ALL_EVERY == 0 {
+            (0, self.map.len())
+        } else {
+            (info.offset, info.len)
+        };
+        // SAFETY: the map is a read-only view of a file that is only ever
+        // replaced by rename, never written in place; dropping its pages
+        // only means a later read (by this or another thread) fetches the
+        // same bytes from the file again.
+        let _ = unsafe {
+            self.map
+                .unchecked_advise_range(UncheckedAdvice::DontNeed, offset, len)
+        };
+    }
+
     /// Decodes block `i`.
     pub fn block(&self, i: usize) -> Result<Vec<Stored>, StoreError> {
         let info = self.blocks[i];
+        // Random access turns off the kernel's read-ahead; ask for the
+        // block's pages up front instead (it matters on a cold cache, as
+        // after a reboot).
+        let _ = self
+            .map
+            .advise_range(Advice::WillNeed, info.offset, info.len);
         let bytes = &self.map[info.offset..info.offset + info.len];
         if crc32fast::hash(bytes) != info.crc {
             return Err(StoreError::Checksum {
@@ -374,16 +456,7 @@ impl DepthFile {
             block: i,
         };
         let raw = zstd::bulk::decompress(bytes, want).map_err(|_| bad())?;
-        // The compressed pages are not needed again soon (a search reads
-        // each block once per depth): let the kernel drop them rather than
-        // count them in our resident memory (4 bytes per beam entry).
-        // SAFETY: the map is a read-only view of a file that is only ever
-        // replaced by rename, never written in place; dropping its pages
-        // only means a later read fetches the same bytes from the file.
-        let _ = unsafe {
-            self.map
-                .unchecked_advise_range(UncheckedAdvice::DontNeed, info.offset, info.len)
-        };
+        self.drop_pages(info);
         if raw.len() != want {
             return Err(bad());
         }

@@ -62,6 +62,7 @@ pub fn search(a: SearchArgs) -> Result<()> {
         max_depth: a.max_depth,
         threads,
         progress: !a.quiet,
+        release_memory: Some(crate::release_memory),
     };
     let started = Instant::now();
     let (dir, result) = match a.resume {
