@@ -53,6 +53,15 @@ fn release_memory() {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so a print to a closed pipe (`hatetris search |
+    // head -1`) fails, and `println!` turns that failure into a panic. Like
+    // other Unix tools, stop quietly instead: every file is already written
+    // by the time anything is printed.
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default action has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     match cli::run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

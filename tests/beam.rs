@@ -248,6 +248,8 @@ fn the_beam_ancestry_reproduces_the_loop_rule_in_the_loop_basis_record() {
     let pieces: Vec<char> = rec["pieces"].as_str().unwrap().chars().collect();
     let mut ancestry = Ancestry::root();
     let mut beam = vec![Well::EMPTY];
+    // Every beam so far, for the ancestry to read its wells back from.
+    let mut beams: Vec<Vec<Well>> = Vec::new();
     let mut children = Vec::new();
     let mut repeats_seen = 0;
     for (d, &letter) in pieces.iter().enumerate() {
@@ -278,9 +280,16 @@ fn the_beam_ancestry_reproduces_the_loop_rule_in_the_loop_basis_record() {
             .find(|w| *w != next)
             .unwrap_or(next);
         let parents = if decoy == next { vec![0] } else { vec![0, 0] };
-        let old = beam.clone();
+        beams.push(beam.clone());
         ancestry
-            .push(parents, |i| Ok::<_, ()>(old[i].pack()))
+            .push(parents, |d, indices| {
+                Ok::<_, ()>(
+                    indices
+                        .iter()
+                        .map(|&i| beams[d][i as usize].pack())
+                        .collect(),
+                )
+            })
             .unwrap();
         beam = if decoy == next {
             vec![next]
@@ -290,4 +299,48 @@ fn the_beam_ancestry_reproduces_the_loop_rule_in_the_loop_basis_record() {
     }
     assert!(repeats_seen > 0, "the record revisits wells");
     assert!(ancestry.nodes() <= pieces.len() + 1);
+}
+
+/// The ancestry keeps no wells for its four newest levels, because a well
+/// can only come back a multiple of 5 pieces later (each lock adds 4 cells,
+/// each line removes 10). Games of O and I pieces kept flat (fewest cells,
+/// then a random placement) come back to the same wells often; no repeat
+/// may be at any other distance.
+#[test]
+fn a_well_can_only_repeat_a_multiple_of_five_pieces_later() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut repeats = 0;
+    let mut children = Vec::new();
+    for _game in 0..20 {
+        let mut history = vec![Well::EMPTY];
+        for _ in 0..300 {
+            let well = *history.last().unwrap();
+            let piece = [Piece::O, Piece::I][next(2)];
+            children.clear();
+            MoveGen::new(&well).children(piece, &mut children);
+            let flat = |w: &Well| (w.height(), w.cells());
+            let Some(best) = children.iter().map(|c| flat(&c.well)).min() else {
+                break;
+            };
+            let low: Vec<Well> = children
+                .iter()
+                .filter(|c| flat(&c.well) == best)
+                .map(|c| c.well)
+                .collect();
+            let pick = low[next(low.len())];
+            if let Some(at) = history.iter().rposition(|w| *w == pick) {
+                repeats += 1;
+                let apart = history.len() - at;
+                assert_eq!(apart % 5, 0, "a well repeated after {apart} pieces");
+            }
+            history.push(pick);
+        }
+    }
+    assert!(repeats > 0, "the games revisit wells");
 }

@@ -12,11 +12,27 @@
 //! levels are compacted (a mark-and-compact pass from the newest level back,
 //! which stops at the first level that loses nothing). Beams coalesce fast,
 //! so the older levels together hold about half a node per beam entry
-//! (0.17 to 1.0 over a width-100,000 run), at 24 bytes a node (a
-//! [`PackedWell`] and a parent index).
+//! (0.17 to 1.0 over a width-100,000 run).
+//!
+//! # Young levels hold no wells
+//!
+//! A lock adds 4 cells and a line removes 10, so a well `a` pieces older
+//! than a child has `4a − 10·lines` cells more or fewer, and can only equal
+//! the child when `a` is a multiple of 5. The children of the beam at depth
+//! `d` are at depth `d + 1`, so the levels of depths `d − 3` to `d − 1`
+//! (and the beam itself) can never hold one of them. Those young levels
+//! keep, instead of each node's well (20 bytes), its index in its depth's
+//! file (4 bytes). When a level reaches depth `d − 4` it matures: its live
+//! nodes' wells are read back from its depth file, by then pruned by four
+//! rounds of collection. The young levels hold most of the nodes: the
+//! memory per beam entry fell from 62 to 49 bytes (widths 100,000 and
+//! 300,000 over 30 depths), and a whole width-100,000 run peaked at 18 MB
+//! instead of 25. The test
+//! `a_well_can_only_repeat_a_multiple_of_five_pieces_later` checks the
+//! rule on games that do repeat wells.
 //!
 //! Checking a child is then cheap in the common case: `seen` is a blocked
-//! Bloom filter of every older node's well (2 bytes per node, one cache line
+//! Bloom filter of every mature node's well (2 bytes per node, one cache line
 //! per lookup, about 0.3% false hits), so a child it does not hold was never
 //! seen by anyone. Only a hit walks the entry's own chain, comparing real
 //! wells, so a false hit costs time, never correctness. (A hash set of the
@@ -33,9 +49,61 @@ use crate::well::{PackedWell, Well};
 /// One older depth of the ancestry tree.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Level {
-    wells: Vec<PackedWell>,
-    /// Index into the previous level; unused at depth 0.
+    /// Index into the previous level; unused at depth 0. Its length is the
+    /// level's number of nodes.
     parents: Vec<u32>,
+    /// Each node's well, once the level is mature; empty while young.
+    wells: Vec<PackedWell>,
+    /// Each node's index in its depth's file, while the level is young;
+    /// empty once mature.
+    in_file: Vec<u32>,
+}
+
+impl Level {
+    fn len(&self) -> usize {
+        self.parents.len()
+    }
+
+    fn is_mature(&self) -> bool {
+        self.in_file.is_empty()
+    }
+}
+
+/// Levels this many depths older than the beam, or more, hold their wells
+/// (see the module doc).
+pub const MATURE_AGE: usize = 4;
+
+/// The layout of a level in the previous snapshot format (`HTANCST2`),
+/// where every level held its wells.
+#[derive(Deserialize)]
+pub(crate) struct LevelV2 {
+    wells: Vec<PackedWell>,
+    parents: Vec<u32>,
+}
+
+/// The previous snapshot format (`HTANCST2`).
+#[derive(Deserialize)]
+pub(crate) struct AncestryV2 {
+    levels: Vec<LevelV2>,
+    current: Vec<u32>,
+}
+
+impl From<AncestryV2> for Ancestry {
+    fn from(old: AncestryV2) -> Ancestry {
+        Ancestry {
+            levels: old
+                .levels
+                .into_iter()
+                .map(|l| Level {
+                    parents: l.parents,
+                    wells: l.wells,
+                    in_file: Vec::new(),
+                })
+                .collect(),
+            current: old.current,
+            ..Ancestry::default()
+        }
+    }
 }
 
 /// The ancestry of every entry of the current beam.
@@ -65,16 +133,17 @@ impl Ancestry {
     }
 
     /// Moves one depth on. `parents[j]` is the index, in the beam that is
-    /// current until now, of the next beam's entry `j`; `beam(i)` gives the
-    /// well of that beam's entry `i`, asked in increasing `i` and only for
-    /// entries with a child. Dead ancestors are dropped.
+    /// current until now, of the next beam's entry `j`. Dead ancestors are
+    /// dropped, and the level that comes of age matures:
+    /// `wells(depth, indices)` gives the wells at those (increasing) indices
+    /// of that depth's beam file.
     pub fn push<E>(
         &mut self,
         mut parents: Vec<u32>,
-        mut beam: impl FnMut(usize) -> Result<PackedWell, E>,
+        wells: impl FnMut(usize, &[u32]) -> Result<Vec<PackedWell>, E>,
     ) -> Result<(), E> {
-        // The current beam becomes a level, with only the entries that have
-        // a child; the new parents are renumbered to match.
+        // The current beam becomes a young level, with only the entries
+        // that have a child; the new parents are renumbered to match.
         let mut remap = vec![u32::MAX; self.current.len()];
         for &p in &parents {
             remap[p as usize] = 0;
@@ -82,19 +151,21 @@ impl Ancestry {
         let mut level = Level::default();
         for (i, slot) in remap.iter_mut().enumerate() {
             if *slot == 0 {
-                *slot = level.wells.len() as u32;
-                level.wells.push(beam(i)?);
+                *slot = level.len() as u32;
+                level.in_file.push(i as u32);
                 level.parents.push(self.current[i]);
             }
         }
-        level.wells.shrink_to_fit();
+        level.in_file.shrink_to_fit();
         level.parents.shrink_to_fit();
         for p in &mut parents {
             *p = remap[*p as usize];
         }
+        drop(remap);
         self.levels.push(level);
         self.current = parents;
         self.collect();
+        self.mature(wells)?;
         self.reindex();
         Ok(())
     }
@@ -105,40 +176,66 @@ impl Ancestry {
             let (older, newer) = self.levels.split_at_mut(d);
             let prev = &mut older[d - 1];
             let cur = &mut newer[0];
-            let mut live = vec![false; prev.wells.len()];
+            let mut live = vec![false; prev.len()];
             for &p in &cur.parents {
                 live[p as usize] = true;
             }
             if live.iter().all(|&l| l) {
                 break;
             }
-            let mut remap = vec![u32::MAX; prev.wells.len()];
+            let mut remap = vec![u32::MAX; prev.len()];
             let mut k = 0;
-            for i in 0..prev.wells.len() {
+            for i in 0..prev.len() {
                 if live[i] {
                     remap[i] = k as u32;
-                    prev.wells[k] = prev.wells[i];
                     prev.parents[k] = prev.parents[i];
+                    if prev.is_mature() {
+                        prev.wells[k] = prev.wells[i];
+                    } else {
+                        prev.in_file[k] = prev.in_file[i];
+                    }
                     k += 1;
                 }
             }
-            prev.wells.truncate(k);
-            prev.parents.truncate(k);
             // Give the memory back: old levels shrink to a handful of nodes,
             // and a truncated Vec would keep room for a whole beam at every
             // depth.
+            for v in [&mut prev.parents, &mut prev.in_file] {
+                v.truncate(k);
+                v.shrink_to_fit();
+            }
+            prev.wells.truncate(k);
             prev.wells.shrink_to_fit();
-            prev.parents.shrink_to_fit();
             for p in &mut cur.parents {
                 *p = remap[*p as usize];
             }
         }
     }
 
+    /// Reads the wells of every level old enough to be compared.
+    fn mature<E>(
+        &mut self,
+        mut wells: impl FnMut(usize, &[u32]) -> Result<Vec<PackedWell>, E>,
+    ) -> Result<(), E> {
+        let Some(last) = self.levels.len().checked_sub(MATURE_AGE) else {
+            return Ok(());
+        };
+        for (depth, level) in self.levels[..=last].iter_mut().enumerate() {
+            if !level.is_mature() {
+                let read = wells(depth, &level.in_file)?;
+                assert_eq!(read.len(), level.len(), "one well per node");
+                level.wells = read;
+                level.in_file = Vec::new();
+            }
+        }
+        Ok(())
+    }
+
     fn reindex(&mut self) {
-        self.seen = Filter::with_room(self.nodes());
+        let mature = self.levels.iter().filter(|l| l.is_mature());
+        self.seen = Filter::with_room(mature.clone().map(|l| l.len()).sum());
         self.cells = vec![false; 16 * crate::well::WIDTH + 1];
-        for level in &self.levels {
+        for level in mature {
             for w in &level.wells {
                 let well = w.unpack();
                 self.seen.insert(well_hash(&well));
@@ -149,11 +246,11 @@ impl Ancestry {
 
     /// Live nodes over the older levels.
     pub fn nodes(&self) -> usize {
-        self.levels.iter().map(|l| l.wells.len()).sum()
+        self.levels.iter().map(Level::len).sum()
     }
 
-    /// Whether a child of `well` could repeat any older node (by cell count:
-    /// a lock changes it by `4 − 10·lines`).
+    /// Whether a child of `well` could repeat any mature node (by cell
+    /// count: a lock changes it by `4 − 10·lines`).
     pub fn may_repeat_from(&self, well: &Well) -> bool {
         let after = well.cells() as i32 + 4;
         (0..=4).any(|lines| {
@@ -172,8 +269,10 @@ impl Ancestry {
         }
         let packed = well.pack();
         let mut i = self.current[index] as usize;
+        // Young levels are skipped: none of their wells can equal a child of
+        // the beam (see the module doc).
         for level in self.levels.iter().rev() {
-            if level.wells[i] == packed {
+            if level.is_mature() && level.wells[i] == packed {
                 n += 1;
             }
             i = level.parents[i] as usize;
@@ -193,23 +292,29 @@ impl Ancestry {
                 return None;
             }
         } else {
-            if levels[0].wells.len() != 1 {
+            if levels[0].len() != 1 {
                 return None;
             }
-            for d in 0..levels.len() {
-                if levels[d].wells.len() != levels[d].parents.len() {
+            let young_from = levels.len().saturating_sub(MATURE_AGE - 1);
+            for (d, level) in levels.iter().enumerate() {
+                let shape_ok = if level.is_mature() {
+                    level.wells.len() == level.len()
+                } else {
+                    d >= young_from && level.wells.is_empty() && level.in_file.len() == level.len()
+                };
+                if !shape_ok || level.len() == 0 {
                     return None;
                 }
                 if d > 0
-                    && levels[d]
+                    && level
                         .parents
                         .iter()
-                        .any(|&p| p as usize >= levels[d - 1].wells.len())
+                        .any(|&p| p as usize >= levels[d - 1].len())
                 {
                     return None;
                 }
             }
-            let last = levels[levels.len() - 1].wells.len();
+            let last = levels[levels.len() - 1].len();
             if self.current.iter().any(|&p| p as usize >= last) {
                 return None;
             }

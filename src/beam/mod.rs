@@ -32,16 +32,19 @@
 //!
 //! Memory, per beam entry, whatever the thread count:
 //! - the beam: nothing; it is decoded from its depth file a block per
-//!   thread at a time, and the block's mapped pages are dropped;
+//!   thread at a time, and the file's mapped pages are dropped as it goes;
 //! - the ancestry: a 4-byte parent index, plus the older levels' live nodes
-//!   (about half a node per entry, 24 bytes each, and 2-4 bytes of Bloom
-//!   filter);
+//!   (about half a node per entry): 8 bytes for a node of the four newest
+//!   levels, 24 for an older one (which also costs 2-4 bytes of Bloom
+//!   filter); see [`ancestry`];
 //! - the one bounded set: room for 1.125 candidates of 32 bytes
 //!   ([`bounded::Candidate`]: the well packed to 20 bytes, no score);
-//! - distinct children are estimated in fixed memory ([`distinct`]).
+//! - distinct children are estimated in fixed memory ([`distinct`]);
+//! - depth files are streamed to disk as they are compressed.
 //!
-//! Measured: 66 bytes per extra entry (peak RSS at widths 100,000 and
-//! 300,000 over the same 30 depths), 25 MB for a whole width-100,000 run.
+//! Measured: 49 bytes per extra entry (peak RSS at widths 100,000 and
+//! 300,000 over the same 30 depths, 16.3 and 26.0 MB), 18 MB for a whole
+//! width-100,000 run.
 
 pub mod ancestry;
 pub mod bounded;
@@ -60,8 +63,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::enemy::hatetris_choice_with_children;
 use crate::movegen::{Child, MoveGen};
-use crate::well::Well;
-use ancestry::{well_hash, Ancestry};
+use crate::well::{PackedWell, Well};
+use ancestry::{well_hash, Ancestry, AncestryV2};
 use bounded::{Bounded, Candidate};
 use distinct::Distinct;
 use store::{DepthFile, Entry, StoreError};
@@ -207,6 +210,12 @@ pub enum SearchError {
         /// The requested value.
         asked: String,
     },
+    /// The ancestry refers to a well a depth file does not hold.
+    #[error("{path}: has fewer wells than the run's ancestry refers to")]
+    Ancestry {
+        /// The depth file.
+        path: PathBuf,
+    },
     /// Nothing usable on disk.
     #[error("cannot resume {0}: no complete depth could be read")]
     NothingToResume(PathBuf),
@@ -272,7 +281,28 @@ fn write_manifest(dir: &Path, m: &Manifest) -> Result<(), SearchError> {
     store::write_atomic(&path, text.as_bytes()).map_err(io(&path))
 }
 
-const ANCESTRY_MAGIC: &[u8; 8] = b"HTANCST2";
+const ANCESTRY_MAGIC: &[u8; 8] = b"HTANCST3";
+/// The previous snapshot format, still read: every level held its wells.
+const ANCESTRY_MAGIC_V2: &[u8; 8] = b"HTANCST2";
+
+/// The wells at `indices` (increasing) of depth `depth`'s beam file.
+fn read_wells(dir: &Path, depth: u32, indices: &[u32]) -> Result<Vec<PackedWell>, SearchError> {
+    let file = DepthFile::open(&depth_path(dir, depth))?;
+    let mut out = Vec::with_capacity(indices.len());
+    let mut block: Option<(usize, Vec<store::Stored>)> = None;
+    for &i in indices {
+        let (b, k) = (i as usize / store::BLOCK, i as usize % store::BLOCK);
+        if block.as_ref().map(|(n, _)| *n) != Some(b) {
+            block = Some((b, file.block(b)?));
+        }
+        let (_, entries) = block.as_ref().expect("just read");
+        let entry = entries.get(k).ok_or_else(|| SearchError::Ancestry {
+            path: depth_path(dir, depth),
+        })?;
+        out.push(entry.well.pack());
+    }
+    Ok(out)
+}
 
 fn save_ancestry(dir: &Path, depth: u32, a: &Ancestry) -> Result<(), SearchError> {
     let path = ancestry_path(dir, depth);
@@ -294,7 +324,8 @@ fn save_ancestry(dir: &Path, depth: u32, a: &Ancestry) -> Result<(), SearchError
 
 fn load_ancestry(dir: &Path, depth: u32, beam_len: usize) -> Option<Ancestry> {
     let bytes = fs::read(ancestry_path(dir, depth)).ok()?;
-    if bytes.len() < 24 || &bytes[..8] != ANCESTRY_MAGIC {
+    let v2 = bytes.len() >= 8 && &bytes[..8] == ANCESTRY_MAGIC_V2;
+    if bytes.len() < 24 || (&bytes[..8] != ANCESTRY_MAGIC && !v2) {
         return None;
     }
     let d = u32::from_le_bytes(bytes[8..12].try_into().ok()?);
@@ -305,7 +336,11 @@ fn load_ancestry(dir: &Path, depth: u32, beam_len: usize) -> Option<Ancestry> {
         return None;
     }
     let raw = zstd::bulk::decompress(packed, raw_len).ok()?;
-    let a: Ancestry = bincode::deserialize(&raw).ok()?;
+    let a: Ancestry = if v2 {
+        bincode::deserialize::<AncestryV2>(&raw).ok()?.into()
+    } else {
+        bincode::deserialize(&raw).ok()?
+    };
     a.validate(beam_len)
 }
 
@@ -506,9 +541,9 @@ fn run_from<E: Evaluate>(
         }
         histogram.sort_unstable();
         // Memory peaks here, so each big piece goes as soon as it can: the
-        // old beam's mapping (every page of it was read), the encoded file
-        // once it is on disk, and the candidates before the ancestry reads
-        // the old beam back.
+        // old beam's mapping first; the new depth file is streamed out of
+        // the candidates, which go before the ancestry moves on (and reads
+        // the wells of the level that matures back from its depth file).
         drop(beam);
         let next_path = depth_path(dir, depth + 1);
         let file_bytes = store::write_depth_file(&next_path, depth + 1, kept.len(), |i| Entry {
@@ -519,18 +554,7 @@ fn run_from<E: Evaluate>(
         let kept_len = kept.len() as u64;
         let parents: Vec<u32> = kept.iter().map(|c| c.parent).collect();
         drop(kept);
-        let beam = DepthFile::open(&depth_path(dir, depth))?;
-        let mut block: Option<(usize, Vec<store::Stored>)> = None;
-        ancestry.push(parents, |i| {
-            let b = i / store::BLOCK;
-            if block.as_ref().map(|(n, _)| *n) != Some(b) {
-                block = Some((b, beam.block(b)?));
-            }
-            let (_, entries) = block.as_ref().expect("just read");
-            Ok::<_, SearchError>(entries[i % store::BLOCK].well.pack())
-        })?;
-        drop(block);
-        drop(beam);
+        ancestry.push(parents, |d, indices| read_wells(dir, d as u32, indices))?;
         depth += 1;
         save_ancestry(dir, depth, &ancestry)?;
         if let Some(release) = opts.release_memory {
