@@ -28,13 +28,21 @@
 //!
 //! Measured with the default weights (lines; widths 10,000 / 20,000 /
 //! 100,000): depth 3 scored 39 / 41 / 46, depth 6 36 at 10,000, depth 12
-//! 32 at 10,000, no cap 32 / 53 / 53 (width 100,000 in 39 min, 223 MB).
+//! 32 at 10,000, no cap 32 / 53 / 53 (width 100,000 in 40 min, 18 MB).
 //! Going on past Z changed no score at 10,000 (depths 3 and 32): no well
 //! where S and Z both clear two lines turned up in 240,000 random
 //! reachable wells. Hypothetical lines at full weight
 //! scored 40 / 47 with no cap in twice the time (19 at depth 3, 33 at
 //! depth 6, 40 at depth 12), at weight 0.75 37 at 10,000, and at weight 0
 //! 26 at 10,000 (depths 3 and 32).
+//!
+//! The public write-up of the 100,000-wide 24 → 62 result (hallofdreams.org,
+//! "Getting the World Record in HATETRIS" and its sequel) describes this
+//! same walk: S, or Z where an S clears two lines, no depth limit, the best
+//! over the chain, hypothetical lines at half weight. Its weight list also
+//! has a "graph heuristic" term (−2.1413) that our brief's weights leave out;
+//! that, or an unpublished detail of the other terms, may explain why the
+//! same width reaches 53 here.
 
 use super::terms::{candidate_rows, for_each_clear, terms};
 use super::Evaluator;
