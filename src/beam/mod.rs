@@ -292,13 +292,17 @@ fn read_wells(dir: &Path, depth: u32, indices: &[u32]) -> Result<Vec<PackedWell>
     let mut block: Option<(usize, Vec<store::Stored>)> = None;
     for &i in indices {
         let (b, k) = (i as usize / store::BLOCK, i as usize % store::BLOCK);
+        let missing = || SearchError::Ancestry {
+            path: depth_path(dir, depth),
+        };
         if block.as_ref().map(|(n, _)| *n) != Some(b) {
+            if b >= file.blocks() {
+                return Err(missing());
+            }
             block = Some((b, file.block(b)?));
         }
         let (_, entries) = block.as_ref().expect("just read");
-        let entry = entries.get(k).ok_or_else(|| SearchError::Ancestry {
-            path: depth_path(dir, depth),
-        })?;
+        let entry = entries.get(k).ok_or_else(missing)?;
         out.push(entry.well.pack());
     }
     Ok(out)

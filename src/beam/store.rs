@@ -33,7 +33,6 @@
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use memmap2::{Advice, Mmap, UncheckedAdvice};
