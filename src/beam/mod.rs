@@ -63,7 +63,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::enemy::hatetris_choice_with_children;
 use crate::movegen::{Child, MoveGen};
-use crate::well::{PackedWell, Well};
+use crate::well::Well;
 use ancestry::{well_hash, Ancestry, AncestryV2};
 use bounded::{Bounded, Candidate};
 use distinct::Distinct;
@@ -210,12 +210,6 @@ pub enum SearchError {
         /// The requested value.
         asked: String,
     },
-    /// The ancestry refers to a well a depth file does not hold.
-    #[error("{path}: has fewer wells than the run's ancestry refers to")]
-    Ancestry {
-        /// The depth file.
-        path: PathBuf,
-    },
     /// Nothing usable on disk.
     #[error("cannot resume {0}: no complete depth could be read")]
     NothingToResume(PathBuf),
@@ -285,29 +279,6 @@ const ANCESTRY_MAGIC: &[u8; 8] = b"HTANCST3";
 /// The previous snapshot format, still read: every level held its wells.
 const ANCESTRY_MAGIC_V2: &[u8; 8] = b"HTANCST2";
 
-/// The wells at `indices` (increasing) of depth `depth`'s beam file.
-fn read_wells(dir: &Path, depth: u32, indices: &[u32]) -> Result<Vec<PackedWell>, SearchError> {
-    let file = DepthFile::open(&depth_path(dir, depth))?;
-    let mut out = Vec::with_capacity(indices.len());
-    let mut block: Option<(usize, Vec<store::Stored>)> = None;
-    for &i in indices {
-        let (b, k) = (i as usize / store::BLOCK, i as usize % store::BLOCK);
-        let missing = || SearchError::Ancestry {
-            path: depth_path(dir, depth),
-        };
-        if block.as_ref().map(|(n, _)| *n) != Some(b) {
-            if b >= file.blocks() {
-                return Err(missing());
-            }
-            block = Some((b, file.block(b)?));
-        }
-        let (_, entries) = block.as_ref().expect("just read");
-        let entry = entries.get(k).ok_or_else(missing)?;
-        out.push(entry.well.pack());
-    }
-    Ok(out)
-}
-
 fn save_ancestry(dir: &Path, depth: u32, a: &Ancestry) -> Result<(), SearchError> {
     let path = ancestry_path(dir, depth);
     let raw = bincode::serialize(a).expect("ancestry serializes");
@@ -370,12 +341,12 @@ pub fn start<E: Evaluate>(
         return Err(SearchError::AlreadyARun(dir.to_path_buf()));
     }
     fs::create_dir_all(dir).map_err(io(dir))?;
-    let root = vec![Entry {
+    let root = Entry {
         well: Well::EMPTY.pack(),
         score: 0,
-    }];
+    };
     let p = depth_path(dir, 0);
-    store::write_atomic(&p, &store::encode(0, &root)).map_err(io(&p))?;
+    store::write_depth_file(&p, 0, 1, |_| root).map_err(io(&p))?;
     let ancestry = Ancestry::root();
     save_ancestry(dir, 0, &ancestry)?;
     let manifest = Manifest {
@@ -558,7 +529,9 @@ fn run_from<E: Evaluate>(
         let kept_len = kept.len() as u64;
         let parents: Vec<u32> = kept.iter().map(|c| c.parent).collect();
         drop(kept);
-        ancestry.push(parents, |d, indices| read_wells(dir, d as u32, indices))?;
+        ancestry.push(parents, |d, indices| {
+            DepthFile::open(&depth_path(dir, d as u32))?.wells_at(indices)
+        })?;
         depth += 1;
         save_ancestry(dir, depth, &ancestry)?;
         if let Some(release) = opts.release_memory {

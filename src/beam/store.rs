@@ -132,6 +132,16 @@ pub enum StoreError {
         /// The block.
         block: usize,
     },
+    /// An entry past the end was asked for.
+    #[error("{path}: has no entry {index} ({entries} entries)")]
+    NoEntry {
+        /// The file.
+        path: PathBuf,
+        /// The index asked for.
+        index: usize,
+        /// The number of entries.
+        entries: usize,
+    },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
@@ -431,6 +441,30 @@ impl DepthFile {
             self.map
                 .unchecked_advise_range(UncheckedAdvice::DontNeed, offset, len)
         };
+    }
+
+    /// The wells of the entries at `indices` (increasing), decoding each
+    /// block they fall in once.
+    pub fn wells_at(&self, indices: &[u32]) -> Result<Vec<PackedWell>, StoreError> {
+        let mut out = Vec::with_capacity(indices.len());
+        let mut block: Option<(usize, Vec<Stored>)> = None;
+        for &i in indices {
+            let i = i as usize;
+            if i >= self.entries {
+                return Err(StoreError::NoEntry {
+                    path: self.path.clone(),
+                    index: i,
+                    entries: self.entries,
+                });
+            }
+            let b = i / BLOCK;
+            if block.as_ref().map(|(n, _)| *n) != Some(b) {
+                block = Some((b, self.block(b)?));
+            }
+            let (_, entries) = block.as_ref().expect("just decoded");
+            out.push(entries[i % BLOCK].well.pack());
+        }
+        Ok(out)
     }
 
     /// Decodes block `i`.
