@@ -42,7 +42,26 @@
 //! over the chain, hypothetical lines at half weight. Its weight list also
 //! has a "graph heuristic" term (−2.1413) that our brief's weights leave out;
 //! that, or an unpublished detail of the other terms, may explain why the
-//! same width reaches 53 here.
+//! same width reaches 53 here. The same write-up reports that the graph term
+//! made no difference at width 25M, so it may not explain the gap either.
+//!
+//! Free choices of the definitions do not explain it. Each was tried with
+//! this lookahead (no cap) at eight widths, 2,000 to 9,000 in steps of
+//! 1,000, one run each (the sum of the eight scores in brackets):
+//! - these definitions: 22 33 42 42 24 23 28 32 (246);
+//! - holes counted only above the lowest surface row *before* the S/Z
+//!   exception deepens it (the literal reading of "holes an S or Z can free
+//!   are not counted"): 21 21 21 21 21 42 41 42 (230);
+//! - that, and no S/Z exception in the surface height either:
+//!   22 24 24 19 39 41 41 41 (251);
+//! - ties at equal cost and score broken by a hash of the well instead of
+//!   the well's order, which prefers low stacks: 22 33 42 42 24 24 44 32
+//!   (263; tied costs at the cut are rare);
+//! - ties broken by the reversed well order: 24 30 35 42 24 24 26 32 (237).
+//!
+//! Every variant stops on the same plateaus (about 21-24 lines near depth
+//! 85, 32 near 107, 41-44 near 133), and the differences are within the
+//! spread between neighbouring widths, so none was adopted.
 
 use super::terms::{candidate_rows, for_each_clear, terms};
 use super::Evaluator;

@@ -204,7 +204,9 @@ pub fn erasability(well: &Well) -> [bool; 7] {
 /// and knewjade's own heuristic). The stand-alone functions [`holes`],
 /// [`enclosed_holes`] and [`lines_with_enclosed_holes`] count the whole
 /// well. Counting everywhere was measured and rejected: width 10,000 scored
-/// 17 that way and 23 this way.
+/// 17 that way and 23 this way. Counting only above the lowest surface row
+/// *before* the S/Z exception scored 21 (with the lookahead, see
+/// [`super::quiescent`]'s doc).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Terms {
     /// See [`holes`].
