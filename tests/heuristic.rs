@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use hatetris::heuristic::{
     self, enclosed_holes, erasability, erasable, holes, lines_with_enclosed_holes, surface_bottom,
-    surface_height, terms, Evaluator, Weights, WeightsError,
+    surface_height, terms, terms_with, Evaluator, HoleRegion, Weights, WeightsError,
 };
 use hatetris::movegen::MoveGen;
 use hatetris::reference;
@@ -231,6 +231,41 @@ fn a_line_an_s_can_clear_opens_what_lies_below() {
     assert_eq!(surface_bottom(&w), 17);
     assert!(erasable(&w, Piece::S));
     assert_eq!(surface_height(&w), 19);
+}
+
+#[test]
+fn with_the_lookahead_holes_an_s_or_z_clear_would_free_are_not_counted() {
+    // The S clear of row 17 opens column 1 of rows 18 and 19: they deepen
+    // the surface height either way, and are counted as holes only without
+    // the lookahead.
+    let freed = well(
+        "####..####
+         #.########
+         #.########",
+    );
+    let plain = Evaluator::new(Weights::dnf86(), None);
+    let q = Evaluator::new(Weights::dnf86(), Some(4));
+    assert_eq!(plain.hole_region(), HoleRegion::DeepenedSurface);
+    assert_eq!(q.hole_region(), HoleRegion::LowestSurface);
+    let counted = plain.terms(&freed);
+    assert_eq!(counted, terms(&freed));
+    assert_eq!(counted.surface_height, 19);
+    assert_eq!((counted.holes, counted.enclosed_holes), (2, 2));
+    let t = q.terms(&freed);
+    assert_eq!(t.surface_height, 19);
+    let hole_terms = (t.holes, t.enclosed_holes, t.lines_with_enclosed_holes);
+    assert_eq!(hole_terms, (0, 0, 0));
+    // Down to the lowest surface row, holes count in both regions.
+    let covered = well(
+        "####.#####
+         ###...####
+         #.########",
+    );
+    assert_eq!(surface_bottom(&covered), 18);
+    for region in [HoleRegion::DeepenedSurface, HoleRegion::LowestSurface] {
+        let t = terms_with(&covered, region);
+        assert_eq!((t.holes, t.enclosed_holes), (2, 0), "{region:?}");
+    }
 }
 
 #[test]
@@ -746,6 +781,16 @@ proptest! {
         // The term functions count the whole well; `terms` only the rows at
         // or above the surface height (holes further down are out of reach).
         let last = naive_surface_height(&b) as usize;
+        // With the lookahead's region, only down to the lowest surface row
+        // before the S/Z exception.
+        let freed = terms_with(&w, HoleRegion::LowestSurface);
+        let lowest = naive_bottom(&b) as usize;
+        prop_assert_eq!(freed.holes, naive_holes_down_to(&b, lowest));
+        let (cells, lines) = naive_enclosed_down_to(&b, lowest);
+        prop_assert_eq!(freed.enclosed_holes, cells);
+        prop_assert_eq!(freed.lines_with_enclosed_holes, lines);
+        prop_assert_eq!(freed.surface_height, t.surface_height);
+        prop_assert_eq!(freed.erasable, t.erasable);
         prop_assert_eq!(holes(&w), naive_holes(&b));
         prop_assert_eq!(t.holes, naive_holes_down_to(&b, last));
         let (cells, lines) = naive_enclosed(&b);

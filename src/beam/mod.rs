@@ -384,7 +384,7 @@ pub fn resume<E: Evaluate>(
     if manifest.settings.evaluator != settings.evaluator {
         return Err(SearchError::SettingsDiffer {
             dir: dir.to_path_buf(),
-            what: "the evaluator (weights or --quiescent)".into(),
+            what: "the evaluator (weights, --quiescent or the terms' definition)".into(),
             run: manifest.settings.evaluator.to_string(),
             asked: settings.evaluator.to_string(),
         });

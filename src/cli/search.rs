@@ -23,7 +23,12 @@ fn evaluator(
         Some(path) => Weights::load(path)?,
         None => Weights::dnf86(),
     };
-    let description = serde_json::json!({ "weights": w, "quiescent": quiescent });
+    let mut description = serde_json::json!({ "weights": w, "quiescent": quiescent });
+    // Without the lookahead the terms are counted as in version 1, so runs
+    // made before version 2 still resume; with it they are refused.
+    if quiescent.is_some() {
+        description["terms"] = heuristic::TERMS_VERSION.into();
+    }
     Ok((Evaluator::new(w, quiescent), description))
 }
 

@@ -23,6 +23,11 @@
 //!   reachable placement of that piece clears a line;
 //! - **score**: lines cleared so far in the game.
 //!
+//! The three hole terms count only the rows down to the surface height
+//! (below, the stack is out of reach), and with the lookahead on only down
+//! to the lowest surface row before the S/Z exception, so that holes an S or
+//! Z clear would free are not counted ([`HoleRegion`] has the measurements).
+//!
 //! # Design
 //! [`Evaluator`] holds only the weights and the lookahead depth, so it is
 //! `Copy`, `Send` and `Sync`, and a call allocates nothing: the geometric
@@ -54,7 +59,7 @@ pub use bench::{bench_eval, EvalBench};
 pub use quiescent::{best_along_chain, ChainBest, HYPOTHETICAL_LINE_WEIGHT, MAX_QUIESCENT_DEPTH};
 pub use terms::{
     enclosed_holes, erasability, erasable, holes, lines_with_enclosed_holes, surface,
-    surface_bottom, surface_height, terms, Terms,
+    surface_bottom, surface_height, terms, terms_with, HoleRegion, Terms,
 };
 pub use weights::{Weights, WeightsError};
 
@@ -63,8 +68,22 @@ use crate::well::Well;
 
 /// The chain depth `--quiescent` uses when none is given: no cap, as in
 /// the public implementation (no chain is longer than 24 clears). Width
-/// 100,000 scored 53 lines with it and 46 with depth 3.
+/// 100,000 scored 64 lines with it (46 with depth 3, measured on the
+/// terms' first definition, which scored 53 with no cap).
 pub const DEFAULT_QUIESCENT_DEPTH: u8 = MAX_QUIESCENT_DEPTH;
+
+/// Which definition of the terms this build computes, recorded in the
+/// settings of a run with the lookahead on, so that `--resume` refuses one
+/// made with another definition (the same weights would rank wells
+/// differently). Runs without the lookahead don't record it: both versions
+/// count their terms alike.
+///
+/// - 1: the hole terms counted down to the surface height, deepened by the
+///   S/Z exception.
+/// - 2: with the lookahead on, they stop at the lowest surface row before
+///   the exception, so holes an S or Z clear would free are not counted
+///   ([`HoleRegion`]). Without it, as in 1.
+pub const TERMS_VERSION: u32 = 2;
 
 /// What the value means, stated once for every output.
 pub const CONVENTION: &str = "cost: lower is better";
@@ -110,11 +129,26 @@ impl Evaluator {
         self.quiescent
     }
 
+    /// Where this evaluator counts the hole terms: down to the lowest
+    /// surface row with the lookahead on, down to the S/Z-deepened one
+    /// without (measured, see [`HoleRegion`]).
+    pub fn hole_region(&self) -> HoleRegion {
+        match self.quiescent {
+            Some(_) => HoleRegion::LowestSurface,
+            None => HoleRegion::DeepenedSurface,
+        }
+    }
+
+    /// The terms of `well` as this evaluator counts them.
+    pub fn terms(&self, well: &Well) -> Terms {
+        terms_with(well, self.hole_region())
+    }
+
     /// The cost of `well` after `score` lines (lower is better). With the
     /// lookahead on, the best cost along its chains.
     pub fn cost(&self, well: &Well, score: u32) -> f64 {
         match self.quiescent {
-            None => self.terms_cost(&terms(well), score as f64),
+            None => self.terms_cost(&self.terms(well), score as f64),
             Some(depth) => best_along_chain(self, well, score, depth).cost,
         }
     }
@@ -139,7 +173,7 @@ impl Evaluator {
     /// Every term, weight and contribution behind [`Evaluator::cost`], for
     /// `hatetris eval`. Allocates; not for the hot path.
     pub fn breakdown(&self, well: &Well, score: u32) -> Breakdown {
-        let t = terms(well);
+        let t = self.terms(well);
         let rows = self.rows(&t, score as f64);
         let static_total = self.terms_cost(&t, score as f64);
         let quiescent = self.quiescent.map(|depth| {
@@ -152,7 +186,7 @@ impl Evaluator {
                 pieces,
                 well: best.well.to_numbers(),
                 drawing: best.well.to_string(),
-                terms: self.rows(&terms(&best.well), score),
+                terms: self.rows(&self.terms(&best.well), score),
                 total: best.cost,
             }
         });

@@ -26,44 +26,48 @@
 //! is skipped, which changes no value. The seen wells are kept in a
 //! per-thread set that is reused (it allocates only while growing).
 //!
-//! Measured with the default weights (lines; widths 10,000 / 20,000 /
-//! 100,000): depth 3 scored 39 / 41 / 46, depth 6 36 at 10,000, depth 12
-//! 32 at 10,000, no cap 32 / 53 / 53 (width 100,000 in 40 min, 18 MB).
-//! Going on past Z changed no score at 10,000 (depths 3 and 32): no well
-//! where S and Z both clear two lines turned up in 240,000 random
-//! reachable wells. Hypothetical lines at full weight
-//! scored 40 / 47 with no cap in twice the time (19 at depth 3, 33 at
-//! depth 6, 40 at depth 12), at weight 0.75 37 at 10,000, and at weight 0
-//! 26 at 10,000 (depths 3 and 32).
-//!
 //! The public write-up of the 100,000-wide 24 → 62 result (hallofdreams.org,
 //! "Getting the World Record in HATETRIS" and its sequel) describes this
 //! same walk: S, or Z where an S clears two lines, no depth limit, the best
-//! over the chain, hypothetical lines at half weight. Its weight list also
-//! has a "graph heuristic" term (−2.1413) that our brief's weights leave out;
-//! that, or an unpublished detail of the other terms, may explain why the
-//! same width reaches 53 here. The same write-up reports that the graph term
-//! made no difference at width 25M, so it may not explain the gap either.
+//! over the chain, hypothetical lines at half weight. (Its weight list also
+//! has a "graph heuristic" term, −2.1413, that our brief's weights leave
+//! out; the write-up itself found that it made no difference at width 25M.)
 //!
-//! Free choices of the definitions do not explain it. Each was tried with
-//! this lookahead (no cap) at eight widths, 2,000 to 9,000 in steps of
-//! 1,000, one run each (the sum of the eight scores in brackets):
-//! - these definitions: 22 33 42 42 24 23 28 32 (246);
-//! - holes counted only above the lowest surface row *before* the S/Z
-//!   exception deepens it (the literal reading of "holes an S or Z can free
-//!   are not counted"): 21 21 21 21 21 42 41 42 (230);
-//! - that, and no S/Z exception in the surface height either:
+//! # Measurements (default weights, lines)
+//! With the terms' current definition ([`super::TERMS_VERSION`] 2: with the
+//! lookahead, holes an S or Z clear would free are not counted) and no cap,
+//! width 100,000 scored **64** (depth 186) in 40 min and 18.2 MB; the
+//! README has the other widths.
+//!
+//! With the first definition (version 1), the chain depth and the line
+//! weight were tuned at widths 10,000 / 20,000 / 100,000: depth 3 scored
+//! 39 / 41 / 46, depth 6 36 at 10,000, depth 12 32 at 10,000, no cap
+//! 32 / 53 / 53. Hypothetical lines at full weight scored 40 / 47 with no
+//! cap in twice the time (19 at depth 3, 33 at depth 6, 40 at depth 12), at
+//! weight 0.75 37 at 10,000, and at weight 0 26 at 10,000. Going on past Z
+//! changed no score at 10,000: no well where S and Z both clear two lines
+//! turned up in 240,000 random reachable wells.
+//!
+//! Narrow beams cannot tell such choices apart. Each of these was run at
+//! eight widths, 2,000 to 9,000 in steps of 1,000 (the sum in brackets):
+//! - version 1: 22 33 42 42 24 23 28 32 (246);
+//! - version 2: 21 21 21 21 21 42 41 42 (230);
+//! - version 2 with no S/Z exception in the surface height:
 //!   22 24 24 19 39 41 41 41 (251);
-//! - ties at equal cost and score broken by a hash of the well instead of
-//!   the well's order, which prefers low stacks: 22 33 42 42 24 24 44 32
-//!   (263; tied costs at the cut are rare);
-//! - ties broken by the reversed well order: 24 30 35 42 24 24 26 32 (237).
+//! - version 1 with ties at equal cost and score broken by a hash of the
+//!   well instead of the well's order (which prefers low stacks):
+//!   22 33 42 42 24 24 44 32 (263; tied costs at the cut are rare);
+//! - version 1 with ties broken by the reversed well order:
+//!   24 30 35 42 24 24 26 32 (237).
 //!
 //! Every variant stops on the same plateaus (about 21-24 lines near depth
-//! 85, 32 near 107, 41-44 near 133), and the differences are within the
-//! spread between neighbouring widths, so none was adopted.
+//! 85, 32 near 107, 41-44 near 133). Version 2 was adopted for the reading
+//! of the published rule and for its 64 at width 100,000 (53 for
+//! version 1), a single run each: one width is weak evidence on so noisy a
+//! measure. (Without the lookahead the same change cost 37 → 22 at width
+//! 100,000, so there the hole terms keep version 1's region.)
 
-use super::terms::{candidate_rows, for_each_clear, terms};
+use super::terms::{candidate_rows, for_each_clear};
 use super::Evaluator;
 use crate::piece::Piece;
 use crate::well::Well;
@@ -100,7 +104,7 @@ pub const HYPOTHETICAL_LINE_WEIGHT: f64 = 0.5;
 /// clears (clamped to [`MAX_QUIESCENT_DEPTH`]) and returns the best point.
 pub fn best_along_chain(eval: &Evaluator, well: &Well, score: u32, depth: u8) -> ChainBest {
     let mut best = ChainBest {
-        cost: eval.terms_cost(&terms(well), score as f64),
+        cost: eval.terms_cost(&eval.terms(well), score as f64),
         well: *well,
         steps: 0,
         pieces: 0,
@@ -179,7 +183,7 @@ fn walk(
     // twice through two orientations that cover the same cells.
     for_each_clear(well, piece, rows, true, |child, lines| {
         if lines == 1 {
-            let cost = eval.terms_cost(&terms(&child), next_score);
+            let cost = eval.terms_cost(&eval.terms(&child), next_score);
             if cost < best.cost {
                 *best = ChainBest {
                     cost,

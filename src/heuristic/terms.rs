@@ -198,15 +198,10 @@ pub fn erasability(well: &Well) -> [bool; 7] {
 /// All the geometric terms of one well, as the heuristic counts them.
 ///
 /// Holes, enclosed holes and lines with enclosed holes are counted only in
-/// rows at or above the [`surface_height`] row (the lowest surface row,
-/// deepened by the S/Z exception): the surface almost never goes back down,
-/// so what lies below it is out of reach and no longer matters (BRIEF §4,
-/// and knewjade's own heuristic). The stand-alone functions [`holes`],
-/// [`enclosed_holes`] and [`lines_with_enclosed_holes`] count the whole
-/// well. Counting everywhere was measured and rejected: width 10,000 scored
-/// 17 that way and 23 this way. Counting only above the lowest surface row
-/// *before* the S/Z exception scored 21 (with the lookahead, see
-/// [`super::quiescent`]'s doc).
+/// the rows of a [`HoleRegion`]: the surface almost never goes back down, so
+/// what lies below it is out of reach and no longer matters (BRIEF §4). The
+/// stand-alone functions [`holes`], [`enclosed_holes`] and
+/// [`lines_with_enclosed_holes`] count the whole well.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Terms {
     /// See [`holes`].
@@ -228,9 +223,42 @@ impl Terms {
     }
 }
 
-/// Every term of `well` in one pass: the same values as the single-term
+/// Where the hole terms of [`Terms`] are counted: from the top down to a
+/// row that depends on S and Z clears.
+///
+/// Measured with the default weights (lines, single runs): counting the
+/// whole well scored 17 at width 10,000 without the lookahead. Without it,
+/// [`DeepenedSurface`](HoleRegion::DeepenedSurface) scored 23 / 37 at
+/// widths 10,000 / 100,000 and [`LowestSurface`](HoleRegion::LowestSurface)
+/// 21 / 22; with the lookahead the other way round, 32 / 53 against
+/// 42 / 64. So the [`Evaluator`](super::Evaluator) counts down to the
+/// deepened row without the lookahead and to the lowest row with it (see
+/// [`super::quiescent`]'s doc for narrower widths, which do not tell the
+/// two apart). One reading of the lookahead's part: it scores the well
+/// after the S clear itself, where the freed cells are surface, so counting
+/// them as holes in the well before the clear would charge for them twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HoleRegion {
+    /// Down to the [`surface_height`] row: the lowest surface row, deepened
+    /// when an S or Z clear opens what lies below. The cells such a clear
+    /// would open are counted as holes.
+    DeepenedSurface,
+    /// Down to the lowest surface row before the S/Z exception: holes an S
+    /// or Z clear would free are not counted ("knewjade's heuristic doesn't
+    /// count holes or enclosed holes if an S or Z piece can free them",
+    /// hallofdreams.org). The exception still deepens the surface height.
+    LowestSurface,
+}
+
+/// Every term of `well` in one pass, hole terms over
+/// [`HoleRegion::DeepenedSurface`]: the same values as the single-term
 /// functions, sharing the surface and the move generator between them.
 pub fn terms(well: &Well) -> Terms {
+    terms_with(well, HoleRegion::DeepenedSurface)
+}
+
+/// [`terms`] with the hole terms counted over `region`.
+pub fn terms_with(well: &Well, region: HoleRegion) -> Terms {
     let s = surface(well);
     let base = surface_bottom_of(&s);
     let rows = candidate_rows(well);
@@ -258,11 +286,11 @@ pub fn terms(well: &Well) -> Terms {
             };
         }
     }
-    // Below the surface's lowest row (deepened by the S/Z exception) the
-    // stack is out of reach for good, so its holes no longer matter.
-    let live = (surface_height as usize + 1)
-        .saturating_sub(BAR)
-        .min(LIVE_ROWS);
+    let last = match region {
+        HoleRegion::DeepenedSurface => surface_height,
+        HoleRegion::LowestSurface => base,
+    };
+    let live = (last as usize + 1).saturating_sub(BAR).min(LIVE_ROWS);
     let (enclosed_holes, lines_with_enclosed_holes) = enclosed_counts_in(well, &s, live);
     Terms {
         holes: holes_in(well, live),
