@@ -6,7 +6,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use hatetris::beam::{self, Options, Settings};
-use hatetris::heuristic::{self, Evaluator, Weights};
+use hatetris::heuristic::{self, Evaluator, HoleRegion, Weights};
 use hatetris::keyframes::{self, Pick};
 use hatetris::replay::{self, Format};
 use hatetris::Well;
@@ -23,13 +23,15 @@ fn evaluator(
         Some(path) => Weights::load(path)?,
         None => Weights::dnf86(),
     };
+    let eval = Evaluator::new(w, quiescent);
     let mut description = serde_json::json!({ "weights": w, "quiescent": quiescent });
-    // Without the lookahead the terms are counted as in version 1, so runs
-    // made before version 2 still resume; with it they are refused.
-    if quiescent.is_some() {
+    // Version 1 counted every evaluator's holes over the deepened surface, so
+    // an evaluator that still does resumes runs made before version 2; the
+    // others record the version, and such old runs are refused.
+    if eval.hole_region() != HoleRegion::DeepenedSurface {
         description["terms"] = heuristic::TERMS_VERSION.into();
     }
-    Ok((Evaluator::new(w, quiescent), description))
+    Ok((eval, description))
 }
 
 /// A fresh folder under runs/ named after the time and width.
