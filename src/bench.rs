@@ -134,3 +134,115 @@ pub fn bench_movegen(wells: &[Well], runs: usize) -> MovegenBench {
         all7_children,
     }
 }
+
+/// One depth of a [`SearchBench`]: what the search produced there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct DepthSignature {
+    /// Pieces placed.
+    pub depth: u32,
+    /// Children generated.
+    pub children: u64,
+    /// Wells kept.
+    pub kept: u64,
+    /// A fixed 64-bit hash of the depth's content: every (well, score)
+    /// entry in the depth file's order (see [`content_hash`]).
+    pub hash: u64,
+}
+
+/// A fixed search and its signature (see [`bench_search`]).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SearchBench {
+    /// Beam width.
+    pub width: usize,
+    /// Depths searched.
+    pub depths: u32,
+    /// Worker threads.
+    pub threads: usize,
+    /// The lookahead's chain depth, if on.
+    pub quiescent: Option<u8>,
+    /// Wall-clock seconds of the search (not of the hashing).
+    pub seconds: f64,
+    /// Per depth, from depth 1.
+    pub per_depth: Vec<DepthSignature>,
+    /// A hash of every depth's hash, children and kept count: one number
+    /// that changes when anything the search produced changes.
+    pub signature: u64,
+}
+
+/// FNV-1a over 16-bit words: fixed, so the same on every machine and run.
+fn fnv(mut h: u64, words: impl IntoIterator<Item = u16>) -> u64 {
+    for w in words {
+        for b in w.to_le_bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The content hash of a depth: FNV-1a over each entry's 16 live rows and
+/// its score, in the file's order (sorted by well).
+pub fn content_hash(entries: &[crate::beam::store::Stored]) -> u64 {
+    entries.iter().fold(FNV_OFFSET, |h, e| {
+        fnv(h, e.well.rows().iter().copied().chain([e.score]))
+    })
+}
+
+/// Runs a fixed search in `dir` (which must not hold a run): the empty
+/// well, the default weights (with the lookahead when `quiescent` is
+/// given), `width` wells per depth, `depths` depths, on `threads` threads.
+/// Returns each depth's children, kept count and content hash. The figures
+/// other than `seconds` are the same for any thread count and must not
+/// change when the code is refactored.
+pub fn bench_search(
+    dir: &std::path::Path,
+    width: usize,
+    depths: u32,
+    threads: usize,
+    quiescent: Option<u8>,
+) -> Result<SearchBench, crate::beam::SearchError> {
+    use crate::beam::{self, store::DepthFile};
+    let eval = crate::heuristic::Evaluator::new(crate::heuristic::Weights::dnf86(), quiescent);
+    let settings = beam::Settings {
+        width,
+        evaluator: serde_json::json!({"bench": "search", "quiescent": quiescent}),
+    };
+    let opts = beam::Options {
+        max_depth: depths,
+        threads,
+        progress: false,
+        release_memory: None,
+    };
+    let start = Instant::now();
+    beam::start(dir, settings, &eval, &opts)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let manifest = beam::read_manifest(dir)?;
+    let mut per_depth = Vec::new();
+    let mut signature = FNV_OFFSET;
+    for s in &manifest.depths {
+        let entries = DepthFile::open(&beam::depth_path(dir, s.depth))?.read_all()?;
+        let d = DepthSignature {
+            depth: s.depth,
+            children: s.children,
+            kept: s.kept,
+            hash: content_hash(&entries),
+        };
+        signature = fnv(
+            signature,
+            [d.hash, d.children, d.kept]
+                .iter()
+                .flat_map(|x| (0..4).map(move |i| (x >> (16 * i)) as u16)),
+        );
+        per_depth.push(d);
+    }
+    Ok(SearchBench {
+        width,
+        depths,
+        threads,
+        quiescent,
+        seconds,
+        per_depth,
+        signature,
+    })
+}

@@ -122,6 +122,33 @@ pub enum BenchCmd {
     Movegen(BenchMovegenArgs),
     /// Single-thread heuristic cost per child over the children of the wells.
     Eval(BenchEvalArgs),
+    /// A fixed search from the empty well with the default weights: per
+    /// depth the children, the kept count and a hash of the depth's content.
+    /// These must not change when the code is refactored, whatever the
+    /// thread count; the time is reported too.
+    Search(BenchSearchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BenchSearchArgs {
+    /// Beam width.
+    #[arg(long, default_value_t = 10_000)]
+    pub width: usize,
+    /// Depths to search.
+    #[arg(long, default_value_t = 30)]
+    pub depths: u32,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Rank wells with the quiescent lookahead (default depth 32, no cap).
+    #[arg(long, num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
+    pub quiescent: Option<u8>,
+    /// Keep the run folder here (default: a temporary folder, removed).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// End with one JSON line holding every figure.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

@@ -31,6 +31,7 @@ pub fn run() -> Result<()> {
         Command::Keyframes(a) => search::keyframes(a),
         Command::Eval(a) => search::eval(a),
         Command::Bench(BenchCmd::Eval(a)) => search::bench_eval(a),
+        Command::Bench(BenchCmd::Search(a)) => search::bench_search(a),
     }
 }
 

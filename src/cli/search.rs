@@ -11,7 +11,7 @@ use hatetris::keyframes::{self, Pick};
 use hatetris::replay::{self, Format};
 use hatetris::Well;
 
-use super::args::{BenchEvalArgs, EvalArgs, KeyframesArgs, SearchArgs};
+use super::args::{BenchEvalArgs, BenchSearchArgs, EvalArgs, KeyframesArgs, SearchArgs};
 use super::{format_arg, read_arg, read_wells};
 
 /// The evaluator and its description (compared when a run resumes).
@@ -185,6 +185,57 @@ pub fn bench_eval(a: BenchEvalArgs) -> Result<()> {
             "{}",
             serde_json::json!({"children": plain.children, "eval_us": plain.us_per_child, "quiescent_us": quiescent.us_per_child, "quiescent_depth": a.quiescent})
         );
+    }
+    Ok(())
+}
+
+pub fn bench_search(a: BenchSearchArgs) -> Result<()> {
+    if a.width == 0 || a.depths == 0 {
+        bail!("--width and --depths must be at least 1");
+    }
+    let threads = match a.threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) => t,
+        None => std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1),
+    };
+    let (dir, temporary) = match a.out {
+        Some(dir) => (dir, false),
+        None => (
+            std::env::temp_dir().join(format!("hatetris-bench-search-{}", std::process::id())),
+            true,
+        ),
+    };
+    let result = hatetris::bench::bench_search(&dir, a.width, a.depths, threads, a.quiescent);
+    if temporary {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let b = result?;
+    println!(
+        "search: width {}, {} depths, {} threads, lookahead {}",
+        b.width,
+        b.depths,
+        b.threads,
+        b.quiescent
+            .map_or("off".to_string(), |d| format!("depth {d}"))
+    );
+    println!("{:>6} {:>12} {:>10}  {:<16}", "depth", "children", "kept", "content hash");
+    for d in &b.per_depth {
+        println!(
+            "{:>6} {:>12} {:>10}  {:016x}",
+            d.depth, d.children, d.kept, d.hash
+        );
+    }
+    let children: u64 = b.per_depth.iter().map(|d| d.children).sum();
+    println!(
+        "children {children}  signature {:016x}  {:.2}s  ({:.3} us/child)",
+        b.signature,
+        b.seconds,
+        b.seconds * 1e6 / children.max(1) as f64
+    );
+    if a.json {
+        println!("{}", serde_json::to_string(&b)?);
     }
     Ok(())
 }
