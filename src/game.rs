@@ -11,7 +11,7 @@
 
 use crate::enemy::{Enemy, EnemyKind};
 use crate::key::Key;
-use crate::movegen::lock_into;
+use crate::lock::lock_board;
 use crate::piece::Piece;
 use crate::reference::{fits, Position};
 use crate::well::{Board, Well, BAR, HEIGHT};
@@ -114,7 +114,7 @@ impl Game {
             return Event::Blocked;
         }
         let piece = self.piece;
-        let lines = lock_into(
+        let lines = lock_board(
             &mut self.board,
             piece,
             self.pos.x,

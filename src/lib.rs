@@ -17,6 +17,7 @@ pub mod game;
 pub mod heuristic;
 pub mod key;
 pub mod keyframes;
+pub mod lock;
 pub mod movegen;
 pub mod piece;
 pub mod reference;

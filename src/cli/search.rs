@@ -220,7 +220,10 @@ pub fn bench_search(a: BenchSearchArgs) -> Result<()> {
         b.quiescent
             .map_or("off".to_string(), |d| format!("depth {d}"))
     );
-    println!("{:>6} {:>12} {:>10}  {:<16}", "depth", "children", "kept", "content hash");
+    println!(
+        "{:>6} {:>12} {:>10}  {:<16}",
+        "depth", "children", "kept", "content hash"
+    );
     for d in &b.per_depth {
         println!(
             "{:>6} {:>12} {:>10}  {:016x}",

@@ -67,8 +67,8 @@
 //! measure. (Without the lookahead the same change cost 37 → 22 at width
 //! 100,000, so there the hole terms keep version 1's region.)
 
-use super::terms::{candidate_rows, for_each_clear};
 use super::Evaluator;
+use crate::movegen::{candidate_rows, for_each_clear};
 use crate::piece::Piece;
 use crate::well::Well;
 
