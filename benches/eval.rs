@@ -8,9 +8,8 @@
 //! runs, and its JSON is printed, with and without the lookahead.
 
 use criterion::{criterion_group, Criterion, Throughput};
-use hatetris::heuristic::{
-    bench::bench_children, bench_eval, Evaluator, Weights, DEFAULT_QUIESCENT_DEPTH,
-};
+use hatetris::evaluate::{Evaluator, DEFAULT_QUIESCENT_DEPTH};
+use hatetris::heuristic::{bench::bench_children, bench_eval, Knewjade, Weights};
 use hatetris::Well;
 
 fn wells() -> Vec<Well> {
@@ -32,12 +31,12 @@ fn eval(c: &mut Criterion) {
         ("knewjade", None),
         ("knewjade+quiescent", Some(DEFAULT_QUIESCENT_DEPTH)),
     ] {
-        let evaluator = Evaluator::new(Weights::dnf86(), depth);
+        let evaluator = Knewjade::new(Weights::dnf86(), depth);
         group.bench_function(name, |b| {
             b.iter(|| {
                 let mut sum = 0.0;
                 for child in &children {
-                    sum += evaluator.cost(&child.well, child.lines as u32);
+                    sum += evaluator.cost(&child.well, f64::from(child.lines));
                 }
                 sum
             })

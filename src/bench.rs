@@ -183,45 +183,46 @@ const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// The content hash of a depth: FNV-1a over each entry's 16 live rows and
 /// its score, in the file's order (sorted by well).
-pub fn content_hash(entries: &[crate::beam::store::Stored]) -> u64 {
+pub fn content_hash(entries: &[crate::run::store::Stored]) -> u64 {
     entries.iter().fold(FNV_OFFSET, |h, e| {
         fnv(h, e.well.rows().iter().copied().chain([e.score]))
     })
 }
 
 /// Runs a fixed search in `dir` (which must not hold a run): the empty
-/// well, the default weights (with the lookahead when `quiescent` is
-/// given), `width` wells per depth, `depths` depths, on `threads` threads.
-/// Returns each depth's children, kept count and content hash. The figures
-/// other than `seconds` are the same for any thread count and must not
-/// change when the code is refactored.
+/// well, HATETRIS, the default weights (with the lookahead when `quiescent`
+/// is given), `width` wells per depth, `depths` depths, on `threads`
+/// threads. Returns each depth's children, kept count and content hash.
+/// The figures other than `seconds` are the same for any thread count and
+/// must not change when the code is refactored.
 pub fn bench_search(
     dir: &std::path::Path,
     width: usize,
     depths: u32,
     threads: usize,
     quiescent: Option<u8>,
-) -> Result<SearchBench, crate::beam::SearchError> {
-    use crate::beam::{self, store::DepthFile};
-    let eval = crate::heuristic::Evaluator::new(crate::heuristic::Weights::dnf86(), quiescent);
-    let settings = beam::Settings {
+) -> Result<SearchBench, crate::search::SearchError> {
+    use crate::run::{self, store::DepthFile};
+    use crate::search::{self, Adversary, Options, Search, Silent};
+    let eval = crate::heuristic::Knewjade::new(crate::heuristic::Weights::dnf86(), quiescent);
+    let search = Search {
         width,
-        evaluator: serde_json::json!({"bench": "search", "quiescent": quiescent}),
+        evaluator: &eval,
+        adversary: Adversary::new(crate::enemy::EnemyKind::Hatetris)?,
     };
-    let opts = beam::Options {
+    let opts = Options {
         max_depth: depths,
         threads,
-        progress: false,
         release_memory: None,
     };
     let start = Instant::now();
-    beam::start(dir, settings, &eval, &opts)?;
+    search::start(dir, &search, &opts, &Silent)?;
     let seconds = start.elapsed().as_secs_f64();
-    let manifest = beam::read_manifest(dir)?;
+    let manifest = run::read_manifest(dir)?;
     let mut per_depth = Vec::new();
     let mut signature = FNV_OFFSET;
     for s in &manifest.depths {
-        let entries = DepthFile::open(&beam::depth_path(dir, s.depth))?.read_all()?;
+        let entries = DepthFile::open(&run::depth_path(dir, s.depth))?.read_all()?;
         let d = DepthSignature {
             depth: s.depth,
             children: s.children,

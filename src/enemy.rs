@@ -29,6 +29,7 @@ use std::str::FromStr;
 
 use ahash::AHashMap;
 
+use crate::lock::child_cells;
 use crate::movegen::{Child, MoveGen};
 use crate::piece::Piece;
 use crate::well::{Well, WIDTH};
@@ -68,6 +69,35 @@ impl EnemyKind {
             EnemyKind::Burgiel => "burgiel",
             EnemyKind::Brzustowski => "brzustowski",
         }
+    }
+}
+
+impl EnemyKind {
+    /// The piece this enemy gives in `gen`'s well after `depth` pieces when
+    /// its history does not matter: always for Mild, LOVETRIS and Burgiel
+    /// (S at even depths, Z at odd ones); for HATETRIS the min-max choice,
+    /// which it gives unless loop prevention steps in; `None` for
+    /// Brzustowski, whose piece depends on the game's past wells.
+    pub fn stateless_piece(self, gen: &MoveGen, depth: u32) -> Option<Piece> {
+        match self {
+            EnemyKind::Hatetris | EnemyKind::Mild => Some(mild_choice(gen)),
+            EnemyKind::Lovetris => Some(Piece::I),
+            EnemyKind::Burgiel => Some(if depth % 2 == 0 { Piece::S } else { Piece::Z }),
+            EnemyKind::Brzustowski => None,
+        }
+    }
+}
+
+impl serde::Serialize for EnemyKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for EnemyKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -146,11 +176,7 @@ impl History {
 
     /// Whether any seen well has a cell count a child of `well` could have.
     pub fn may_repeat_from(&self, well: &Well) -> bool {
-        let after = well.cells() as i32 + 4;
-        (0..=4).any(|lines| {
-            let n = after - 10 * lines;
-            n >= 0 && self.by_cells.get(n as usize).is_some_and(|&c| c > 0)
-        })
+        child_cells(well.cells()).any(|n| self.by_cells.get(n as usize).is_some_and(|&c| c > 0))
     }
 
     /// Number of distinct wells seen.

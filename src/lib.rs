@@ -10,18 +10,20 @@
 //! - [`replay`] encodes and decodes key sequences.
 #![deny(missing_docs)]
 
-pub mod beam;
 pub mod bench;
 pub mod enemy;
+pub mod evaluate;
 pub mod game;
 pub mod heuristic;
 pub mod key;
-pub mod keyframes;
 pub mod lock;
 pub mod movegen;
 pub mod piece;
 pub mod reference;
 pub mod replay;
+pub mod reverse;
+pub mod run;
+pub mod search;
 pub mod well;
 
 pub use enemy::EnemyKind;

@@ -3,11 +3,14 @@
 
 use std::path::Path;
 
-use hatetris::beam::bounded::{Bounded, Candidate};
-use hatetris::beam::{self, store::DepthFile, Evaluate, Options, Settings};
 use hatetris::enemy::EnemyKind;
-use hatetris::keyframes::{self, parents, Pick};
+use hatetris::evaluate::{Evaluator, Identity};
 use hatetris::movegen::MoveGen;
+use hatetris::reverse::parents;
+use hatetris::run::keyframes::{self, Pick};
+use hatetris::run::{self, store::DepthFile};
+use hatetris::search::bounded::{Bounded, Candidate};
+use hatetris::search::{self, Adversary, Options, RunResult, Search, SearchError, Silent};
 use hatetris::well::PackedWell;
 use hatetris::{reference, replay, Piece, Well};
 use proptest::prelude::*;
@@ -17,8 +20,12 @@ use crate::util::random_well;
 /// A plain evaluator for tests: a low, flat stack with many lines is good.
 struct Flat;
 
-impl Evaluate for Flat {
-    fn cost(&self, well: &Well, score: u32) -> f64 {
+impl Evaluator for Flat {
+    fn identity(&self) -> Identity {
+        Identity::new().with("test", "flat")
+    }
+
+    fn cost(&self, well: &Well, score: f64) -> f64 {
         let rows = well.rows();
         let mut bumps = 0i32;
         let heights: Vec<i32> = (0..10)
@@ -31,14 +38,16 @@ impl Evaluate for Flat {
         for w in heights.windows(2) {
             bumps += (w[0] - w[1]).abs();
         }
-        10.0 * well.height() as f64 + bumps as f64 - 100.0 * score as f64
+        10.0 * well.height() as f64 + bumps as f64 - 100.0 * score
     }
 }
 
-fn settings(width: usize) -> Settings {
-    Settings {
+/// The test search at `width` against `enemy`.
+fn flat_search(width: usize, enemy: EnemyKind) -> Search<'static> {
+    Search {
         width,
-        evaluator: serde_json::json!({"test": "flat"}),
+        evaluator: &Flat,
+        adversary: Adversary::new(enemy).unwrap(),
     }
 }
 
@@ -46,17 +55,46 @@ fn opts(max_depth: u32, threads: usize) -> Options {
     Options {
         max_depth,
         threads,
-        progress: false,
         release_memory: None,
     }
 }
 
+/// Starts a HATETRIS run of the flat evaluator.
+fn start(
+    dir: &Path,
+    width: usize,
+    max_depth: u32,
+    threads: usize,
+) -> Result<RunResult, SearchError> {
+    search::start(
+        dir,
+        &flat_search(width, EnemyKind::Hatetris),
+        &opts(max_depth, threads),
+        &Silent,
+    )
+}
+
+/// Resumes a HATETRIS run of the flat evaluator.
+fn resume(
+    dir: &Path,
+    width: usize,
+    max_depth: u32,
+    threads: usize,
+) -> Result<RunResult, SearchError> {
+    search::resume(
+        dir,
+        &flat_search(width, EnemyKind::Hatetris),
+        &opts(max_depth, threads),
+        &Silent,
+    )
+}
+
 /// Every depth file of a run, as (well, score) lists.
 fn beams(dir: &Path) -> Vec<Vec<(Well, u16)>> {
-    let m = beam::read_manifest(dir).unwrap();
+    let m = run::read_manifest(dir).unwrap();
     (0..=m.depths.len() as u32)
         .map(|d| {
-            let f = DepthFile::open(&beam::depth_path(dir, d)).unwrap();
+            let f = DepthFile::open(&run::depth_path(dir, d)).unwrap();
             f.read_all()
                 .unwrap()
                 .into_iter()
@@ -71,8 +109,8 @@ fn beams(dir: &Path) -> Vec<Vec<(Well, u16)>> {
 fn one_and_two_threads_give_identical_beams() {
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
-    let ra = beam::start(a.path(), settings(60), &Flat, &opts(25, 1)).unwrap();
-    let rb = beam::start(b.path(), settings(60), &Flat, &opts(25, 2)).unwrap();
+    let ra = start(a.path(), 60, 25, 1).unwrap();
+    let rb = start(b.path(), 60, 25, 2).unwrap();
     assert_eq!(ra.best, rb.best);
     assert_eq!(beams(a.path()), beams(b.path()));
 }
@@ -82,10 +120,10 @@ fn one_and_two_threads_give_identical_beams() {
 fn a_resumed_run_equals_an_uninterrupted_one() {
     let straight = tempfile::tempdir().unwrap();
     let resumed = tempfile::tempdir().unwrap();
-    beam::start(straight.path(), settings(50), &Flat, &opts(24, 2)).unwrap();
-    beam::start(resumed.path(), settings(50), &Flat, &opts(9, 1)).unwrap();
-    beam::resume(resumed.path(), settings(50), &Flat, &opts(17, 2)).unwrap();
-    beam::resume(resumed.path(), settings(50), &Flat, &opts(24, 1)).unwrap();
+    start(straight.path(), 50, 24, 2).unwrap();
+    start(resumed.path(), 50, 9, 1).unwrap();
+    resume(resumed.path(), 50, 17, 2).unwrap();
+    resume(resumed.path(), 50, 24, 1).unwrap();
     assert_eq!(beams(straight.path()), beams(resumed.path()));
 }
 
@@ -94,13 +132,13 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
 fn a_truncated_depth_file_resumes_from_the_last_good_depth() {
     let clean = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    beam::start(clean.path(), settings(40), &Flat, &opts(14, 1)).unwrap();
-    beam::start(dir.path(), settings(40), &Flat, &opts(12, 1)).unwrap();
-    let last = beam::depth_path(dir.path(), 12);
+    start(clean.path(), 40, 14, 1).unwrap();
+    start(dir.path(), 40, 12, 1).unwrap();
+    let last = run::depth_path(dir.path(), 12);
     let bytes = std::fs::read(&last).unwrap();
     std::fs::write(&last, &bytes[..bytes.len() / 2]).unwrap();
     assert!(DepthFile::open(&last).is_err());
-    beam::resume(dir.path(), settings(40), &Flat, &opts(14, 2)).unwrap();
+    resume(dir.path(), 40, 14, 2).unwrap();
     assert_eq!(beams(clean.path()), beams(dir.path()));
 }
 
@@ -108,20 +146,37 @@ fn a_truncated_depth_file_resumes_from_the_last_good_depth() {
 #[test]
 fn resume_refuses_different_settings() {
     let dir = tempfile::tempdir().unwrap();
-    beam::start(dir.path(), settings(30), &Flat, &opts(3, 1)).unwrap();
-    let err = beam::resume(dir.path(), settings(31), &Flat, &opts(5, 1)).unwrap_err();
+    start(dir.path(), 30, 3, 1).unwrap();
+    let err = resume(dir.path(), 31, 5, 1).unwrap_err();
     assert!(
         err.to_string()
             .contains("the beam width differs (run has 30, asked for 31)"),
         "{err}"
     );
-    let other = Settings {
-        width: 30,
-        evaluator: serde_json::json!({"test": "other"}),
+    struct Other;
+    impl Evaluator for Other {
+        fn identity(&self) -> Identity {
+            Identity::new().with("test", "other")
+        }
+        fn cost(&self, well: &Well, score: f64) -> f64 {
+            Flat.cost(well, score)
+        }
+    }
+    let other = Search {
+        evaluator: &Other,
+        ..flat_search(30, EnemyKind::Hatetris)
     };
-    assert!(beam::resume(dir.path(), other, &Flat, &opts(5, 1)).is_err());
+    let err = search::resume(dir.path(), &other, &opts(5, 1), &Silent).unwrap_err();
+    assert!(err.to_string().contains("the evaluator's test"), "{err}");
+    let mild = flat_search(30, EnemyKind::Mild);
+    let err = search::resume(dir.path(), &mild, &opts(5, 1), &Silent).unwrap_err();
     assert!(
-        beam::start(dir.path(), settings(30), &Flat, &opts(5, 1)).is_err(),
+        err.to_string()
+            .contains("the enemy differs (run has hatetris, asked for mild)"),
+        "{err}"
+    );
+    assert!(
+        start(dir.path(), 30, 5, 1).is_err(),
         "a run folder is not overwritten"
     );
 }
@@ -131,7 +186,7 @@ fn resume_refuses_different_settings() {
 #[test]
 fn keyframes_export_a_replay_that_scores_the_search_score() {
     let dir = tempfile::tempdir().unwrap();
-    let result = beam::start(dir.path(), settings(200), &Flat, &opts(40, 2)).unwrap();
+    let result = start(dir.path(), 200, 40, 2).unwrap();
     assert!(result.best.score > 0, "the test run should clear lines");
     for pick in [Pick::Best, Pick::Deepest] {
         let kf = keyframes::reconstruct(dir.path(), pick).unwrap();
@@ -232,8 +287,8 @@ proptest! {
 /// is the record's.
 #[test]
 fn the_beam_ancestry_reproduces_the_loop_rule_in_the_loop_basis_record() {
-    use hatetris::beam::ancestry::Ancestry;
     use hatetris::enemy::hatetris_choice_with_children;
+    use hatetris::search::ancestry::Ancestry;
     let records = crate::util::json_lines("replays.jsonl");
     let rec = records
         .iter()
@@ -343,4 +398,52 @@ fn a_well_can_only_repeat_a_multiple_of_five_pieces_later() {
         }
     }
     assert!(repeats > 0, "the games revisit wells");
+}
+
+/// A search against Mild, LOVETRIS or Burgiel records that enemy, and the
+/// game rebuilt from it replays to the search's score under that enemy,
+/// with that enemy's pieces.
+#[test]
+fn a_search_follows_its_enemy_into_the_rebuilt_game() {
+    // The flat test evaluator never clears a line with I pieces alone.
+    let eval = hatetris::heuristic::Knewjade::default();
+    for enemy in [EnemyKind::Mild, EnemyKind::Lovetris, EnemyKind::Burgiel] {
+        let dir = tempfile::tempdir().unwrap();
+        let search = Search {
+            evaluator: &eval,
+            ..flat_search(100, enemy)
+        };
+        let result = search::start(dir.path(), &search, &opts(30, 2), &Silent).unwrap();
+        assert_eq!(
+            run::read_manifest(dir.path()).unwrap().settings.enemy,
+            enemy
+        );
+        assert!(
+            result.best.score > 0,
+            "{enemy}: the test run should clear lines"
+        );
+        let kf = keyframes::reconstruct(dir.path(), Pick::Best).unwrap();
+        assert_eq!(kf.score(), result.best.score, "{enemy}");
+        let trace = replay::play(&kf.keys, enemy);
+        assert_eq!(trace.score, result.best.score as u32, "{enemy}");
+        let expected: Vec<Piece> = match enemy {
+            EnemyKind::Lovetris => vec![Piece::I; kf.pieces.len()],
+            EnemyKind::Burgiel => (0..kf.pieces.len())
+                .map(|i| if i % 2 == 0 { Piece::S } else { Piece::Z })
+                .collect(),
+            _ => kf.pieces.clone(),
+        };
+        assert_eq!(kf.pieces, expected, "{enemy}");
+    }
+}
+
+/// Brzustowski's cycle detection needs per-game state the beam does not
+/// keep: the search says so instead of playing a different game.
+#[test]
+fn a_search_against_brzustowski_is_refused() {
+    let err = Adversary::new(EnemyKind::Brzustowski).unwrap_err();
+    assert!(
+        err.to_string().contains("cannot play against brzustowski"),
+        "{err}"
+    );
 }

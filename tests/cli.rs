@@ -156,7 +156,7 @@ fn quiescent_flag_default_is_the_library_default() {
         .or_else(|| v["quiescent"]["max_depth"].as_u64());
     assert_eq!(
         depth,
-        Some(hatetris::heuristic::DEFAULT_QUIESCENT_DEPTH as u64),
+        Some(hatetris::evaluate::DEFAULT_QUIESCENT_DEPTH as u64),
         "{v}"
     );
 }

@@ -4,9 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+use hatetris::evaluate::Evaluator;
 use hatetris::heuristic::{
     self, enclosed_holes, erasability, erasable, holes, lines_with_enclosed_holes, surface_bottom,
-    surface_height, terms, terms_with, Evaluator, HoleRegion, Weights, WeightsError,
+    surface_height, terms, terms_with, HoleRegion, Knewjade, Weights, WeightsError,
 };
 use hatetris::movegen::MoveGen;
 use hatetris::reference;
@@ -150,8 +151,8 @@ fn two_buried_lines_cost_more_than_one_with_the_same_holes() {
          #.#######.
          ####.####.",
     );
-    let eval = Evaluator::default();
-    let extra = eval.cost(&two, 0) - eval.cost(&one, 0);
+    let eval = Knewjade::default();
+    let extra = eval.cost(&two, f64::from(0)) - eval.cost(&one, f64::from(0));
     assert!((extra - Weights::dnf86().lines_with_enclosed_holes).abs() < 1e-9);
 }
 
@@ -243,8 +244,8 @@ fn with_the_lookahead_holes_an_s_or_z_clear_would_free_are_not_counted() {
          #.########
          #.########",
     );
-    let plain = Evaluator::new(Weights::dnf86(), None);
-    let q = Evaluator::new(Weights::dnf86(), Some(4));
+    let plain = Knewjade::new(Weights::dnf86(), None);
+    let q = Knewjade::new(Weights::dnf86(), Some(4));
     assert_eq!(plain.hole_region(), HoleRegion::DeepenedSurface);
     assert_eq!(q.hole_region(), HoleRegion::LowestSurface);
     let counted = plain.terms(&freed);
@@ -355,15 +356,15 @@ fn erasability_of_each_piece_is_independent_of_the_others() {
 
 #[test]
 fn each_line_of_score_lowers_the_cost_by_its_weight() {
-    let eval = Evaluator::default();
+    let eval = Knewjade::default();
     let w = well("#.........");
-    let d = eval.cost(&w, 3) - eval.cost(&w, 0);
+    let d = eval.cost(&w, f64::from(3)) - eval.cost(&w, f64::from(0));
     assert!((d - 3.0 * -332.2211).abs() < 1e-9);
 }
 
 #[test]
 fn score_appears_in_the_breakdown_with_its_weight() {
-    let b = Evaluator::default().breakdown(&Well::EMPTY, 5);
+    let b = Knewjade::default().breakdown(&Well::EMPTY, 5);
     let row = b
         .terms
         .iter()
@@ -381,11 +382,11 @@ fn the_total_is_the_sum_of_the_contributions() {
          .#..###...
          ..#.#.#...",
     );
-    let eval = Evaluator::default();
+    let eval = Knewjade::default();
     let b = eval.breakdown(&w, 2);
     let sum: f64 = b.terms.iter().map(|r| r.contribution).sum();
     assert!((sum - b.total).abs() < 1e-9);
-    assert_eq!(b.total, eval.cost(&w, 2));
+    assert_eq!(b.total, eval.cost(&w, f64::from(2)));
     let text = heuristic::render_breakdown(&b);
     assert!(text.contains("lower is better"), "{text}");
     assert!(text.contains("holes"), "{text}");
@@ -394,8 +395,8 @@ fn the_total_is_the_sum_of_the_contributions() {
 #[test]
 fn empty_well_cost_is_its_surface_height_and_score() {
     let w = Weights::dnf86();
-    let eval = Evaluator::new(w, None);
-    assert!((eval.cost(&Well::EMPTY, 1) - (19.0 * w.surface_height + w.score)).abs() < 1e-9);
+    let eval = Knewjade::new(w, None);
+    assert!((eval.cost(&Well::EMPTY, 1.0) - (19.0 * w.surface_height + w.score)).abs() < 1e-9);
 }
 
 // --------------------------------------------------------------- weights
@@ -475,13 +476,13 @@ fn quiescent_follows_a_single_line_s_clear() {
         "####..####
          #.########",
     );
-    let plain = Evaluator::new(Weights::dnf86(), None);
-    let q = Evaluator::new(Weights::dnf86(), Some(4));
+    let plain = Knewjade::new(Weights::dnf86(), None);
+    let q = Knewjade::new(Weights::dnf86(), Some(4));
     let b = q.breakdown(&w, 0);
     let chain = b.quiescent.as_ref().unwrap();
     assert!(chain.steps >= 1, "{}", heuristic::render_breakdown(&b));
     assert!(chain.pieces.starts_with('S'));
-    assert!(q.cost(&w, 0) < plain.cost(&w, 0));
+    assert!(q.cost(&w, f64::from(0)) < plain.cost(&w, f64::from(0)));
     // The hypothetical line counts half.
     let score = chain
         .terms
@@ -506,7 +507,7 @@ fn score_only() -> Weights {
 }
 
 fn chain(w: &Well, depth: u8) -> (u8, String, f64) {
-    let b = Evaluator::new(score_only(), Some(depth)).breakdown(w, 0);
+    let b = Knewjade::new(score_only(), Some(depth)).breakdown(w, 0);
     let q = b.quiescent.unwrap();
     (q.steps, q.pieces, q.total)
 }
@@ -536,9 +537,9 @@ fn quiescent_stops_where_s_cannot_clear() {
         "###....###
          #.########",
     );
-    let plain = Evaluator::new(Weights::dnf86(), None);
-    let q = Evaluator::new(Weights::dnf86(), Some(4));
-    assert_eq!(q.cost(&w, 2), plain.cost(&w, 2));
+    let plain = Knewjade::new(Weights::dnf86(), None);
+    let q = Knewjade::new(Weights::dnf86(), Some(4));
+    assert_eq!(q.cost(&w, f64::from(2)), plain.cost(&w, f64::from(2)));
     assert_eq!(q.breakdown(&w, 2).quiescent.unwrap().steps, 0);
 }
 
@@ -556,16 +557,19 @@ fn quiescent_depth_caps_the_chain() {
     assert!(steps >= 2, "{steps} {pieces}");
     assert!(pieces.chars().all(|c| c == 'S'), "{pieces}");
     assert_eq!(total, -0.5 * steps as f64, "lines in the chain count half");
-    let plain = Evaluator::new(Weights::dnf86(), None).cost(&w, 0);
-    assert_eq!(Evaluator::new(Weights::dnf86(), Some(0)).cost(&w, 0), plain);
+    let plain = Knewjade::new(Weights::dnf86(), None).cost(&w, f64::from(0));
+    assert_eq!(
+        Knewjade::new(Weights::dnf86(), Some(0)).cost(&w, f64::from(0)),
+        plain
+    );
 }
 
 #[test]
 fn quiescent_default_depth_is_no_cap() {
     // A clear removes six cells net and a well holds at most 144 cells.
     assert_eq!(
-        heuristic::DEFAULT_QUIESCENT_DEPTH,
-        heuristic::MAX_QUIESCENT_DEPTH
+        hatetris::evaluate::DEFAULT_QUIESCENT_DEPTH,
+        hatetris::evaluate::MAX_QUIESCENT_DEPTH
     );
     // Five single-line S clears in a row (found by a random search).
     let w = well(
@@ -578,7 +582,7 @@ fn quiescent_default_depth_is_no_cap() {
          ..########",
     );
     assert_eq!(chain(&w, 3).0, 3);
-    let (steps, pieces, total) = chain(&w, heuristic::DEFAULT_QUIESCENT_DEPTH);
+    let (steps, pieces, total) = chain(&w, hatetris::evaluate::DEFAULT_QUIESCENT_DEPTH);
     assert_eq!((steps, pieces.as_str(), total), (5, "SSSSS", -2.5));
 }
 
@@ -822,9 +826,9 @@ proptest! {
     #[test]
     fn quiescent_never_makes_a_well_look_worse(seed in any::<u64>(), moves in 0usize..60, score in 0u32..50) {
         let w = random_well(seed, moves);
-        let plain = Evaluator::new(Weights::dnf86(), None).cost(&w, score);
-        let q = Evaluator::new(Weights::dnf86(), Some(3));
-        let cost = q.cost(&w, score);
+        let plain = Knewjade::new(Weights::dnf86(), None).cost(&w, f64::from(score));
+        let q = Knewjade::new(Weights::dnf86(), Some(3));
+        let cost = q.cost(&w, f64::from(score));
         prop_assert!(cost <= plain);
         let b = q.breakdown(&w, score);
         prop_assert_eq!(b.total, cost);
@@ -839,7 +843,7 @@ proptest! {
         prop_assert_eq!(steps, expected.is_some() as u8);
         prop_assert_eq!(pieces, expected.map(|p| p.letter().to_string()).unwrap_or_default());
         // No chain is longer than 24 clears.
-        let deep = Evaluator::new(score_only(), Some(24)).cost(&w, 0);
-        prop_assert_eq!(Evaluator::new(score_only(), Some(heuristic::MAX_QUIESCENT_DEPTH)).cost(&w, 0), deep);
+        let deep = Knewjade::new(score_only(), Some(24)).cost(&w, f64::from(0));
+        prop_assert_eq!(Knewjade::new(score_only(), Some(hatetris::evaluate::MAX_QUIESCENT_DEPTH)).cost(&w, f64::from(0)), deep);
     }
 }

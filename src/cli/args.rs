@@ -53,8 +53,12 @@ pub struct SearchArgs {
     /// DEPTH single-line clears (default 32, no cap, when given without a
     /// value).
     #[arg(long, num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
-    // Keep "32" equal to hatetris::heuristic::DEFAULT_QUIESCENT_DEPTH (a test checks it).
+    // Keep "32" equal to hatetris::evaluate::DEFAULT_QUIESCENT_DEPTH (a test checks it).
     pub quiescent: Option<u8>,
+    /// Who gives the pieces: hatetris (with loop prevention), mild,
+    /// lovetris or burgiel. A resumed run must name the run's enemy.
+    #[arg(long, default_value = "hatetris")]
+    pub enemy: String,
     /// The run folder (default: a new folder under runs/).
     #[arg(long, conflicts_with = "resume")]
     pub out: Option<PathBuf>,
@@ -157,7 +161,7 @@ pub struct BenchEvalArgs {
     #[arg(long, default_value = "data/bench-wells.txt")]
     pub wells: PathBuf,
     /// Also time the quiescent lookahead with this depth.
-    #[arg(long, default_value_t = hatetris::heuristic::DEFAULT_QUIESCENT_DEPTH)]
+    #[arg(long, default_value_t = hatetris::evaluate::DEFAULT_QUIESCENT_DEPTH)]
     pub quiescent: u8,
     /// End with one JSON line.
     #[arg(long)]

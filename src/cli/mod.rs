@@ -81,7 +81,7 @@ pub(crate) fn read_wells(text: &str, source: &str) -> Result<Vec<Well>> {
     Ok(out)
 }
 
-fn enemy_arg(name: &str) -> Result<EnemyKind> {
+pub(crate) fn enemy_arg(name: &str) -> Result<EnemyKind> {
     name.parse::<EnemyKind>().map_err(anyhow::Error::msg)
 }
 

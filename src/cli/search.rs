@@ -1,37 +1,117 @@
 //! The search, keyframes and evaluation commands.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use hatetris::beam::{self, Options, Settings};
-use hatetris::heuristic::{self, Evaluator, HoleRegion, Weights};
-use hatetris::keyframes::{self, Pick};
+use hatetris::heuristic::{self, Knewjade, Weights};
 use hatetris::replay::{self, Format};
+use hatetris::run::keyframes::{self, Pick};
+use hatetris::run::{self, DepthStats};
+use hatetris::search::{self, Adversary, Observer, Options, Search};
 use hatetris::Well;
 
 use super::args::{BenchEvalArgs, BenchSearchArgs, EvalArgs, KeyframesArgs, SearchArgs};
-use super::{format_arg, read_arg, read_wells};
+use super::{enemy_arg, format_arg, read_arg, read_wells};
 
-/// The evaluator and its description (compared when a run resumes).
-fn evaluator(
-    weights: Option<&Path>,
-    quiescent: Option<u8>,
-) -> Result<(Evaluator, serde_json::Value)> {
+/// The knewjade evaluator from the command line's weights and lookahead.
+fn evaluator(weights: Option<&std::path::Path>, quiescent: Option<u8>) -> Result<Knewjade> {
     let w = match weights {
         Some(path) => Weights::load(path)?,
         None => Weights::dnf86(),
     };
-    let eval = Evaluator::new(w, quiescent);
-    let mut description = serde_json::json!({ "weights": w, "quiescent": quiescent });
-    // Version 1 counted every evaluator's holes over the deepened surface, so
-    // an evaluator that still does resumes runs made before version 2; the
-    // others record the version, and such old runs are refused.
-    if eval.hole_region() != HoleRegion::DeepenedSurface {
-        description["terms"] = heuristic::TERMS_VERSION.into();
+    Ok(Knewjade::new(w, quiescent))
+}
+
+/// Progress bars and one line per depth on stderr.
+struct Progress {
+    bar: Mutex<indicatif::ProgressBar>,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress {
+            bar: Mutex::new(indicatif::ProgressBar::hidden()),
+        }
     }
-    Ok((eval, description))
+
+    fn bar(&self) -> std::sync::MutexGuard<'_, indicatif::ProgressBar> {
+        self.bar.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Observer for Progress {
+    fn fell_back(&self, depth: u32, why: &str) {
+        eprintln!("depth {depth}: {why}; falling back");
+    }
+
+    fn resumed(&self, depth: u32, wells: usize) {
+        eprintln!("resuming at depth {depth} ({wells} wells)");
+    }
+
+    fn depth_started(&self, depth: u32, parents: u64) {
+        let bar = indicatif::ProgressBar::new(parents);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "depth {msg} [{bar:30}] {pos}/{len} wells  {per_sec}  eta {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_message(depth.to_string());
+        *self.bar() = bar;
+    }
+
+    fn expanded(&self, parents: u64) {
+        self.bar().inc(parents);
+    }
+
+    fn depth_finished(&self, stats: &DepthStats) {
+        self.bar().finish_and_clear();
+        eprintln!("{}", describe(stats));
+    }
+
+    fn exhausted(&self, depth: u32) {
+        self.bar().finish_and_clear();
+        eprintln!("depth {depth}: every child ends the game; the search is over");
+    }
+}
+
+/// One human-readable line for a depth.
+fn describe(s: &DepthStats) -> String {
+    let hist: Vec<String> = s
+        .histogram
+        .iter()
+        .map(|(sc, n)| format!("{sc}:{n}"))
+        .collect();
+    let rss = s
+        .peak_rss
+        .map(|b| format!("  peak rss {:.0} MB", b as f64 / 1e6))
+        .unwrap_or_default();
+    format!(
+        "depth {:>4}  {:>8.1}s  children {:>10}  unique {:>10}  kept {:>9}  best cost {:>11.3}  best score {:>3}{rss}  scores {}",
+        s.depth,
+        s.elapsed_s,
+        s.children,
+        s.unique,
+        s.kept,
+        s.best_cost,
+        s.best_score,
+        hist.join(" ")
+    )
+}
+
+/// The thread count asked for, or every core.
+fn threads_arg(threads: Option<usize>) -> Result<usize> {
+    Ok(match threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) => t,
+        None => std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1),
+    })
 }
 
 /// A fresh folder under runs/ named after the time and width.
@@ -53,51 +133,49 @@ pub fn search(a: SearchArgs) -> Result<()> {
     if a.width == 0 {
         bail!("--width must be at least 1");
     }
-    let threads = match a.threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) => t,
-        None => std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1),
-    };
-    let (eval, description) = evaluator(a.weights.as_deref(), a.quiescent)?;
-    let settings = Settings {
+    let threads = threads_arg(a.threads)?;
+    let eval = evaluator(a.weights.as_deref(), a.quiescent)?;
+    let search = Search {
         width: a.width,
-        evaluator: description,
+        evaluator: &eval,
+        adversary: Adversary::new(enemy_arg(&a.enemy)?)?,
     };
     let opts = Options {
         max_depth: a.max_depth,
         threads,
-        progress: !a.quiet,
         release_memory: Some(crate::release_memory),
     };
+    let progress = Progress::new();
+    let observer: &dyn Observer = if a.quiet { &search::Silent } else { &progress };
     let started = Instant::now();
     let (dir, result) = match a.resume {
         Some(dir) => {
-            let r = beam::resume(&dir, settings, &eval, &opts)?;
+            if !a.quiet {
+                eprintln!("run folder: {}", dir.display());
+            }
+            let r = search::resume(&dir, &search, &opts, observer)?;
             (dir, r)
         }
         None => {
             let dir = a.out.unwrap_or_else(|| fresh_run_dir(a.width));
             if !a.quiet {
                 eprintln!(
-                    "run folder: {} (width {}, {} threads)",
+                    "run folder: {} (width {}, {} threads, enemy {})",
                     dir.display(),
                     a.width,
-                    threads
+                    threads,
+                    search.adversary.kind()
                 );
             }
-            let r = beam::start(&dir, settings, &eval, &opts)?;
+            let r = search::start(&dir, &search, &opts, observer)?;
             (dir, r)
         }
     };
     let kf = keyframes::reconstruct(&dir, Pick::Best).context("rebuilding the best game")?;
     let text = replay::encode(&kf.keys, Format::Base2048);
-    hatetris::beam::store::write_atomic(
-        &dir.join("best-replay.txt"),
-        format!("{text}\n").as_bytes(),
-    )
-    .with_context(|| format!("writing {}", dir.join("best-replay.txt").display()))?;
+    let replay_path = run::best_replay_path(&dir);
+    run::atomic::write_atomic(&replay_path, format!("{text}\n").as_bytes())
+        .with_context(|| format!("writing {}", replay_path.display()))?;
     println!(
         "best game: score {} at depth {} ({} keys); search {} at depth {} in {:.1}s",
         kf.score(),
@@ -150,7 +228,7 @@ pub fn keyframes(a: KeyframesArgs) -> Result<()> {
 pub fn eval(a: EvalArgs) -> Result<()> {
     let text = read_arg(&a.well)?;
     let well: Well = text.parse().context("reading the well")?;
-    let (eval, _) = evaluator(a.weights.as_deref(), a.quiescent)?;
+    let eval = evaluator(a.weights.as_deref(), a.quiescent)?;
     let b = eval.breakdown(&well, a.score);
     if a.json {
         println!("{}", serde_json::to_string(&b)?);
@@ -193,13 +271,7 @@ pub fn bench_search(a: BenchSearchArgs) -> Result<()> {
     if a.width == 0 || a.depths == 0 {
         bail!("--width and --depths must be at least 1");
     }
-    let threads = match a.threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) => t,
-        None => std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1),
-    };
+    let threads = threads_arg(a.threads)?;
     let (dir, temporary) = match a.out {
         Some(dir) => (dir, false),
         None => (

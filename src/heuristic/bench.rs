@@ -10,7 +10,8 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{Evaluator, Weights};
+use super::{Knewjade, Weights};
+use crate::evaluate::Evaluator;
 use crate::movegen::{Child, MoveGen};
 use crate::piece::Piece;
 use crate::well::Well;
@@ -48,17 +49,17 @@ pub fn bench_children(wells: &[Well]) -> Vec<Child> {
 }
 
 /// Times [`Evaluator::cost`] over the children of `wells` on this thread
-/// (see the module doc); `quiescent` as in [`Evaluator::new`].
+/// (see the module doc); `quiescent` as in [`Knewjade::new`].
 pub fn bench_eval(wells: &[Well], quiescent: Option<u8>) -> EvalBench {
     let children = bench_children(wells);
-    let eval = Evaluator::new(Weights::dnf86(), quiescent);
+    let eval = Knewjade::new(Weights::dnf86(), quiescent);
     let mut runs = Vec::with_capacity(RUNS);
     let mut cost_sum = 0.0;
     for _ in 0..RUNS {
         let start = Instant::now();
         let mut sum = 0.0;
         for c in &children {
-            sum += eval.cost(std::hint::black_box(&c.well), c.lines as u32);
+            sum += eval.cost(std::hint::black_box(&c.well), f64::from(c.lines));
         }
         let secs = start.elapsed().as_secs_f64();
         cost_sum = std::hint::black_box(sum);

@@ -29,7 +29,7 @@
 //! Z clear would free are not counted ([`HoleRegion`] has the measurements).
 //!
 //! # Design
-//! [`Evaluator`] holds only the weights and the lookahead depth, so it is
+//! [`Heuristic`] holds only the weights and the hole region, so it is
 //! `Copy`, `Send` and `Sync`, and a call allocates nothing: the geometric
 //! terms are one pass over the 16 row masks; erasability first matches each
 //! row's gap against the pieces' box rows (a 1 KiB compile-time table),
@@ -43,11 +43,13 @@
 //! where one clearing lock is enough); checking S first and the other pieces
 //! only when S clears (the published mistake: each piece is independent).
 //!
-//! The optional quiescent lookahead is in [`quiescent`]; the bench used by
-//! `hatetris bench eval` is in [`bench`](mod@bench).
+//! [`Heuristic`] implements the search's [`Evaluator`] seam; the quiescent
+//! lookahead is a wrapper around any evaluator
+//! ([`crate::evaluate::Lookahead`]), and [`Knewjade`] is the pair as the
+//! search runs them. The bench used by `hatetris bench eval` is in
+//! [`bench`](mod@bench).
 
 pub mod bench;
-pub mod quiescent;
 pub mod terms;
 pub mod weights;
 
@@ -56,66 +58,60 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 pub use bench::{bench_eval, EvalBench};
-pub use quiescent::{best_along_chain, ChainBest, HYPOTHETICAL_LINE_WEIGHT, MAX_QUIESCENT_DEPTH};
 pub use terms::{
     enclosed_holes, erasability, erasable, holes, lines_with_enclosed_holes, surface,
     surface_bottom, surface_height, terms, terms_with, HoleRegion, Terms,
 };
 pub use weights::{Weights, WeightsError};
 
+use crate::evaluate::{Evaluator, Identity, Lookahead, HYPOTHETICAL_LINE_WEIGHT};
 use crate::piece::Piece;
 use crate::well::Well;
 
-/// The chain depth `--quiescent` uses when none is given: no cap, as in
-/// the public implementation (no chain is longer than 24 clears). Width
-/// 100,000 scored 64 lines with it (46 with depth 3, measured on the
-/// terms' first definition, which scored 53 with no cap).
-pub const DEFAULT_QUIESCENT_DEPTH: u8 = MAX_QUIESCENT_DEPTH;
-
 /// Which definition of the terms this build computes, recorded in the
-/// settings of a run with the lookahead on, so that `--resume` refuses one
-/// made with another definition (the same weights would rank wells
-/// differently). Runs without the lookahead don't record it: both versions
-/// count their terms alike.
+/// identity of a heuristic that counts holes down to the lowest surface
+/// row, so that `--resume` refuses a run made with another definition (the
+/// same weights would rank wells differently). One that counts down to the
+/// deepened row doesn't record it: both versions count alike there.
 ///
 /// - 1: the hole terms counted down to the surface height, deepened by the
 ///   S/Z exception.
-/// - 2: with the lookahead on, they stop at the lowest surface row before
-///   the exception, so holes an S or Z clear would free are not counted
-///   ([`HoleRegion`]). Without it, as in 1.
+/// - 2: [`HoleRegion::LowestSurface`] is possible (and chosen with the
+///   lookahead): holes an S or Z clear would free are not counted.
 pub const TERMS_VERSION: u32 = 2;
 
 /// What the value means, stated once for every output.
 pub const CONVENTION: &str = "cost: lower is better";
 
-/// Scores wells with fixed weights and an optional quiescent lookahead.
+/// The knewjade heuristic with fixed weights: an [`Evaluator`].
 ///
 /// Cheap to copy and shared freely between threads; no call allocates.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Evaluator {
+pub struct Heuristic {
     weights: Weights,
-    quiescent: Option<u8>,
+    hole_region: HoleRegion,
 }
 
 const _: () = {
     const fn shareable<T: Send + Sync + Copy>() {}
-    shareable::<Evaluator>();
+    shareable::<Heuristic>();
 };
 
-impl Default for Evaluator {
-    /// The 86-line record's weights, no lookahead.
-    fn default() -> Evaluator {
-        Evaluator::new(Weights::dnf86(), None)
-    }
-}
-
-impl Evaluator {
-    /// An evaluator with these weights; `quiescent` is the lookahead's chain
-    /// depth (`None`: off; clamped to [`MAX_QUIESCENT_DEPTH`]).
-    pub fn new(weights: Weights, quiescent: Option<u8>) -> Evaluator {
-        Evaluator {
+impl Heuristic {
+    /// The heuristic with these weights, hole terms over
+    /// [`HoleRegion::DeepenedSurface`].
+    pub fn new(weights: Weights) -> Heuristic {
+        Heuristic {
             weights,
-            quiescent: quiescent.map(|d| d.min(MAX_QUIESCENT_DEPTH)),
+            hole_region: HoleRegion::DeepenedSurface,
+        }
+    }
+
+    /// The same heuristic with the hole terms counted over `region`.
+    pub fn with_hole_region(self, region: HoleRegion) -> Heuristic {
+        Heuristic {
+            hole_region: region,
+            ..self
         }
     }
 
@@ -124,33 +120,14 @@ impl Evaluator {
         &self.weights
     }
 
-    /// The lookahead's chain depth, if it is on.
-    pub fn quiescent(&self) -> Option<u8> {
-        self.quiescent
-    }
-
-    /// Where this evaluator counts the hole terms: down to the lowest
-    /// surface row with the lookahead on, down to the S/Z-deepened one
-    /// without (measured, see [`HoleRegion`]).
+    /// Where the hole terms are counted.
     pub fn hole_region(&self) -> HoleRegion {
-        match self.quiescent {
-            Some(_) => HoleRegion::LowestSurface,
-            None => HoleRegion::DeepenedSurface,
-        }
+        self.hole_region
     }
 
-    /// The terms of `well` as this evaluator counts them.
+    /// The terms of `well` as this heuristic counts them.
     pub fn terms(&self, well: &Well) -> Terms {
-        terms_with(well, self.hole_region())
-    }
-
-    /// The cost of `well` after `score` lines (lower is better). With the
-    /// lookahead on, the best cost along its chains.
-    pub fn cost(&self, well: &Well, score: u32) -> f64 {
-        match self.quiescent {
-            None => self.terms_cost(&self.terms(well), score as f64),
-            Some(depth) => best_along_chain(self, well, score, depth).cost,
-        }
+        terms_with(well, self.hole_region)
     }
 
     /// The weighted sum of known terms; `score` may hold half lines (the
@@ -168,37 +145,6 @@ impl Evaluator {
             }
         }
         cost
-    }
-
-    /// Every term, weight and contribution behind [`Evaluator::cost`], for
-    /// `hatetris eval`. Allocates; not for the hot path.
-    pub fn breakdown(&self, well: &Well, score: u32) -> Breakdown {
-        let t = self.terms(well);
-        let rows = self.rows(&t, score as f64);
-        let static_total = self.terms_cost(&t, score as f64);
-        let quiescent = self.quiescent.map(|depth| {
-            let best = best_along_chain(self, well, score, depth);
-            let score = score as f64 + HYPOTHETICAL_LINE_WEIGHT * best.steps as f64;
-            let pieces = best.pieces().map(|p| p.to_string()).collect();
-            QuiescentBreakdown {
-                depth,
-                steps: best.steps,
-                pieces,
-                well: best.well.to_numbers(),
-                drawing: best.well.to_string(),
-                terms: self.rows(&self.terms(&best.well), score),
-                total: best.cost,
-            }
-        });
-        Breakdown {
-            convention: CONVENTION,
-            well: well.to_numbers(),
-            score,
-            terms: rows,
-            static_total,
-            total: quiescent.as_ref().map_or(static_total, |q| q.total),
-            quiescent,
-        }
     }
 
     fn rows(&self, t: &Terms, score: f64) -> Vec<TermRow> {
@@ -229,6 +175,131 @@ impl Evaluator {
     }
 }
 
+impl Evaluator for Heuristic {
+    fn cost(&self, well: &Well, score: f64) -> f64 {
+        self.terms_cost(&self.terms(well), score)
+    }
+
+    fn identity(&self) -> Identity {
+        let id = Identity::new().with("weights", self.weights);
+        match self.hole_region {
+            HoleRegion::DeepenedSurface => id,
+            HoleRegion::LowestSurface => id.with("terms", TERMS_VERSION),
+        }
+    }
+}
+
+/// The knewjade heuristic as the search uses it: with or without the
+/// quiescent lookahead, and with the hole region measured best for each
+/// ([`HoleRegion`]: the deepened surface without the lookahead, the lowest
+/// surface row with it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Knewjade {
+    /// No lookahead.
+    Plain(Heuristic),
+    /// With the lookahead.
+    Lookahead(Lookahead<Heuristic>),
+}
+
+impl Default for Knewjade {
+    /// The 86-line record's weights, no lookahead.
+    fn default() -> Knewjade {
+        Knewjade::new(Weights::dnf86(), None)
+    }
+}
+
+impl Knewjade {
+    /// These weights; `quiescent` is the lookahead's chain depth (`None`:
+    /// off; clamped to [`crate::evaluate::lookahead::MAX_QUIESCENT_DEPTH`]).
+    pub fn new(weights: Weights, quiescent: Option<u8>) -> Knewjade {
+        let h = Heuristic::new(weights);
+        match quiescent {
+            None => Knewjade::Plain(h),
+            Some(depth) => Knewjade::Lookahead(Lookahead::new(
+                h.with_hole_region(HoleRegion::LowestSurface),
+                depth,
+            )),
+        }
+    }
+
+    /// The heuristic inside.
+    pub fn heuristic(&self) -> &Heuristic {
+        match self {
+            Knewjade::Plain(h) => h,
+            Knewjade::Lookahead(l) => l.inner(),
+        }
+    }
+
+    /// The lookahead's chain depth, if it is on.
+    pub fn quiescent(&self) -> Option<u8> {
+        match self {
+            Knewjade::Plain(_) => None,
+            Knewjade::Lookahead(l) => Some(l.depth()),
+        }
+    }
+
+    /// Where the hole terms are counted.
+    pub fn hole_region(&self) -> HoleRegion {
+        self.heuristic().hole_region()
+    }
+
+    /// The terms of `well` as this evaluator counts them.
+    pub fn terms(&self, well: &Well) -> Terms {
+        self.heuristic().terms(well)
+    }
+
+    /// Every term, weight and contribution behind the cost, for `hatetris
+    /// eval`. Allocates; not for the hot path.
+    pub fn breakdown(&self, well: &Well, score: u32) -> Breakdown {
+        let h = self.heuristic();
+        let t = h.terms(well);
+        let rows = h.rows(&t, score as f64);
+        let static_total = h.terms_cost(&t, score as f64);
+        let quiescent = match self {
+            Knewjade::Plain(_) => None,
+            Knewjade::Lookahead(l) => {
+                let best = l.best(well, score);
+                let score = score as f64 + HYPOTHETICAL_LINE_WEIGHT * best.steps as f64;
+                let pieces = best.pieces().map(|p| p.to_string()).collect();
+                Some(QuiescentBreakdown {
+                    depth: l.depth(),
+                    steps: best.steps,
+                    pieces,
+                    well: best.well.to_numbers(),
+                    drawing: best.well.to_string(),
+                    terms: h.rows(&h.terms(&best.well), score),
+                    total: best.cost,
+                })
+            }
+        };
+        Breakdown {
+            convention: CONVENTION,
+            well: well.to_numbers(),
+            score,
+            terms: rows,
+            static_total,
+            total: quiescent.as_ref().map_or(static_total, |q| q.total),
+            quiescent,
+        }
+    }
+}
+
+impl Evaluator for Knewjade {
+    fn cost(&self, well: &Well, score: f64) -> f64 {
+        match self {
+            Knewjade::Plain(h) => h.cost(well, score),
+            Knewjade::Lookahead(l) => l.cost(well, score),
+        }
+    }
+
+    fn identity(&self) -> Identity {
+        match self {
+            Knewjade::Plain(h) => h.identity(),
+            Knewjade::Lookahead(l) => l.identity(),
+        }
+    }
+}
+
 /// One line of a [`Breakdown`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TermRow {
@@ -253,7 +324,7 @@ impl TermRow {
     }
 }
 
-/// Why a well costs what it costs: see [`Evaluator::breakdown`].
+/// Why a well costs what it costs: see [`Knewjade::breakdown`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Breakdown {
     /// Always [`CONVENTION`]: the value is a cost, lower is better.

@@ -10,4 +10,4 @@ pub mod codec;
 mod play;
 
 pub use codec::{decode, decode_as, encode, DecodeError, Format};
-pub use play::{keys_from_wells, link, play, LinkError, Step, Trace};
+pub use play::{keys_from_wells, link, link_wells, play, LinkError, Linked, Step, Trace};

@@ -1,8 +1,11 @@
-//! Playing a replay, and turning a chain of wells back into keys.
+//! Playing a replay, and turning a chain of wells back into keys: the one
+//! forward pass that `replay from-wells` and the rebuilt games of
+//! [`crate::run::keyframes`] share.
 
 use crate::enemy::{Enemy, EnemyKind};
 use crate::game::{Event, Game};
 use crate::key::Key;
+use crate::lock::lines_cleared;
 use crate::movegen::Outcome;
 use crate::piece::Piece;
 use crate::reference::key_path_to;
@@ -97,7 +100,22 @@ pub enum LinkError {
 /// gives (history included) and a shortest key path to a placement that
 /// produces the next well.
 pub fn keys_from_wells(chain: &[Board], kind: EnemyKind) -> Result<Vec<Key>, LinkError> {
+    link_wells(chain, kind).map(|linked| linked.keys)
+}
+
+/// A chain of wells played as the game plays it (see [`link_wells`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Linked {
+    /// The keys of the whole game.
+    pub keys: Vec<Key>,
+    /// The piece the enemy gave at each step.
+    pub pieces: Vec<Piece>,
+}
+
+/// [`keys_from_wells`], also giving the piece of each step.
+pub fn link_wells(chain: &[Board], kind: EnemyKind) -> Result<Linked, LinkError> {
     let mut enemy = Enemy::new(kind);
+    let mut pieces = Vec::with_capacity(chain.len());
     let mut keys = Vec::new();
     let mut prev: Board = [0; crate::well::HEIGHT];
     for (i, next) in chain.iter().enumerate() {
@@ -117,9 +135,10 @@ pub fn keys_from_wells(chain: &[Board], kind: EnemyKind) -> Result<Vec<Key>, Lin
             after: draw_board(next),
         })?;
         keys.extend(path);
+        pieces.push(piece);
         prev = *next;
     }
-    Ok(keys)
+    Ok(Linked { keys, pieces })
 }
 
 /// A shortest key path placing `piece` in `before` to give `after`.
@@ -127,17 +146,14 @@ pub fn keys_from_wells(chain: &[Board], kind: EnemyKind) -> Result<Vec<Key>, Lin
 /// The lines cleared follow from the cell counts: a lock adds 4 cells and
 /// each cleared line removes 10. A game-over lock clears nothing.
 pub fn link(before: &Board, piece: Piece, after: &Board) -> Option<Vec<Key>> {
-    let cells = |b: &Board| b.iter().map(|r| r.count_ones() as i32).sum::<i32>();
-    let removed = cells(before) + 4 - cells(after);
-    if removed < 0 || removed % 10 != 0 || removed > 40 {
-        return None;
-    }
+    let cells = |b: &Board| b.iter().map(|r| r.count_ones()).sum::<u32>();
+    let lines = lines_cleared(cells(before), 1, cells(after)).filter(|&l| l <= 4)?;
     key_path_to(
         before,
         piece,
         &Outcome {
             board: *after,
-            lines: (removed / 10) as u8,
+            lines: lines as u8,
         },
     )
 }

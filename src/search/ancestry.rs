@@ -44,6 +44,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::lock::child_cells;
 use crate::well::{PackedWell, Well};
 
 /// One older depth of the ancestry tree.
@@ -252,11 +253,7 @@ impl Ancestry {
     /// Whether a child of `well` could repeat any mature node (by cell
     /// count: a lock changes it by `4 − 10·lines`).
     pub fn may_repeat_from(&self, well: &Well) -> bool {
-        let after = well.cells() as i32 + 4;
-        (0..=4).any(|lines| {
-            let n = after - 10 * lines;
-            n >= 0 && self.cells.get(n as usize).copied().unwrap_or(false)
-        })
+        child_cells(well.cells()).any(|n| self.cells.get(n as usize).copied().unwrap_or(false))
     }
 
     /// How many times `well` occurs in the chain of entry `index` of the
@@ -321,6 +318,54 @@ impl Ancestry {
         }
         self.reindex();
         Some(self)
+    }
+}
+
+const SNAPSHOT_MAGIC: &[u8; 8] = b"HTANCST3";
+/// The previous snapshot format, still read: every level held its wells.
+const SNAPSHOT_MAGIC_V2: &[u8; 8] = b"HTANCST2";
+
+impl Ancestry {
+    /// The snapshot of this ancestry at `depth`: magic `HTANCST3`, the depth
+    /// (u32 LE), the raw length (u64 LE), the CRC-32 of the compressed
+    /// bytes (u32 LE), then the bincode encoding compressed with zstd.
+    ///
+    /// # Stability
+    /// The magic names the layout; `HTANCST2` (every level held its wells)
+    /// is still read. A snapshot that fails any check reads as `None`.
+    pub fn to_snapshot(&self, depth: u32) -> Vec<u8> {
+        let raw = bincode::serialize(self).expect("ancestry serializes");
+        let packed = zstd::bulk::compress(&raw, 3).expect("zstd compresses in memory");
+        let mut out = Vec::with_capacity(packed.len() + 24);
+        out.extend_from_slice(SNAPSHOT_MAGIC);
+        out.extend_from_slice(&depth.to_le_bytes());
+        out.extend_from_slice(&(raw.len() as u64).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(&packed).to_le_bytes());
+        out.extend_from_slice(&packed);
+        out
+    }
+
+    /// Reads a snapshot written by [`Ancestry::to_snapshot`] at `depth`,
+    /// checked against a beam of `beam_len` entries.
+    pub fn from_snapshot(bytes: &[u8], depth: u32, beam_len: usize) -> Option<Ancestry> {
+        let v2 = bytes.len() >= 8 && &bytes[..8] == SNAPSHOT_MAGIC_V2;
+        if bytes.len() < 24 || (&bytes[..8] != SNAPSHOT_MAGIC && !v2) {
+            return None;
+        }
+        let d = u32::from_le_bytes(bytes[8..12].try_into().ok()?);
+        let raw_len = u64::from_le_bytes(bytes[12..20].try_into().ok()?) as usize;
+        let crc = u32::from_le_bytes(bytes[20..24].try_into().ok()?);
+        let packed = &bytes[24..];
+        if d != depth || crc32fast::hash(packed) != crc || raw_len > (1 << 36) {
+            return None;
+        }
+        let raw = zstd::bulk::decompress(packed, raw_len).ok()?;
+        let a: Ancestry = if v2 {
+            bincode::deserialize::<AncestryV2>(&raw).ok()?.into()
+        } else {
+            bincode::deserialize(&raw).ok()?
+        };
+        a.validate(beam_len)
     }
 }
 

@@ -1,4 +1,4 @@
-//! The quiescent ("bird in hand") lookahead.
+//! The quiescent ("bird in hand") lookahead, around any evaluator.
 //!
 //! A well that is one S away from a line clear is worth more than its shape
 //! says, because the game hands out S whenever nothing worse exists. The
@@ -19,8 +19,10 @@
 //!   clears: [`MAX_QUIESCENT_DEPTH`], the default, is no cap at all, as in
 //!   the public implementation.
 //!
-//! The value is the minimum cost over the well itself and every well along
-//! every chain, so the lookahead never makes a well look worse. The search
+//! The value is the minimum of the inner evaluator's cost over the well
+//! itself and every well along every chain, so the lookahead never makes a
+//! well look worse. [`Lookahead`] wraps any [`Evaluator`] this way; its
+//! identity is the inner one's plus the chain depth (`quiescent`). The search
 //! is a depth-first walk; a well is always reached after the same number of
 //! clears (six cells each), so one reached again by another order of clears
 //! is skipped, which changes no value. The seen wells are kept in a
@@ -34,7 +36,7 @@
 //! out; the write-up itself found that it made no difference at width 25M.)
 //!
 //! # Measurements (default weights, lines)
-//! With the terms' current definition ([`super::TERMS_VERSION`] 2: with the
+//! With the terms' current definition ([`crate::heuristic::TERMS_VERSION`] 2: with the
 //! lookahead, holes an S or Z clear would free are not counted) and no cap,
 //! width 100,000 scored **64** (depth 186) in 40 min and 18.2 MB; the
 //! README has the other widths.
@@ -67,12 +69,12 @@
 //! measure. (Without the lookahead the same change cost 37 → 22 at width
 //! 100,000, so there the hole terms keep version 1's region.)
 
-use super::Evaluator;
+use super::{Evaluator, Identity};
 use crate::movegen::{candidate_rows, for_each_clear};
 use crate::piece::Piece;
 use crate::well::Well;
 
-/// The deepest chain [`Evaluator`] accepts; deeper requests are clamped.
+/// The deepest chain [`Lookahead`] accepts; deeper requests are clamped.
 /// No chain is longer than 24 clears (a well holds at most 144 cells, six
 /// fewer after each), so this depth is no cap.
 pub const MAX_QUIESCENT_DEPTH: u8 = 32;
@@ -97,14 +99,79 @@ impl ChainBest {
     }
 }
 
+/// The chain depth `--quiescent` uses when none is given: no cap, as in
+/// the public implementation (no chain is longer than 24 clears). Width
+/// 100,000 scored 64 lines with it (46 with depth 3, measured on the
+/// terms' first definition, which scored 53 with no cap).
+pub const DEFAULT_QUIESCENT_DEPTH: u8 = MAX_QUIESCENT_DEPTH;
+
 /// The weight of a hypothetical line relative to a real one.
 pub const HYPOTHETICAL_LINE_WEIGHT: f64 = 0.5;
 
+/// An evaluator with the quiescent lookahead: the cost of a well is the
+/// best of `inner`'s costs along its chains of single-line clears.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lookahead<E> {
+    inner: E,
+    depth: u8,
+}
+
+impl<E: Evaluator> Lookahead<E> {
+    /// `inner` with chains of up to `depth` clears (clamped to
+    /// [`MAX_QUIESCENT_DEPTH`]).
+    pub fn new(inner: E, depth: u8) -> Lookahead<E> {
+        Lookahead {
+            inner,
+            depth: depth.min(MAX_QUIESCENT_DEPTH),
+        }
+    }
+
+    /// The wrapped evaluator.
+    pub fn inner(&self) -> &E {
+        &self.inner
+    }
+
+    /// The chain depth.
+    pub fn depth(&self) -> u8 {
+        self.depth
+    }
+
+    /// The best point of `well`'s chains (see [`best_along_chain`]).
+    pub fn best(&self, well: &Well, score: u32) -> ChainBest {
+        best_along_chain(&self.inner, well, score, self.depth)
+    }
+}
+
+impl<E: Evaluator> Evaluator for Lookahead<E> {
+    fn cost(&self, well: &Well, score: f64) -> f64 {
+        best_along_chain_from(&self.inner, well, score, self.depth).cost
+    }
+
+    fn identity(&self) -> Identity {
+        self.inner.identity().with("quiescent", self.depth)
+    }
+}
+
 /// Walks every chain from `well` (whose real score is `score`) up to `depth`
 /// clears (clamped to [`MAX_QUIESCENT_DEPTH`]) and returns the best point.
-pub fn best_along_chain(eval: &Evaluator, well: &Well, score: u32, depth: u8) -> ChainBest {
+pub fn best_along_chain<E: Evaluator + ?Sized>(
+    eval: &E,
+    well: &Well,
+    score: u32,
+    depth: u8,
+) -> ChainBest {
+    best_along_chain_from(eval, well, f64::from(score), depth)
+}
+
+/// [`best_along_chain`] from a score that may hold half lines.
+fn best_along_chain_from<E: Evaluator + ?Sized>(
+    eval: &E,
+    well: &Well,
+    score: f64,
+    depth: u8,
+) -> ChainBest {
     let mut best = ChainBest {
-        cost: eval.terms_cost(&eval.terms(well), score as f64),
+        cost: eval.cost(well, score),
         well: *well,
         steps: 0,
         pieces: 0,
@@ -112,7 +179,7 @@ pub fn best_along_chain(eval: &Evaluator, well: &Well, score: u32, depth: u8) ->
     walk(
         eval,
         well,
-        score as f64,
+        score,
         depth.min(MAX_QUIESCENT_DEPTH),
         0,
         0,
@@ -162,8 +229,8 @@ fn chain_piece(well: &Well) -> Option<(Piece, u32)> {
 /// Extends the chain at `well` (reached after `steps` clears with the
 /// pieces `pieces`, as in [`ChainBest`]); `score` already includes the
 /// hypothetical lines at [`HYPOTHETICAL_LINE_WEIGHT`].
-fn walk(
-    eval: &Evaluator,
+fn walk<E: Evaluator + ?Sized>(
+    eval: &E,
     well: &Well,
     score: f64,
     depth: u8,
@@ -183,7 +250,7 @@ fn walk(
     // twice through two orientations that cover the same cells.
     for_each_clear(well, piece, rows, true, |child, lines| {
         if lines == 1 {
-            let cost = eval.terms_cost(&eval.terms(&child), next_score);
+            let cost = eval.cost(&child, next_score);
             if cost < best.cost {
                 *best = ChainBest {
                     cost,

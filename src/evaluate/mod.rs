@@ -1,0 +1,133 @@
+//! The evaluator seam: what the search asks of anything that ranks wells.
+//!
+//! An [`Evaluator`] gives a cost (lower is better) and an [`Identity`]. The
+//! search calls it once per expanded parent, with all of that parent's
+//! children ([`Evaluator::costs`]): siblings share every row but the few a
+//! placement touches, so an evaluator that can reuse work between them (a
+//! network updating its parent's accumulator) gets the chance, and one that
+//! cannot falls back on the per-well [`Evaluator::cost`]. The call is
+//! object-safe, so the search takes `&dyn Evaluator` and pays one indirect
+//! call per parent, not per child.
+//!
+//! The identity goes into a run's settings: a run resumes only under an
+//! evaluator with the same identity, since another would rank the same wells
+//! differently.
+//!
+//! Implementations: the knewjade heuristic ([`crate::heuristic`]), and the
+//! quiescent lookahead ([`Lookahead`]), which wraps any evaluator.
+
+pub mod lookahead;
+
+use serde::{Deserialize, Serialize};
+
+use crate::movegen::Child;
+use crate::well::Well;
+
+pub use lookahead::{
+    best_along_chain, ChainBest, Lookahead, DEFAULT_QUIESCENT_DEPTH, HYPOTHETICAL_LINE_WEIGHT,
+    MAX_QUIESCENT_DEPTH,
+};
+
+/// Ranks wells for the search. Lower cost is better.
+pub trait Evaluator: Sync {
+    /// The cost of `well` reached with `score` lines cleared. The score may
+    /// hold half lines: the lookahead counts hypothetical clears at half
+    /// weight.
+    fn cost(&self, well: &Well, score: f64) -> f64;
+
+    /// The costs of the children of one parent well, whose score is
+    /// `parent_score`: `out` is cleared, then `out[i]` is the cost of
+    /// `children[i]` at `parent_score + children[i].lines`. The default
+    /// calls [`Evaluator::cost`] for each; the values must equal it.
+    fn costs(&self, parent: &Well, parent_score: u32, children: &[Child], out: &mut Vec<f64>) {
+        let _ = parent;
+        out.clear();
+        out.extend(
+            children
+                .iter()
+                .map(|c| self.cost(&c.well, f64::from(parent_score + u32::from(c.lines)))),
+        );
+    }
+
+    /// What this evaluator is: every parameter that changes a cost.
+    fn identity(&self) -> Identity;
+}
+
+impl<E: Evaluator + ?Sized> Evaluator for &E {
+    fn cost(&self, well: &Well, score: f64) -> f64 {
+        (**self).cost(well, score)
+    }
+    fn costs(&self, parent: &Well, parent_score: u32, children: &[Child], out: &mut Vec<f64>) {
+        (**self).costs(parent, parent_score, children, out)
+    }
+    fn identity(&self) -> Identity {
+        (**self).identity()
+    }
+}
+
+/// An evaluator's description, stored in a run's settings: a JSON object of
+/// named parameters. A wrapper adds its own keys to its inner evaluator's.
+///
+/// Two identities are the same when they hold the same keys with the same
+/// values, a key that is `null` counting as absent (so a run recorded
+/// before a key existed still resumes when the key's value is `null`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Identity(serde_json::Map<String, serde_json::Value>);
+
+impl Identity {
+    /// An empty identity.
+    pub fn new() -> Identity {
+        Identity::default()
+    }
+
+    /// Adds (or replaces) one parameter.
+    pub fn with(mut self, key: &str, value: impl Serialize) -> Identity {
+        let value = serde_json::to_value(value).unwrap_or(serde_json::Value::Null);
+        self.0.insert(key.to_string(), value);
+        self
+    }
+
+    /// One parameter's value, if present and not `null`.
+    pub fn get(&self, key: &str) -> Option<&serde_json::Value> {
+        self.0.get(key).filter(|v| !v.is_null())
+    }
+
+    /// The keys that are not `null`, sorted.
+    fn present(&self) -> Vec<(&String, &serde_json::Value)> {
+        let mut keys: Vec<_> = self.0.iter().filter(|(_, v)| !v.is_null()).collect();
+        keys.sort_by(|a, b| a.0.cmp(b.0));
+        keys
+    }
+
+    /// The parameters that differ from `other`'s: `(key, ours, theirs)`,
+    /// with `null` for an absent one. Empty when the two are the same.
+    pub fn differences(&self, other: &Identity) -> Vec<(String, String, String)> {
+        let show = |v: Option<&serde_json::Value>| v.map_or("none".to_string(), |v| v.to_string());
+        let mut keys: Vec<&String> = self.present().into_iter().map(|(k, _)| k).collect();
+        keys.extend(other.present().into_iter().map(|(k, _)| k));
+        keys.sort();
+        keys.dedup();
+        keys.into_iter()
+            .filter(|k| self.get(k) != other.get(k))
+            .map(|k| (k.clone(), show(self.get(k)), show(other.get(k))))
+            .collect()
+    }
+}
+
+impl PartialEq for Identity {
+    fn eq(&self, other: &Identity) -> bool {
+        self.present() == other.present()
+    }
+}
+
+impl std::fmt::Display for Identity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = self
+            .present()
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        f.write_str(&parts.join(" "))
+    }
+}
