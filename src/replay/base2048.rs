@@ -35,7 +35,7 @@
 //!   UTF-16 code units instead; the two agree on every string made only of
 //!   alphabet characters, because they are all in the BMP.
 
-use super::codec::DecodeError;
+use super::format::DecodeError;
 
 /// Bits carried by one character of the main alphabet.
 const CHAR_BITS: u32 = 11;
