@@ -1,13 +1,37 @@
 //! hatetris: an exact HATETRIS emulator and a search for world-record games.
 //!
-//! The layout follows the game:
-//! - [`well`], [`piece`] and [`movegen`] are the emulator: a bitboard well, the
-//!   seven pieces, and the wave-based move generator (with its slow twin in
-//!   [`reference`](mod@reference));
-//! - [`enemy`] picks the next piece (HATETRIS with loop prevention, and the
-//!   other enemies the game ships);
-//! - [`game`] plays keys one at a time, exactly as the game does;
-//! - [`replay`] encodes and decodes key sequences.
+//! The modules, from the ground up (each imports only modules above it in
+//! this list):
+//!
+//! **The game**
+//! - [`well`], [`piece`], [`key`]: the 16-row bitboard well, the seven
+//!   pieces with their compile-time tables, the four keys;
+//! - `lock` (crate-private): a placement's cells, placing a piece and
+//!   clearing rows, and the cell-count arithmetic; the one place the lock
+//!   rule is written;
+//! - [`movegen`]: the wave-based move generator, and the clearing
+//!   placements found without it;
+//! - [`reference`]: the slow twin, the game's own breadth-first search over
+//!   `(x, y, o)`, and key paths;
+//! - [`enemy`]: who gives the next piece in a game (HATETRIS with loop
+//!   prevention, Mild, LOVETRIS, Burgiel, Brzustowski);
+//! - [`reverse`]: reverse moves, the emulator run backwards;
+//! - [`game`]: a game played key by key;
+//! - [`replay`]: the four replay encodings, playing a replay, and wells back
+//!   to keys.
+//!
+//! **Ranking wells**
+//! - [`evaluate`]: the evaluator seam (a batch call and an identity), and
+//!   the quiescent lookahead around any evaluator;
+//! - [`heuristic`]: the knewjade heuristic and its weights.
+//!
+//! **Searching**
+//! - [`run`]: the run folder (manifest, depth files, snapshots, log) and
+//!   the game rebuilt from it ([`run::keyframes`]);
+//! - [`search`]: the beam search: one depth as a kernel, the adversary and
+//!   observer seams, the loop-prevention ancestry;
+//! - [`bench`]: fixed workloads that time the engine and double as
+//!   determinism signatures.
 #![deny(missing_docs)]
 
 pub mod bench;
@@ -16,7 +40,7 @@ pub mod evaluate;
 pub mod game;
 pub mod heuristic;
 pub mod key;
-pub mod lock;
+pub(crate) mod lock;
 pub mod movegen;
 pub mod piece;
 pub mod reference;

@@ -68,10 +68,8 @@ pub fn parents_for_piece(child: &Well, lines: u8, piece: Piece) -> Vec<Parent> {
         well: *child,
         lines,
     };
-    for o in 0..4 {
-        let piece_rows: Vec<usize> = (0..4)
-            .filter(|&r| SHAPES[piece.index()][o][r] != 0)
-            .collect();
+    for (o, shape) in SHAPES[piece.index()].iter().enumerate() {
+        let piece_rows: Vec<usize> = (0..4).filter(|&r| shape[r] != 0).collect();
         for y in 0..HEIGHT {
             if locks_above_bar(piece, o, y) {
                 continue; // such a lock ends the game and clears nothing

@@ -37,7 +37,7 @@
 pub mod adversary;
 pub mod ancestry;
 pub mod bounded;
-pub mod distinct;
+mod distinct;
 mod kernel;
 mod memory;
 pub mod observer;

@@ -153,7 +153,8 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
 }
 
 /// Encodes a beam (sorted by well, no duplicates) as a depth file.
-pub fn encode(depth: u32, entries: &[Entry]) -> Vec<u8> {
+#[cfg(test)]
+pub(crate) fn encode(depth: u32, entries: &[Entry]) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER_LEN + entries.len() * 5);
     encode_into(&mut out, depth, entries.len(), |i| entries[i]).expect("a Vec takes any write");
     out
@@ -163,7 +164,7 @@ pub fn encode(depth: u32, entries: &[Entry]) -> Vec<u8> {
 /// by well, no duplicates), atomically to `path`. The blocks are streamed to
 /// the file as they are compressed: neither the entries nor the file are
 /// ever whole in memory. Returns the file's length.
-pub fn write_depth_file(
+pub(crate) fn write_depth_file(
     path: &Path,
     depth: u32,
     len: usize,
