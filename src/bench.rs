@@ -208,7 +208,7 @@ pub fn bench_search(
     let search = Search {
         width,
         evaluator: &eval,
-        adversary: Adversary::new(crate::enemy::EnemyKind::Hatetris)?,
+        adversary: Adversary::new(crate::enemy::EnemyKind::Hatetris),
     };
     let opts = Options {
         max_depth: depths,

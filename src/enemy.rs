@@ -88,6 +88,17 @@ impl EnemyKind {
     }
 }
 
+impl EnemyKind {
+    /// Every piece this enemy ever gives.
+    pub fn pieces(self) -> &'static [Piece] {
+        match self {
+            EnemyKind::Hatetris | EnemyKind::Mild => &Piece::ALL,
+            EnemyKind::Lovetris => &[Piece::I],
+            EnemyKind::Burgiel | EnemyKind::Brzustowski => &[Piece::S, Piece::Z],
+        }
+    }
+}
+
 impl serde::Serialize for EnemyKind {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.name())

@@ -47,7 +47,7 @@ fn flat_search(width: usize, enemy: EnemyKind) -> Search<'static> {
     Search {
         width,
         evaluator: &Flat,
-        adversary: Adversary::new(enemy).unwrap(),
+        adversary: Adversary::new(enemy),
     }
 }
 
@@ -400,14 +400,19 @@ fn a_well_can_only_repeat_a_multiple_of_five_pieces_later() {
     assert!(repeats > 0, "the games revisit wells");
 }
 
-/// A search against Mild, LOVETRIS or Burgiel records that enemy, and the
+/// A search against Mild, LOVETRIS, Burgiel or Brzustowski records that enemy, and the
 /// game rebuilt from it replays to the search's score under that enemy,
 /// with that enemy's pieces.
 #[test]
 fn a_search_follows_its_enemy_into_the_rebuilt_game() {
     // The flat test evaluator never clears a line with I pieces alone.
     let eval = hatetris::heuristic::Knewjade::default();
-    for enemy in [EnemyKind::Mild, EnemyKind::Lovetris, EnemyKind::Burgiel] {
+    for enemy in [
+        EnemyKind::Mild,
+        EnemyKind::Lovetris,
+        EnemyKind::Burgiel,
+        EnemyKind::Brzustowski,
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let search = Search {
             evaluator: &eval,
@@ -437,13 +442,33 @@ fn a_search_follows_its_enemy_into_the_rebuilt_game() {
     }
 }
 
-/// Brzustowski's cycle detection needs per-game state the beam does not
-/// keep: the search says so instead of playing a different game.
+proptest! {
+    /// The beam's Brzustowski state machine gives the game's own pieces on
+    /// any sequence of wells (drawn from a few, so that wells repeat).
+    #[test]
+    fn the_search_brzustowski_state_gives_the_games_pieces(picks in proptest::collection::vec(0usize..4, 0..200)) {
+        let pool = [
+            Well::EMPTY,
+            random_well(&[(0, 1)]),
+            random_well(&[(1, 2), (2, 3)]),
+            random_well(&[(3, 4), (4, 5), (5, 6)]),
+        ];
+        let wells: Vec<Well> = picks.iter().map(|&i| pool[i]).collect();
+        let mut game = hatetris::enemy::Brzustowski::default();
+        let expected: Vec<Piece> = wells.iter().map(|w| game.next(w)).collect();
+        prop_assert_eq!(hatetris::search::adversary::brzustowski_pieces(&wells), expected);
+    }
+}
+
+/// Brzustowski's per-entry states survive a resume: stopping and resuming
+/// gives the same beams as going straight through.
 #[test]
-fn a_search_against_brzustowski_is_refused() {
-    let err = Adversary::new(EnemyKind::Brzustowski).unwrap_err();
-    assert!(
-        err.to_string().contains("cannot play against brzustowski"),
-        "{err}"
-    );
+fn a_resumed_brzustowski_run_equals_an_uninterrupted_one() {
+    let s = flat_search(50, EnemyKind::Brzustowski);
+    let straight = tempfile::tempdir().unwrap();
+    let resumed = tempfile::tempdir().unwrap();
+    search::start(straight.path(), &s, &opts(30, 2), &Silent).unwrap();
+    search::start(resumed.path(), &s, &opts(11, 1), &Silent).unwrap();
+    search::resume(resumed.path(), &s, &opts(30, 2), &Silent).unwrap();
+    assert_eq!(beams(straight.path()), beams(resumed.path()));
 }

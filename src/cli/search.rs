@@ -138,7 +138,7 @@ pub fn search(a: SearchArgs) -> Result<()> {
     let search = Search {
         width: a.width,
         evaluator: &eval,
-        adversary: Adversary::new(enemy_arg(&a.enemy)?)?,
+        adversary: Adversary::new(enemy_arg(&a.enemy)?),
     };
     let opts = Options {
         max_depth: a.max_depth,

@@ -7,10 +7,16 @@
 //! # Reconstruction
 //! From the chosen final well, each depth's candidate parents (with the
 //! score the lines imply) are looked up in the previous depth's file through
-//! its index, reading one block per lookup. The chain found is then played
-//! forwards against the run's own enemy, history included, by the same code
-//! as `replay from-wells` ([`crate::replay::link_wells`]): each step
-//! becomes the shortest key path from the spawn (BFS over (x, y, o)).
+//! its index, reading one block per lookup: the wells that lead to the
+//! final one, depth by depth, form a cone (usually one or two wells wide).
+//! Going backwards the history is not known, so the piece each parent was
+//! given is not either; the cone is then walked forwards from the empty
+//! well with the run's own enemy, which gives exactly one piece at each
+//! well, and only that piece's placements are followed (with backtracking
+//! on a dead end, which a faithful search never leaves without a way
+//! through). The chain found is turned into keys by the same code as
+//! `replay from-wells` ([`crate::replay::link_wells`]): each step becomes
+//! the shortest key path from the spawn (BFS over (x, y, o)).
 //!
 //! This replaces re-expanding every well of every depth, which took the
 //! 86-line record 12 hours.
@@ -20,11 +26,12 @@ use std::path::Path;
 
 use super::store::{DepthFile, StoreError, Stored};
 use super::{depth_path, read_manifest, RunError};
+use crate::enemy::{Enemy, EnemyKind};
 use crate::key::Key;
 use crate::movegen::MoveGen;
 use crate::piece::Piece;
 use crate::replay::{link_wells, LinkError};
-use crate::reverse::parents;
+use crate::reverse::{parents, parents_for_piece};
 use crate::well::{draw_board, Board, Well};
 
 /// Which game to rebuild.
@@ -124,6 +131,182 @@ impl Reader<'_> {
     }
 }
 
+/// Walks back from `last` at `depth` taking one parent per depth: among
+/// the parents in the previous depth's file with the right score, the one
+/// given the enemy's stateless piece (for HATETRIS the min-max choice,
+/// which it gives unless loop prevention steps in), else the first. Returns
+/// the chain from depth 1.
+fn greedy_chain(
+    reader: &mut Reader,
+    enemy: EnemyKind,
+    depth: u32,
+    last: Stored,
+) -> Result<Vec<Stored>, KeyframeError> {
+    let mut chain = vec![last];
+    for d in (1..=depth).rev() {
+        let cur = *chain.last().expect("non-empty");
+        let mut in_file = Vec::new();
+        for lines in 0..=(cur.score.min(4) as u8) {
+            for p in parents(&cur.well, lines) {
+                if let Some(s) = reader.find(d - 1, &p.well)? {
+                    if s.score + lines as u16 == cur.score {
+                        in_file.push((p.piece, s));
+                    }
+                }
+            }
+        }
+        let likely = |&&(piece, s): &&(Piece, Stored)| {
+            enemy.stateless_piece(&MoveGen::new(&s.well), d - 1) == Some(piece)
+        };
+        let found = in_file
+            .iter()
+            .find(likely)
+            .or_else(|| in_file.first())
+            .map(|&(_, s)| s);
+        match found {
+            Some(s) => chain.push(s),
+            None => {
+                return Err(KeyframeError::NoParent {
+                    depth: d,
+                    prev: d - 1,
+                    score: cur.score,
+                    drawn: draw_board(&cur.well.to_board()),
+                })
+            }
+        }
+    }
+    chain.pop(); // the empty well
+    chain.reverse();
+    Ok(chain)
+}
+
+/// Most wells kept per depth in a [`Cone`]; more would only be other
+/// routes to the same game.
+const MAX_CONE: usize = 256;
+
+/// Most restarts of the forward walk before it gives up.
+const MAX_RESTARTS: usize = 20_000;
+
+/// Every well of each depth's file from which the final well can be
+/// reached, with the placements between them: the game the search played
+/// is one path through it from the empty well.
+struct Cone {
+    /// `levels[d]`: the wells of depth `d` in the cone, in the order found.
+    levels: Vec<Vec<Stored>>,
+    /// `edges[d]`: `(parent index in levels[d], child index in
+    /// levels[d + 1], piece)`.
+    edges: Vec<Vec<(u32, u32, Piece)>>,
+}
+
+impl Cone {
+    /// Walks back from `last` at `depth` to the empty well.
+    fn back_from(
+        reader: &mut Reader,
+        enemy: EnemyKind,
+        depth: u32,
+        last: Stored,
+    ) -> Result<Cone, KeyframeError> {
+        let mut levels = vec![Vec::new(); depth as usize + 1];
+        let mut edges = vec![Vec::new(); depth as usize];
+        levels[depth as usize].push(last);
+        for d in (1..=depth as usize).rev() {
+            let mut found: Vec<Stored> = Vec::new();
+            let mut index: HashMap<Well, u32> = HashMap::new();
+            let mut links = Vec::new();
+            for (ci, cur) in levels[d].iter().enumerate() {
+                for lines in 0..=(cur.score.min(4) as u8) {
+                    let pieces = enemy.pieces().iter();
+                    for p in pieces.flat_map(|&piece| parents_for_piece(&cur.well, lines, piece)) {
+                        let Some(s) = reader.find(d as u32 - 1, &p.well)? else {
+                            continue;
+                        };
+                        if s.score + lines as u16 != cur.score {
+                            continue;
+                        }
+                        let pi = match index.get(&s.well) {
+                            Some(&i) => i,
+                            None if found.len() < MAX_CONE => {
+                                found.push(s);
+                                index.insert(s.well, found.len() as u32 - 1);
+                                found.len() as u32 - 1
+                            }
+                            None => continue,
+                        };
+                        links.push((pi, ci as u32, p.piece));
+                    }
+                }
+            }
+            if found.is_empty() {
+                let cur = levels[d][0];
+                return Err(KeyframeError::NoParent {
+                    depth: d as u32,
+                    prev: d as u32 - 1,
+                    score: cur.score,
+                    drawn: draw_board(&cur.well.to_board()),
+                });
+            }
+            levels[d - 1] = found;
+            edges[d - 1] = links;
+        }
+        Ok(Cone { levels, edges })
+    }
+
+    /// The path the enemy allows, from the empty well to the final one
+    /// (depth 1 first): at each well the enemy, with the history of the
+    /// path so far, gives one piece, and only the cone's placements of that
+    /// piece are followed, first found first. A dead end goes back to the
+    /// last choice and replays from the start with the next option.
+    fn forward(&self, kind: EnemyKind) -> Result<Vec<Stored>, KeyframeError> {
+        let depth = self.edges.len();
+        // choice[d]: which of the allowed edges at depth d is taken.
+        let mut choice: Vec<usize> = Vec::with_capacity(depth);
+        for _ in 0..MAX_RESTARTS {
+            let mut enemy = Enemy::new(kind);
+            let mut at = 0u32;
+            let mut path = Vec::with_capacity(depth);
+            let mut dead_end = None;
+            for d in 0..depth {
+                let piece = enemy.next_piece(&self.levels[d][at as usize].well);
+                let mut options = self.edges[d]
+                    .iter()
+                    .filter(|&&(p, _, pc)| p == at && pc == piece)
+                    .map(|&(_, c, _)| c);
+                if d == choice.len() {
+                    choice.push(0);
+                }
+                match options.nth(choice[d]) {
+                    Some(c) => {
+                        at = c;
+                        path.push(self.levels[d + 1][c as usize]);
+                    }
+                    None => {
+                        dead_end = Some(d);
+                        break;
+                    }
+                }
+            }
+            let Some(d) = dead_end else {
+                return Ok(path);
+            };
+            // Back to the last depth with another option to try.
+            choice.truncate(d);
+            match choice.last_mut() {
+                Some(c) => *c += 1,
+                None => {
+                    return Err(KeyframeError::Forward {
+                        step: d + 1,
+                        reason: format!("the {kind} enemy allows no path to the final well"),
+                    })
+                }
+            }
+        }
+        Err(KeyframeError::Forward {
+            step: 0,
+            reason: "too many dead ends going forwards".into(),
+        })
+    }
+}
+
 /// Rebuilds the chosen game of the run in `dir`.
 pub fn reconstruct(dir: &Path, pick: Pick) -> Result<Keyframes, KeyframeError> {
     let manifest = read_manifest(dir)?;
@@ -160,45 +343,15 @@ pub fn reconstruct(dir: &Path, pick: Pick) -> Result<Keyframes, KeyframeError> {
             (d, top)
         }
     };
-    // Walk back to the empty well.
-    let mut chain = vec![last];
-    for d in (1..=depth).rev() {
-        let cur = *chain.last().expect("non-empty");
-        // Parents in the previous depth's file with the right score. The one
-        // the search expanded was given that piece by the enemy; without the
-        // history (not known yet, going backwards) that is the enemy's
-        // stateless piece (for HATETRIS the min-max choice, unless loop
-        // prevention stepped in), so those come first.
-        let mut in_file = Vec::new();
-        for lines in 0..=(cur.score.min(4) as u8) {
-            for p in parents(&cur.well, lines) {
-                if let Some(s) = reader.find(d - 1, &p.well)? {
-                    if s.score + lines as u16 == cur.score {
-                        in_file.push((p.piece, s));
-                    }
-                }
-            }
-        }
-        let found = in_file
-            .iter()
-            .find(|(piece, s)| enemy.stateless_piece(&MoveGen::new(&s.well), d - 1) == Some(*piece))
-            .or_else(|| in_file.first())
-            .map(|&(_, s)| s);
-        match found {
-            Some(s) => chain.push(s),
-            None => {
-                return Err(KeyframeError::NoParent {
-                    depth: d,
-                    prev: d - 1,
-                    score: cur.score,
-                    drawn: draw_board(&cur.well.to_board()),
-                })
-            }
-        }
+    // The quick way first: one parent per depth, the likeliest; if the game
+    // does not play that chain, the cone of every parent.
+    let mut chain = greedy_chain(&mut reader, enemy, depth, last)?;
+    let boards: Vec<Board> = chain.iter().map(|s| s.well.to_board()).collect();
+    if link_wells(&boards, enemy).is_err() {
+        chain = Cone::back_from(&mut reader, enemy, depth, last)?.forward(enemy)?;
     }
-    chain.reverse();
     // Forwards, with the game's own enemy and history.
-    let boards: Vec<Board> = chain[1..].iter().map(|s| s.well.to_board()).collect();
+    let boards: Vec<Board> = chain.iter().map(|s| s.well.to_board()).collect();
     let linked = link_wells(&boards, enemy).map_err(|e| match e {
         LinkError::NoPlacement { step, piece, .. } => KeyframeError::Forward {
             step,
@@ -212,8 +365,8 @@ pub fn reconstruct(dir: &Path, pick: Pick) -> Result<Keyframes, KeyframeError> {
         },
     })?;
     Ok(Keyframes {
-        wells: chain[1..].iter().map(|s| s.well).collect(),
-        scores: chain[1..].iter().map(|s| s.score).collect(),
+        wells: chain.iter().map(|s| s.well).collect(),
+        scores: chain.iter().map(|s| s.score).collect(),
         pieces: linked.pieces,
         keys: linked.keys,
         bytes_read: reader.bytes,

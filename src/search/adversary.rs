@@ -2,20 +2,30 @@
 //! the history that takes.
 //!
 //! A beam entry is a game of its own, so an enemy with memory needs that
-//! game's history. HATETRIS counts every well the game has seen, so it
-//! reads the entry's chain of ancestors in the shared [`Ancestry`] tree
-//! (its loop prevention; the search keeps the tree only for an adversary
-//! that [`keeps_history`](Adversary::keeps_history)). HATETRIS Mild,
-//! LOVETRIS and Burgiel need none: the piece follows from the well, or
-//! from the depth alone ([`EnemyKind::stateless_piece`]).
+//! game's history ([`History`]):
+//! - HATETRIS counts every well the game has seen, so it reads the entry's
+//!   chain of ancestors in the shared [`Ancestry`] tree (its loop
+//!   prevention);
+//! - Brzustowski gives S until a well repeats, one more S, then Z until a
+//!   well repeats, one more Z, and so on, forgetting the wells at each
+//!   switch. Its state per entry is three small numbers, packed in a `u32`
+//!   ([`Brz`]): the step, the piece on display, and the depth of the last
+//!   switch; "a well repeats" is a walk of the entry's ancestry back to that
+//!   depth ([`Ancestry::repeats_since`]);
+//! - HATETRIS Mild, LOVETRIS and Burgiel need none: the piece follows from
+//!   the well, or from the depth alone ([`EnemyKind::stateless_piece`]).
 //!
-//! Brzustowski is not offered: its cycle detection compares each well with
-//! the game's wells since its last switch of kink, a per-entry state the
-//! search does not keep yet ([`Unsupported`]).
+//! The history is snapshotted with each depth ([`History::to_snapshot`]):
+//! HATETRIS's is the ancestry's own snapshot (so older runs resume);
+//! Brzustowski's adds the per-entry states behind it.
+
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::enemy::{hatetris_choice_with_children, EnemyKind};
 use crate::movegen::{Child, MoveGen};
 use crate::piece::Piece;
+use crate::run::store::StoreError;
+use crate::well::{PackedWell, Well};
 
 use super::ancestry::Ancestry;
 
@@ -23,18 +33,10 @@ use super::ancestry::Ancestry;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Adversary(EnemyKind);
 
-/// The enemy cannot be searched against (see the module doc).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the search cannot play against {0} yet: its cycle detection needs per-game state the beam does not keep")]
-pub struct Unsupported(pub EnemyKind);
-
 impl Adversary {
-    /// The adversary for `kind`.
-    pub fn new(kind: EnemyKind) -> Result<Adversary, Unsupported> {
-        match kind {
-            EnemyKind::Brzustowski => Err(Unsupported(kind)),
-            _ => Ok(Adversary(kind)),
-        }
+    /// The adversary for `kind` (every enemy the game has).
+    pub fn new(kind: EnemyKind) -> Adversary {
+        Adversary(kind)
     }
 
     /// Which enemy this is.
@@ -42,40 +44,225 @@ impl Adversary {
         self.0
     }
 
-    /// Whether the search must keep each entry's ancestry for it.
+    /// Whether the search must keep a [`History`] for it.
     pub fn keeps_history(self) -> bool {
-        self.0 == EnemyKind::Hatetris
+        matches!(self.0, EnemyKind::Hatetris | EnemyKind::Brzustowski)
     }
 
     /// The piece given to entry `index` of the beam after `depth` pieces,
     /// whose move generator is `gen`; the piece's live children are left in
-    /// `children` (cleared first). `ancestry` is the beam's history, which
-    /// an adversary that [`keeps_history`](Adversary::keeps_history) needs.
+    /// `children` (cleared first). An adversary that
+    /// [`keeps_history`](Adversary::keeps_history) reads `history`, and
+    /// Brzustowski writes the state its children inherit to `next[index]`.
     #[inline]
     pub(crate) fn give(
         self,
         gen: &MoveGen,
         depth: u32,
         index: usize,
-        ancestry: Option<&Ancestry>,
+        history: Option<&History>,
+        next: Option<&[AtomicU32]>,
         children: &mut Vec<Child>,
     ) -> Piece {
-        if self.0 == EnemyKind::Hatetris {
-            let ancestry = ancestry.expect("HATETRIS is searched with its ancestry");
-            let well = gen.well();
-            return hatetris_choice_with_children(
-                gen,
-                ancestry.may_repeat_from(well),
-                |w| ancestry.count(index, well, w),
-                children,
-            );
-        }
-        let piece = self
-            .0
-            .stateless_piece(gen, depth)
-            .expect("every adversary but HATETRIS is stateless");
+        let piece = match self.0 {
+            EnemyKind::Hatetris => {
+                let ancestry = &history.expect("HATETRIS keeps its history").ancestry;
+                let well = gen.well();
+                return hatetris_choice_with_children(
+                    gen,
+                    ancestry.may_repeat_from(well),
+                    |w| ancestry.count(index, well, w),
+                    children,
+                );
+            }
+            EnemyKind::Brzustowski => {
+                let h = history.expect("Brzustowski keeps its history");
+                let state = Brz(h.states[index]);
+                let after = state.after(depth, |since| {
+                    h.ancestry.repeats_since(index, gen.well(), since as usize)
+                });
+                if let Some(next) = next {
+                    next[index].store(after.0, Ordering::Relaxed);
+                }
+                state.display()
+            }
+            kind => kind
+                .stateless_piece(gen, depth)
+                .expect("every other enemy is stateless"),
+        };
         children.clear();
         gen.children(piece, children);
         piece
     }
+}
+
+/// The state of one Brzustowski game, as the game's "Algorithm 2" keeps it
+/// between calls: bits 0-1 the step minus one (1: S kinks, 2: one more Z
+/// after a repeat, 3: Z kinks, 4: one more S), bit 2 the piece on display
+/// (S or Z), bits 3-31 the depth from which wells count as seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Brz(pub u32);
+
+impl Brz {
+    /// A new game: step 1, S on display, every well counts.
+    pub const START: Brz = Brz(0);
+
+    fn step(self) -> u32 {
+        (self.0 & 3) + 1
+    }
+
+    fn display(self) -> Piece {
+        if self.0 & 4 == 0 {
+            Piece::S
+        } else {
+            Piece::Z
+        }
+    }
+
+    fn since(self) -> u32 {
+        self.0 >> 3
+    }
+
+    fn new(step: u32, display: Piece, since: u32) -> Brz {
+        Brz((step - 1) | u32::from(display == Piece::Z) << 2 | since << 3)
+    }
+
+    /// The state after the game asks for a piece in the well at `depth`
+    /// (the piece given is this state's display): `repeats(since)` tells
+    /// whether the well occurred at depth `since` or later. The same steps
+    /// as [`crate::enemy::Brzustowski::next`], which the tests hold it to.
+    fn after(self, depth: u32, repeats: impl FnOnce(u32) -> bool) -> Brz {
+        match self.step() {
+            step @ (1 | 3) => {
+                let (kink, other) = if step == 1 {
+                    (Piece::S, Piece::Z)
+                } else {
+                    (Piece::Z, Piece::S)
+                };
+                if repeats(self.since()) {
+                    Brz::new(step + 1, other, self.since())
+                } else {
+                    Brz::new(step, kink, self.since())
+                }
+            }
+            // The game forgets its wells; the next well is the first seen.
+            2 => Brz::new(3, Piece::Z, depth + 1),
+            _ => Brz::new(1, Piece::S, depth + 1),
+        }
+    }
+}
+
+/// The history an adversary keeps for every entry of the current beam.
+#[derive(Clone, Debug)]
+pub(crate) struct History {
+    /// Every entry's chain of ancestors.
+    pub ancestry: Ancestry,
+    /// Brzustowski: each entry's state ([`Brz`]); empty for HATETRIS.
+    pub states: Vec<u32>,
+}
+
+const BRZ_MAGIC: &[u8; 8] = b"HTBRZST1";
+
+impl History {
+    /// The history of a beam holding only the empty well.
+    pub fn root(adversary: Adversary) -> History {
+        let states = match adversary.kind() {
+            EnemyKind::Brzustowski => vec![Brz::START.0],
+            _ => Vec::new(),
+        };
+        History {
+            ancestry: Ancestry::root(),
+            states,
+        }
+    }
+
+    /// Per-entry state slots for the next depth's states, for a beam of
+    /// `len` entries (none when the adversary keeps no states).
+    pub fn next_slots(&self, len: usize) -> Vec<AtomicU32> {
+        match self.states.is_empty() {
+            true => Vec::new(),
+            false => (0..len).map(|_| AtomicU32::new(0)).collect(),
+        }
+    }
+
+    /// Moves one depth on: `parents[j]` is the index of the next beam's
+    /// entry `j` in the current one; `next` the slots [`Adversary::give`]
+    /// filled; `wells` reads a depth file's wells (see [`Ancestry::push`]).
+    pub fn push(
+        &mut self,
+        parents: Vec<u32>,
+        next: Vec<AtomicU32>,
+        wells: impl FnMut(usize, &[u32]) -> Result<Vec<PackedWell>, StoreError>,
+    ) -> Result<(), StoreError> {
+        if !next.is_empty() {
+            let next: Vec<u32> = next.into_iter().map(AtomicU32::into_inner).collect();
+            self.states = parents.iter().map(|&p| next[p as usize]).collect();
+        }
+        self.ancestry.push(parents, wells)
+    }
+
+    /// The snapshot at `depth`: the ancestry's own format for HATETRIS;
+    /// for Brzustowski the magic `HTBRZST1`, the ancestry snapshot's length
+    /// (u64 LE) and bytes, then the states (u32 LE each) and their CRC-32.
+    pub fn to_snapshot(&self, depth: u32) -> Vec<u8> {
+        let ancestry = self.ancestry.to_snapshot(depth);
+        if self.states.is_empty() {
+            return ancestry;
+        }
+        let mut out = Vec::with_capacity(ancestry.len() + 20 + 4 * self.states.len());
+        out.extend_from_slice(BRZ_MAGIC);
+        out.extend_from_slice(&(ancestry.len() as u64).to_le_bytes());
+        out.extend_from_slice(&ancestry);
+        let states: Vec<u8> = self.states.iter().flat_map(|s| s.to_le_bytes()).collect();
+        out.extend_from_slice(&states);
+        out.extend_from_slice(&crc32fast::hash(&states).to_le_bytes());
+        out
+    }
+
+    /// Reads a snapshot of `adversary`'s history at `depth`, checked against
+    /// a beam of `beam_len` entries; `None` when anything is off.
+    pub fn from_snapshot(
+        adversary: Adversary,
+        bytes: &[u8],
+        depth: u32,
+        beam_len: usize,
+    ) -> Option<History> {
+        if adversary.kind() != EnemyKind::Brzustowski {
+            return Some(History {
+                ancestry: Ancestry::from_snapshot(bytes, depth, beam_len)?,
+                states: Vec::new(),
+            });
+        }
+        if bytes.len() < 16 || &bytes[..8] != BRZ_MAGIC {
+            return None;
+        }
+        let len = usize::try_from(u64::from_le_bytes(bytes[8..16].try_into().ok()?)).ok()?;
+        let rest = bytes.get(16..)?;
+        let (ancestry, tail) = (rest.get(..len)?, rest.get(len..)?);
+        let (states, crc) = tail.split_at_checked(tail.len().checked_sub(4)?)?;
+        if states.len() != 4 * beam_len || crc32fast::hash(states).to_le_bytes() != crc {
+            return None;
+        }
+        Some(History {
+            ancestry: Ancestry::from_snapshot(ancestry, depth, beam_len)?,
+            states: states
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+                .collect(),
+        })
+    }
+}
+
+/// Plays `wells` (the game's wells after each lock, from the empty well)
+/// through [`Brz`] and returns the piece given at each well: the twin the
+/// tests hold against the game's own [`crate::enemy::Brzustowski`]. A well
+/// is looked for among the earlier ones directly, not through an ancestry.
+pub fn brzustowski_pieces(wells: &[Well]) -> Vec<Piece> {
+    let mut state = Brz::START;
+    let mut out = Vec::with_capacity(wells.len());
+    for (d, well) in wells.iter().enumerate() {
+        out.push(state.display());
+        state = state.after(d as u32, |since| wells[since as usize..d].contains(well));
+    }
+    out
 }

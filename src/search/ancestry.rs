@@ -277,6 +277,28 @@ impl Ancestry {
         n
     }
 
+    /// Whether `well`, the own well of entry `index` of the current beam,
+    /// occurs among that entry's ancestors at depth `from` or deeper.
+    /// Young levels are skipped: none of their wells can equal the entry's
+    /// own (they are one to three pieces older; see the module doc).
+    pub fn repeats_since(&self, index: usize, well: &Well, from: usize) -> bool {
+        if self.levels.is_empty() || !self.seen.may_contain(well_hash(well)) {
+            return false;
+        }
+        let packed = well.pack();
+        let mut i = self.current[index] as usize;
+        for (depth, level) in self.levels.iter().enumerate().rev() {
+            if depth < from {
+                break;
+            }
+            if level.is_mature() && level.wells[i] == packed {
+                return true;
+            }
+            i = level.parents[i] as usize;
+        }
+        false
+    }
+
     /// Checks the structure (after loading a snapshot) against a beam of
     /// `beam_len` entries, and builds the lookup index.
     pub fn validate(mut self, beam_len: usize) -> Option<Ancestry> {

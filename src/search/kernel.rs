@@ -21,13 +21,13 @@
 //! sketch per part in flight, and per thread a child buffer and a batch of
 //! [`BATCH`] candidates; nothing per child is allocated.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use super::adversary::Adversary;
-use super::ancestry::{well_hash, Ancestry};
+use super::adversary::{Adversary, History};
+use super::ancestry::well_hash;
 use super::bounded::{Bounded, Candidate};
 use super::distinct::Distinct;
 use super::Observer;
@@ -42,7 +42,10 @@ pub(crate) struct Kernel<'a> {
     /// Gives each parent its piece.
     pub adversary: Adversary,
     /// The beam's history, for an adversary that keeps one.
-    pub ancestry: Option<&'a Ancestry>,
+    pub history: Option<&'a History>,
+    /// One slot per beam entry for the state its children inherit (empty
+    /// unless the adversary keeps per-entry states).
+    pub next: &'a [AtomicU32],
     /// Children kept.
     pub width: usize,
     /// Threads in the pool the kernel runs in.
@@ -137,8 +140,9 @@ impl Kernel<'_> {
         for (j, e) in part.iter().enumerate() {
             let index = first + j;
             let gen = MoveGen::new(&e.well);
+            let next = (!self.next.is_empty()).then_some(self.next);
             self.adversary
-                .give(&gen, depth, index, self.ancestry, &mut buf);
+                .give(&gen, depth, index, self.history, next, &mut buf);
             children += buf.len() as u64;
             self.eval
                 .costs(&e.well, u32::from(e.score), &buf, &mut costs);

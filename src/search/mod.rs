@@ -5,7 +5,7 @@
 //! the entry's own ancestry), so a well's children are the placements of
 //! that one piece. Each depth:
 //!
-//! 1. the [`kernel`] expands the beam, read back from its depth file a
+//! 1. the kernel expands the beam, read back from its depth file a
 //!    block at a time, into the exact best `width` distinct children, the
 //!    same for any thread count;
 //! 2. the kept children, sorted by well, become the next beam: written as a
@@ -49,8 +49,8 @@ use crate::evaluate::Evaluator;
 use crate::run::store::{self, DepthFile, Entry};
 use crate::run::{self, Best, DepthStats, Manifest, RunError, Settings};
 
-pub use adversary::{Adversary, Unsupported};
-use ancestry::Ancestry;
+pub use adversary::Adversary;
+use adversary::History;
 use kernel::Kernel;
 pub use observer::{Observer, Silent};
 
@@ -101,9 +101,6 @@ pub enum SearchError {
     /// The run folder.
     #[error(transparent)]
     Run(#[from] RunError),
-    /// The enemy cannot be searched against.
-    #[error(transparent)]
-    Unsupported(#[from] Unsupported),
     /// A thread pool could not be built.
     #[error("cannot start {threads} threads: {reason}")]
     Threads {
@@ -139,13 +136,16 @@ pub fn start(
     observer: &dyn Observer,
 ) -> Result<RunResult, SearchError> {
     run::create(dir)?;
-    let ancestry = search.adversary.keeps_history().then(Ancestry::root);
-    if let Some(a) = &ancestry {
-        run::write_snapshot(dir, 0, &a.to_snapshot(0))?;
+    let history = search
+        .adversary
+        .keeps_history()
+        .then(|| History::root(search.adversary));
+    if let Some(h) = &history {
+        run::write_snapshot(dir, 0, &h.to_snapshot(0))?;
     }
     let manifest = Manifest::new(search.settings());
     run::write_manifest(dir, &manifest)?;
-    run_from(dir, manifest, ancestry, search, opts, observer)
+    run_from(dir, manifest, history, search, opts, observer)
 }
 
 /// Continues the run in `dir` from its last complete depth.
@@ -157,13 +157,14 @@ pub fn resume(
 ) -> Result<RunResult, SearchError> {
     let mut manifest = run::read_manifest(dir)?;
     run::check_settings(dir, &manifest.settings, &search.settings())?;
-    let keeps = search.adversary.keeps_history();
-    // The newest depth whose beam (and ancestry) both read back intact.
-    let (d, len, ancestry) = run::last_good_depth(
+    let adversary = search.adversary;
+    // The newest depth whose beam (and history) both read back intact.
+    let (d, len, history) = run::last_good_depth(
         dir,
         manifest.depth(),
-        |d, len| match keeps {
-            true => Some(Some(Ancestry::from_snapshot(
+        |d, len| match adversary.keeps_history() {
+            true => Some(Some(History::from_snapshot(
+                adversary,
                 &run::read_snapshot(dir, d)?,
                 d,
                 len,
@@ -177,14 +178,14 @@ pub fn resume(
     // Recompute the best game from the kept stats, in case newer depths were dropped.
     manifest.best = run::best_from_files(dir, &manifest.depths)?;
     observer.resumed(d, len);
-    run_from(dir, manifest, ancestry, search, opts, observer)
+    run_from(dir, manifest, history, search, opts, observer)
 }
 
 /// The depth loop, from the manifest's last depth to `opts.max_depth`.
 fn run_from(
     dir: &Path,
     mut manifest: Manifest,
-    mut ancestry: Option<Ancestry>,
+    mut history: Option<History>,
     search: &Search,
     opts: &Options,
     observer: &dyn Observer,
@@ -203,10 +204,14 @@ fn run_from(
         // a time, so it costs no memory of its own.
         let beam = DepthFile::open(&run::depth_path(dir, depth))?;
         observer.depth_started(depth + 1, beam.len() as u64);
+        let next = history
+            .as_ref()
+            .map_or(Vec::new(), |h| h.next_slots(beam.len()));
         let kernel = Kernel {
             eval: search.evaluator,
             adversary: search.adversary,
-            ancestry: ancestry.as_ref(),
+            history: history.as_ref(),
+            next: &next,
             width: search.width,
             threads: opts.threads,
         };
@@ -259,14 +264,14 @@ fn run_from(
         let kept_len = kept.len() as u64;
         let parents: Vec<u32> = kept.iter().map(|c| c.parent).collect();
         drop(kept);
-        if let Some(a) = &mut ancestry {
-            a.push(parents, |d, indices| {
+        if let Some(h) = &mut history {
+            h.push(parents, next, |d, indices| {
                 DepthFile::open(&run::depth_path(dir, d as u32))?.wells_at(indices)
             })?;
         }
         depth += 1;
-        if let Some(a) = &ancestry {
-            run::write_snapshot(dir, depth, &a.to_snapshot(depth))?;
+        if let Some(h) = &history {
+            run::write_snapshot(dir, depth, &h.to_snapshot(depth))?;
         }
         if let Some(release) = opts.release_memory {
             pool.broadcast(|_| release());
@@ -281,7 +286,7 @@ fn run_from(
             best_cost,
             best_score,
             histogram,
-            ancestry_nodes: ancestry.as_ref().map_or(0, |a| a.nodes() as u64),
+            ancestry_nodes: history.as_ref().map_or(0, |h| h.ancestry.nodes() as u64),
             file_bytes,
             peak_rss: memory::peak_rss(),
         };
