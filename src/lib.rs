@@ -11,7 +11,7 @@
 //!   rule is written;
 //! - [`movegen`]: the wave-based move generator, and the clearing
 //!   placements found without it;
-//! - [`reference`]: the slow twin, the game's own breadth-first search over
+//! - [`reference`](mod@reference): the slow twin, the game's own breadth-first search over
 //!   `(x, y, o)`, and key paths;
 //! - [`enemy`]: who gives the next piece in a game (HATETRIS with loop
 //!   prevention, Mild, LOVETRIS, Burgiel, Brzustowski);
@@ -30,7 +30,7 @@
 //!   the game rebuilt from it ([`run::keyframes`]);
 //! - [`search`]: the beam search: one depth as a kernel, the adversary and
 //!   observer seams, the loop-prevention ancestry;
-//! - [`bench`]: fixed workloads that time the engine and double as
+//! - [`bench`](mod@bench): fixed workloads that time the engine and double as
 //!   determinism signatures.
 #![deny(missing_docs)]
 

@@ -75,7 +75,7 @@ pub fn fits(board: &Board, piece: Piece, pos: Position) -> bool {
 
 /// Locks `piece` at `pos` and applies the clearing rule; returns the outcome.
 ///
-/// Written independently of [`crate::lock::place_and_clear`] so that the two can
+/// Written independently of `lock::place_and_clear` so that the two can
 /// be compared.
 pub fn lock(board: &Board, piece: Piece, pos: Position) -> Outcome {
     let mut b = *board;

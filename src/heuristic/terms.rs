@@ -13,7 +13,7 @@
 //! by the surface of the row above.
 //!
 //! Erasability and the S/Z exception of the surface height walk only the
-//! placements that clear a line ([`crate::movegen::for_each_clear`]), which
+//! placements that clear a line (`movegen::for_each_clear`), which
 //! needs the wave search only sometimes.
 //!
 //! The fast functions are checked against naive twins (per-cell loops, a
@@ -220,7 +220,7 @@ impl Terms {
 /// 21 / 22; with the lookahead the other way round, 32 / 53 against
 /// 42 / 64. So the [`Evaluator`](super::Evaluator) counts down to the
 /// deepened row without the lookahead and to the lowest row with it (see
-/// [`super::quiescent`]'s doc for narrower widths, which do not tell the
+/// [`crate::evaluate::lookahead`]'s doc for narrower widths, which do not tell the
 /// two apart). One reading of the lookahead's part: it scores the well
 /// after the S clear itself, where the freed cells are surface, so counting
 /// them as holes in the well before the clear would charge for them twice.

@@ -71,11 +71,11 @@ impl FromStr for Format {
 /// Why a replay string could not be decoded.
 ///
 /// Each variant carries where it happened: a character position, counting
-/// `char`s from the start of the string given to [`decode`] or
-/// [`decode_as`]. Each message is a single line.
+/// `char`s from the start of the string given to [`decode`](super::decode) or
+/// [`decode_as`](super::decode_as). Each message is a single line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
-    /// A character that the format does not use. For [`decode`] this is
+    /// A character that the format does not use. For [`decode`](super::decode) this is
     /// reported for Base2048, the game's last resort.
     #[error("character {ch:?} at position {position} is not in the {format} alphabet")]
     InvalidCharacter {

@@ -13,7 +13,7 @@
 //! any moment leaves a run that resumes from its last complete depth.
 //!
 //! This module owns the names, the manifest and the log, and the choice of
-//! the depth to resume from ([`last_good_depth`]); the depth files'
+//! the depth to resume from (`last_good_depth`); the depth files'
 //! format is in [`store`]. What a snapshot holds is the search's business:
 //! here it is bytes. Rebuilding the game from the folder is [`keyframes`].
 //!

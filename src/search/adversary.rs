@@ -2,20 +2,20 @@
 //! the history that takes.
 //!
 //! A beam entry is a game of its own, so an enemy with memory needs that
-//! game's history ([`History`]):
+//! game's history (`History`):
 //! - HATETRIS counts every well the game has seen, so it reads the entry's
 //!   chain of ancestors in the shared [`Ancestry`] tree (its loop
 //!   prevention);
 //! - Brzustowski gives S until a well repeats, one more S, then Z until a
 //!   well repeats, one more Z, and so on, forgetting the wells at each
 //!   switch. Its state per entry is three small numbers, packed in a `u32`
-//!   ([`Brz`]): the step, the piece on display, and the depth of the last
+//!   (`Brz`): the step, the piece on display, and the depth of the last
 //!   switch; "a well repeats" is a walk of the entry's ancestry back to that
 //!   depth ([`Ancestry::repeats_since`]);
 //! - HATETRIS Mild, LOVETRIS and Burgiel need none: the piece follows from
 //!   the well, or from the depth alone ([`EnemyKind::stateless_piece`]).
 //!
-//! The history is snapshotted with each depth ([`History::to_snapshot`]):
+//! The history is snapshotted with each depth (`History::to_snapshot`):
 //! HATETRIS's is the ancestry's own snapshot (so older runs resume);
 //! Brzustowski's adds the per-entry states behind it.
 
@@ -44,7 +44,7 @@ impl Adversary {
         self.0
     }
 
-    /// Whether the search must keep a [`History`] for it.
+    /// Whether the search must keep a `History` for it.
     pub fn keeps_history(self) -> bool {
         matches!(self.0, EnemyKind::Hatetris | EnemyKind::Brzustowski)
     }
@@ -157,7 +157,7 @@ impl Brz {
 pub(crate) struct History {
     /// Every entry's chain of ancestors.
     pub ancestry: Ancestry,
-    /// Brzustowski: each entry's state ([`Brz`]); empty for HATETRIS.
+    /// Brzustowski: each entry's state (`Brz`); empty for HATETRIS.
     pub states: Vec<u32>,
 }
 
@@ -254,7 +254,7 @@ impl History {
 }
 
 /// Plays `wells` (the game's wells after each lock, from the empty well)
-/// through [`Brz`] and returns the piece given at each well: the twin the
+/// through `Brz` and returns the piece given at each well: the twin the
 /// tests hold against the game's own [`crate::enemy::Brzustowski`]. A well
 /// is looked for among the earlier ones directly, not through an ancestry.
 pub fn brzustowski_pieces(wells: &[Well]) -> Vec<Piece> {

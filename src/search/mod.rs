@@ -27,7 +27,7 @@
 //!   filter); see [`ancestry`];
 //! - the one bounded set: room for 1.125 candidates of 32 bytes
 //!   ([`bounded::Candidate`]: the well packed to 20 bytes, no score);
-//! - distinct children are estimated in fixed memory ([`distinct`]);
+//! - distinct children are estimated in fixed memory (`distinct`);
 //! - depth files are streamed to disk as they are compressed.
 //!
 //! Measured: 49 bytes per extra entry (peak RSS at widths 100,000 and
