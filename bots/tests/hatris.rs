@@ -6,7 +6,9 @@ use bots::hatris::bot::{
 use bots::hatris::hats::{Hat, Helper, BASE_HEIGHT, CASH, NEST};
 use bots::hatris::prng::{allowed, Pair, Prng};
 use bots::hatris::seed::SplitMix64;
-use bots::hatris::sim::{Board, Game, Move, Pile, Pool, Rules, SPAWN_ALTITUDE};
+use bots::hatris::sim::{
+    alexey_options, Board, Game, Move, Pile, Pool, Rules, MAX_ALEXEY_MOVES, SPAWN_ALTITUDE,
+};
 use bots::hatris::stats::{run_batch, run_game};
 use bots::hatris::wfile;
 
@@ -326,15 +328,71 @@ fn hatris_free_hat_cannot_cross_a_taller_pile() {
 fn hatris_alexey_removes_bottom_hats_and_the_rest_renests() {
     let mut b = board([&[Derby, Top, Top, Wizard], &[], &[], &[], &[], &[]]);
     assert!(b.pool.push(Helper::Alexey));
-    assert!(b
-        .moves([Top, Top])
-        .as_slice()
-        .contains(&Move::Alexey { col: 0, count: 4 }));
-    b.apply([Top, Top], Move::Alexey { col: 0, count: 1 });
+    assert!(b.moves([Top, Top]).as_slice().contains(&Move::Alexey {
+        counts: [4, 0, 0, 0, 0, 0]
+    }));
+    b.apply(
+        [Top, Top],
+        Move::Alexey {
+            counts: [1, 0, 0, 0, 0, 0],
+        },
+    );
     // Top is now the bottom hat: 20, top on top + 2, wizard on top + 8.
     assert_eq!(ids(&b.piles[0]), vec![1, 1, 2]);
     assert_eq!(b.piles[0].tops(), &[20, 22, 30]);
     assert!(b.pool.is_empty(), "the helper is used up");
+}
+
+#[test]
+fn hatris_alexey_removes_up_to_five_hats_from_any_piles() {
+    let mut b = board([
+        &[Derby, Top],
+        &[Cap],
+        &[],
+        &[Wizard, Wizard, Crown],
+        &[Cap; 4],
+        &[Top],
+    ]);
+    b.pool.push(Helper::Alexey);
+    let opts: Vec<[u8; 6]> = b
+        .moves([Top, Cap])
+        .as_slice()
+        .iter()
+        .filter_map(|m| match m {
+            Move::Alexey { counts } => Some(*counts),
+            _ => None,
+        })
+        .collect();
+    // The slow count: every vector of counts within the piles, 1 to 5 in all.
+    let lens = [2u8, 1, 0, 3, 4, 1];
+    let mut want = 0;
+    for code in 0..6u32.pow(6) {
+        let k: Vec<u8> = (0..6).map(|c| (code / 6u32.pow(c) % 6) as u8).collect();
+        let sum: u32 = k.iter().map(|&x| u32::from(x)).sum();
+        if k.iter().zip(&lens).all(|(a, b)| a <= b) && (1..=5).contains(&sum) {
+            want += 1;
+            let mut counts = [0u8; 6];
+            counts.copy_from_slice(&k);
+            assert!(opts.contains(&counts), "{counts:?} missing");
+        }
+    }
+    assert_eq!(opts.len(), want);
+    b.apply(
+        [Top, Cap],
+        Move::Alexey {
+            counts: [1, 1, 0, 2, 1, 0],
+        },
+    );
+    assert_eq!(ids(&b.piles[0]), vec![1]);
+    assert!(b.piles[1].is_empty());
+    assert_eq!(ids(&b.piles[3]), vec![3]);
+    assert_eq!(b.piles[3].tops(), &[16]);
+    assert_eq!(ids(&b.piles[4]), vec![4, 4, 4]);
+    assert_eq!(ids(&b.piles[5]), vec![1]);
+    // On six piles of five or more, the options are C(11, 6) - 1.
+    let mut n = 0;
+    alexey_options([5; 6], |_| n += 1);
+    assert_eq!(n, MAX_ALEXEY_MOVES);
 }
 
 #[test]
@@ -354,7 +412,7 @@ fn hatris_vladimir_swaps_two_piles() {
 }
 
 #[test]
-fn hatris_helper_pool_is_first_in_first_out_and_holds_eight() {
+fn hatris_helper_pool_is_last_in_first_out_and_holds_eight() {
     let mut p = Pool::default();
     assert!(p.push(Helper::Vladimir));
     for _ in 0..7 {
@@ -362,8 +420,13 @@ fn hatris_helper_pool_is_first_in_first_out_and_holds_eight() {
     }
     assert!(!p.push(Helper::Vladimir), "a ninth helper is lost");
     assert_eq!(p.len(), 8);
-    assert_eq!(p.pop(), Some(Helper::Vladimir), "oldest first");
-    assert_eq!(p.front(), Some(Helper::Alexey));
+    assert_eq!(p.pop(), Some(Helper::Alexey), "the last earned is used first");
+    for _ in 0..6 {
+        assert_eq!(p.pop(), Some(Helper::Alexey));
+    }
+    assert_eq!(p.next_up(), Some(Helper::Vladimir), "the first earned is used last");
+    assert!(p.push(Helper::Alexey));
+    assert_eq!(p.next_up(), Some(Helper::Alexey));
 }
 
 #[test]
@@ -383,12 +446,9 @@ fn hatris_five_stacks_fill_a_bar_and_earn_its_helper() {
         assert_eq!(o.sold, 2);
         assert_eq!(b.pool.len(), if i < 4 { 0 } else { 2 });
     }
-    assert_eq!(
-        b.pool.pop(),
-        Some(Helper::Alexey),
-        "crowns feed Alexey first"
-    );
+    // The crown landed first, so Alexey was earned first and is used last.
     assert_eq!(b.pool.pop(), Some(Helper::Vladimir), "caps feed Vladimir");
+    assert_eq!(b.pool.pop(), Some(Helper::Alexey), "crowns feed Alexey");
     assert_eq!(b.bars, [0, 0]);
     assert_eq!(b.cash, 5 * (300 + 120));
 }
@@ -546,6 +606,33 @@ fn hatris_fast_step_two_score_matches_the_full_evaluation() {
             }
         }
     }
+}
+
+#[test]
+fn hatris_bounded_search_picks_the_exhaustive_search_move() {
+    let bot = Bot::new(ARTICLE_WEIGHTS);
+    let mut rng = SplitMix64::new(7);
+    let mut alexey = 0;
+    for _ in 0..40 {
+        let mut b = random_board(&mut rng);
+        // Alexey on top of the pool, sometimes with another helper under him.
+        b.pool = Pool::default();
+        if rng.below(2) == 0 {
+            b.pool.push(Helper::Alexey);
+        }
+        b.pool.push(Helper::Alexey);
+        let pair = |rng: &mut SplitMix64| -> Pair {
+            [
+                Hat::ALL[rng.below(6) as usize],
+                Hat::ALL[rng.below(6) as usize],
+            ]
+        };
+        let (cur, next) = (pair(&mut rng), pair(&mut rng));
+        let fast = bot.choose(&b, cur, next);
+        assert_eq!(fast, bot.choose_exhaustive(&b, cur, next), "{b:?}");
+        alexey += usize::from(matches!(fast, Some(Move::Alexey { .. })));
+    }
+    assert!(alexey > 0, "no board called Alexey; the test proves little");
 }
 
 #[test]

@@ -168,8 +168,14 @@ fn move_text(pair: Pair, mv: Move) -> String {
             cols[1],
             if split { " (split)" } else { "" }
         ),
-        Move::Alexey { col, count } => {
-            format!("Alexey removes {count} hat(s) from the bottom of column {col}")
+        Move::Alexey { counts } => {
+            let parts: Vec<String> = counts
+                .iter()
+                .enumerate()
+                .filter(|(_, &k)| k > 0)
+                .map(|(c, k)| format!("{k} from column {c}"))
+                .collect();
+            format!("Alexey removes bottom hats: {}", parts.join(", "))
         }
         Move::Vladimir { a, b } => format!("Vladimir swaps columns {a} and {b}"),
     }
