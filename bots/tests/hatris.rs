@@ -5,12 +5,12 @@ use bots::hatris::bot::{
 };
 use bots::hatris::hats::{Hat, Helper, BASE_HEIGHT, CASH, NEST};
 use bots::hatris::prng::{allowed, Pair, Prng};
-use bots::hatris::seed::SplitMix64;
+use bots::common::weights as wfile;
+use bots::common::SplitMix64;
 use bots::hatris::sim::{
     alexey_options, Board, Game, Move, Pile, Pool, Rules, MAX_ALEXEY_MOVES, SPAWN_ALTITUDE,
 };
 use bots::hatris::stats::{run_batch, run_game};
-use bots::hatris::wfile;
 
 use Hat::*;
 
@@ -676,17 +676,17 @@ fn hatris_bot_games_are_deterministic_for_a_seed_and_thread_count() {
 #[test]
 fn hatris_weights_file_round_trips_and_bad_files_are_errors() {
     let text = wfile::format("hatris-weights", &METRIC_NAMES, &ARTICLE_WEIGHTS.0, "test");
-    let back = wfile::parse(&text, "hatris-weights", &METRIC_NAMES);
+    let back = wfile::parse(&text, "t", "hatris-weights", &METRIC_NAMES);
     let back = back.unwrap();
     for (a, b) in back.iter().zip(ARTICLE_WEIGHTS.0) {
         assert!((a - b).abs() < 1e-8);
     }
     let truncated: String = text.lines().take(5).collect::<Vec<_>>().join("\n");
-    assert!(wfile::parse(&truncated, "hatris-weights", &METRIC_NAMES).is_err());
-    assert!(wfile::parse("jewelry-weights 1\n", "hatris-weights", &METRIC_NAMES).is_err());
-    assert!(wfile::parse("", "hatris-weights", &METRIC_NAMES).is_err());
+    assert!(wfile::parse(&truncated, "t", "hatris-weights", &METRIC_NAMES).is_err());
+    assert!(wfile::parse("jewelry-weights 1\n", "t", "hatris-weights", &METRIC_NAMES).is_err());
+    assert!(wfile::parse("", "t", "hatris-weights", &METRIC_NAMES).is_err());
     let bad = text.replace("cash", "cash nan");
-    assert!(wfile::parse(&bad, "hatris-weights", &METRIC_NAMES).is_err());
+    assert!(wfile::parse(&bad, "t", "hatris-weights", &METRIC_NAMES).is_err());
     let missing = std::path::Path::new("/nonexistent/w.txt");
     let err = wfile::read(missing, "hatris-weights", &METRIC_NAMES).unwrap_err();
     assert!(format!("{err:#}").contains("/nonexistent/w.txt"));

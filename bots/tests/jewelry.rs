@@ -1,6 +1,6 @@
 //! Rule tests for Magic Jewelry.
 
-use bots::hatris::seed::SplitMix64;
+use bots::common::SplitMix64;
 use bots::jewelry::board::{
     bit, rotations, Board, COLOURS, DIRS, ROWS, SPAWN_X, SPAWN_Y, WIDTH, WILD,
 };

@@ -15,7 +15,8 @@ use super::prng::Pair;
 use super::sim::{Board, Game, Move, Rules, COLUMNS, LEVELS, STACKS_PER_LEVEL};
 use super::stats::{mean_std, run_batch, GameResult};
 use super::train::{train, TrainConfig};
-use super::wfile;
+use crate::common::cli::{at_least_one, ThreadsArg};
+use crate::common::weights as wfile;
 
 /// Magic of a Hatris weights file.
 pub const WEIGHTS_MAGIC: &str = "hatris-weights";
@@ -94,9 +95,12 @@ pub struct TrainArgs {
     /// Spawn cap per training game.
     #[arg(long, default_value_t = 3000)]
     pub max_spawns: u64,
+    /// Largest relative change of one weight in a variant (0.05: ± 5 %).
+    #[arg(long, default_value_t = 0.05)]
+    pub step: f64,
     /// Worker threads.
-    #[arg(long, default_value_t = 2)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Start from the weights in this file instead of random ones.
     #[arg(long)]
     pub start: Option<PathBuf>,
@@ -126,9 +130,9 @@ pub struct StatsArgs {
     /// Stop a game after this many spawns (counted as survived).
     #[arg(long, default_value_t = 50_000)]
     pub max_spawns: u64,
-    /// Worker threads (the figures do not depend on it).
-    #[arg(long, default_value_t = 2)]
-    pub threads: usize,
+    /// Worker threads.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Measure both with and without the re-pick rule (ignores --no-repick).
     #[arg(long)]
     pub both: bool,
@@ -303,8 +307,11 @@ fn play(a: PlayArgs) -> Result<()> {
 }
 
 fn run_train(a: TrainArgs) -> Result<()> {
-    if a.games == 0 || a.variants == 0 || a.max_spawns == 0 {
-        bail!("--games, --variants and --max-spawns must be at least 1");
+    at_least_one("--games", a.games as u64)?;
+    at_least_one("--variants", a.variants as u64)?;
+    at_least_one("--max-spawns", a.max_spawns)?;
+    if !(a.step > 0.0 && a.step < 1.0) {
+        bail!("--step must be between 0 and 1 (exclusive), got {}", a.step);
     }
     let start = if a.from_article {
         Some(ARTICLE_WEIGHTS)
@@ -321,16 +328,18 @@ fn run_train(a: TrainArgs) -> Result<()> {
         variants: a.variants,
         max_spawns: a.max_spawns,
         rules: a.rules.rules(),
-        threads: a.threads,
+        threads: a.threads.threads,
         start,
+        step: a.step,
     };
     let comment = format!(
-        "Hatris weights (percent), written by `bots hatris train --seed {} --rounds {} --games {} --variants {} --max-spawns {}{}{}`",
+        "Hatris weights (percent), written by `bots hatris train --seed {} --rounds {} --games {} --variants {} --max-spawns {} --step {}{}{}`",
         a.seed,
         a.rounds,
         a.games,
         a.variants,
         a.max_spawns,
+        a.step,
         if a.rules.no_repick { " --no-repick" } else { "" },
         if a.rules.flat { " --flat" } else { "" },
     );
@@ -346,7 +355,7 @@ fn run_train(a: TrainArgs) -> Result<()> {
         }
     });
     if let Some(e) = write_err {
-        return Err(e);
+        return Err(e.into());
     }
     wfile::write(&a.out, WEIGHTS_MAGIC, &METRIC_NAMES, &w.0, &comment)?;
     println!("weights written to {}", a.out.display());
@@ -383,9 +392,8 @@ fn summarise(label: &str, results: &[GameResult]) -> String {
 }
 
 fn stats(a: StatsArgs) -> Result<()> {
-    if a.games == 0 || a.max_spawns == 0 {
-        bail!("--games and --max-spawns must be at least 1");
-    }
+    at_least_one("--games", a.games as u64)?;
+    at_least_one("--max-spawns", a.max_spawns)?;
     let bot = Bot::new(load_weights(a.weights.as_deref())?);
     let base = a.rules.rules();
     let configs: Vec<(&str, Rules)> = if a.both {
@@ -422,7 +430,7 @@ fn stats(a: StatsArgs) -> Result<()> {
     );
     for (label, rules) in configs {
         let t = std::time::Instant::now();
-        let results = run_batch(&bot, a.seed, a.games, rules, a.max_spawns, a.threads);
+        let results = run_batch(&bot, a.seed, a.games, rules, a.max_spawns, a.threads.threads);
         println!("{}", summarise(label, &results));
         eprintln!("  ({label}: {:.1} s)", t.elapsed().as_secs_f64());
     }

@@ -57,7 +57,7 @@
 
 use super::hats::{base_height, nest, Hat, Helper, BAR_OF, CASH};
 use super::prng::{Pair, Prng};
-use super::seed::SplitMix64;
+use crate::common::SplitMix64;
 
 /// Number of piles.
 pub const COLUMNS: usize = 6;

@@ -12,7 +12,8 @@ use super::bot::{Bot, Weights, ARTICLE_WEIGHTS, METRIC_NAMES};
 use super::game::Game;
 use super::stats::{long_run, svg_log_plot};
 use super::train::{train, TrainConfig};
-use crate::hatris::wfile;
+use crate::common::cli::ThreadsArg;
+use crate::common::weights as wfile;
 
 /// Magic of a Magic Jewelry weights file.
 pub const WEIGHTS_MAGIC: &str = "jewelry-weights";
@@ -68,8 +69,8 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 4)]
     pub variants: usize,
     /// Worker threads.
-    #[arg(long, default_value_t = 2)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Start from the weights in this file instead of random ones.
     #[arg(long)]
     pub start: Option<PathBuf>,
@@ -196,7 +197,7 @@ fn run_train(a: TrainArgs) -> Result<()> {
         min_columns: a.min_columns,
         max_columns: a.max_columns,
         variants: a.variants,
-        threads: a.threads,
+        threads: a.threads.threads,
         start,
     };
     let comment = format!(
@@ -216,7 +217,7 @@ fn run_train(a: TrainArgs) -> Result<()> {
         }
     });
     if let Some(e) = write_err {
-        return Err(e);
+        return Err(e.into());
     }
     wfile::write(&a.out, WEIGHTS_MAGIC, &METRIC_NAMES, &w.0, &comment)?;
     println!("weights written to {}", a.out.display());

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use super::board::VISIBLE_CELLS;
 use super::bot::Bot;
 use super::game::Game;
-use crate::hatris::seed::SplitMix64;
+use crate::common::SplitMix64;
 
 /// Histogram bins: 0 to 90 jewels.
 pub const BINS: usize = 91;

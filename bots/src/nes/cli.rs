@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 
 use super::bot::{play_game, Weights, ARTICLE_WEIGHTS};
+use crate::common::cli::ThreadsArg;
 use super::ga::{self, GaConfig};
 use super::sim::{End, Game};
 
@@ -80,9 +81,9 @@ pub enum Cmd {
         /// Seed of the run.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Worker threads (the result does not depend on it); default: all cores.
-        #[arg(long)]
-        threads: Option<usize>,
+        /// Worker threads.
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
     /// Run the bot on a real NES Tetris ROM in the tetanes-core emulator
     /// (needs the `nes-emulator` build feature and a ROM file you supply).
@@ -187,9 +188,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
                 seed,
                 ..GaConfig::default()
             };
-            if let Some(t) = threads {
-                cfg.threads = t.max(1);
-            }
+            cfg.threads = threads.threads;
             let pop = ga::train(&cfg, |generation, pop| {
                 let best = &pop[0];
                 eprintln!(
@@ -198,7 +197,13 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
                 );
             });
             let w = ga::fittest_half_mean(&pop);
-            ga::save_weights(&out, &w, Some(pop[0].fitness))?;
+            let comment = format!(
+                "NES Tetris weights (mean of the fittest half of the last generation; best fitness {:.0}),\n\
+                 written by `bots nes train --population {population} --generations {generations} \
+                 --games {games} --pieces {pieces} --level {level} --seed {seed}`",
+                pop[0].fitness
+            );
+            ga::save_weights(&out, &w, &comment)?;
             println!(
                 "wrote {}: height {:.3} lines {:.3} holes {:.3} bumpiness {:.3} (mean of the fittest half)",
                 out.display(),
