@@ -228,6 +228,31 @@ fn lfsr_from_power_on_cycles_through_32767_states() {
 }
 
 #[test]
+fn randomiser_seed_never_decays_to_zero() {
+    // Seed 1 steps to 0, and 0 stays 0: both start from the power-on value.
+    assert_eq!(Lfsr(1).step(), Lfsr(0));
+    assert_eq!(Randomiser::new(0).lfsr, Lfsr(POWER_ON_SEED));
+    assert_eq!(Randomiser::new(1).lfsr, Lfsr(POWER_ON_SEED));
+    // Every other seed is on the 32,767-state cycle after one step, so it
+    // never reaches 0: mark the cycle and check every seed's first step.
+    let mut on_cycle = vec![false; 1 << 16];
+    let start = Lfsr(POWER_ON_SEED).step();
+    let mut v = start;
+    loop {
+        on_cycle[v.0 as usize] = true;
+        v = v.step();
+        if v == start {
+            break;
+        }
+    }
+    for seed in 0..=u16::MAX {
+        let r = Randomiser::new(seed);
+        assert!(on_cycle[r.lfsr.step().0 as usize], "seed {seed:#06x}");
+        assert_ne!(r.lfsr.0, 0);
+    }
+}
+
+#[test]
 fn randomiser_sequence_from_the_power_on_seed() {
     // Worked by hand for the first two: count 1, ($89 + 1) & 7 = 2 -> Z;
     // count 2, ($89 + 2) & 7 = 3 -> O. With no frame steps the high byte stays $89

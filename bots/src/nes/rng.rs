@@ -86,10 +86,19 @@ pub struct Randomiser {
 }
 
 impl Randomiser {
-    /// A randomiser whose register starts at `seed`. A zero seed would lock the
-    /// register at zero for ever, so it is replaced by the power-on value.
+    /// A randomiser whose register starts at `seed`. Zero is a fixed point of
+    /// the register, and 1 steps to it (the feedback bits 9 and 1 are clear and
+    /// the only set bit is shifted out), so both are replaced by the power-on
+    /// value. No other seed reaches zero: one step drops bit 0, so the
+    /// register's image after a step has 2^15 states, which are exactly the
+    /// 32 767-state cycle and zero; a seed that does not step to zero is on
+    /// the cycle from its first step on (a test checks every seed).
     pub const fn new(seed: u16) -> Randomiser {
-        let seed = if seed == 0 { POWER_ON_SEED } else { seed };
+        let seed = if Lfsr(seed).step().0 == 0 {
+            POWER_ON_SEED
+        } else {
+            seed
+        };
         Randomiser {
             lfsr: Lfsr(seed),
             spawn_count: 0,
