@@ -630,3 +630,143 @@ fn emulator_host_refuses_a_file_that_is_not_a_rom() {
     let err = TetanesHost::open(&temp_file("absent.nes")).err().unwrap();
     assert!(format!("{err:#}").contains("cannot read ROM"));
 }
+
+/// `tests/data/echo.nes`, assembled from `tests/data/echo.s` (see there and
+/// `scripts/build-echo.sh`): each frame's NMI reads controller 1 through the
+/// port at `$4016` and echoes it into RAM.
+#[cfg(feature = "nes-emulator")]
+const ECHO_ROM: &[u8] = include_bytes!("data/echo.nes");
+
+#[cfg(feature = "nes-emulator")]
+mod echo {
+    pub const HELD: u16 = 0x10;
+    pub const FRAME: u16 = 0x11;
+    pub const PRESSED: u16 = 0x12;
+    pub const TAPS: u16 = 0x20;
+}
+
+/// The echo program in the emulator, past its start-up (two vertical blanks
+/// of PPU warm-up, then NMIs run once a frame).
+#[cfg(feature = "nes-emulator")]
+fn echo_host(name: &str) -> bots::nes::emulator::TetanesHost {
+    use bots::host::Host;
+    let path = temp_file(name);
+    std::fs::write(&path, ECHO_ROM).unwrap();
+    let mut host = bots::nes::emulator::TetanesHost::open(&path).unwrap();
+    // Work RAM is not cleared at power-on, so wait until the counter has
+    // gone up by one on three steps in a row (the program has cleared the
+    // zero page and its NMI runs).
+    let mut run = 0;
+    for _ in 0..20 {
+        let before = host.peek(echo::FRAME);
+        host.step_frame().unwrap();
+        run = if host.peek(echo::FRAME) == before.wrapping_add(1) {
+            run + 1
+        } else {
+            0
+        };
+        if run == 3 {
+            return host;
+        }
+    }
+    panic!("the echo program's NMI never ran");
+}
+
+#[cfg(feature = "nes-emulator")]
+const ALL_BUTTONS: [(bots::host::Buttons, &str); 8] = {
+    use bots::host::Buttons;
+    [
+        (Buttons::A, "A"),
+        (Buttons::B, "B"),
+        (Buttons::SELECT, "Select"),
+        (Buttons::START, "Start"),
+        (Buttons::UP, "Up"),
+        (Buttons::DOWN, "Down"),
+        (Buttons::LEFT, "Left"),
+        (Buttons::RIGHT, "Right"),
+    ]
+};
+
+#[cfg(feature = "nes-emulator")]
+#[test]
+fn emulator_echo_every_button_reaches_its_bit_through_the_port() {
+    use bots::host::{Buttons, Host};
+    let mut host = echo_host("echo-bits.nes");
+    for (b, name) in ALL_BUTTONS {
+        host.set_buttons(b);
+        host.step_frame().unwrap();
+        assert_eq!(host.peek(echo::HELD), b.0, "{name} read back");
+        host.set_buttons(Buttons::NONE);
+        host.step_frame().unwrap();
+        assert_eq!(host.peek(echo::HELD), 0, "{name} released");
+    }
+    // Every button at once that a real controller can hold: a d-pad cannot
+    // press opposite directions.
+    for held in [
+        Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START | Buttons::UP | Buttons::LEFT,
+        Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START | Buttons::DOWN | Buttons::RIGHT,
+        Buttons::A | Buttons::RIGHT,
+    ] {
+        host.set_buttons(held);
+        host.step_frame().unwrap();
+        assert_eq!(host.peek(echo::HELD), held.0);
+    }
+    // Opposite directions: the emulator, like a d-pad, keeps one of the two
+    // (the later in NES order; see `nes::emulator`).
+    host.set_buttons(Buttons::UP | Buttons::DOWN | Buttons::LEFT | Buttons::RIGHT);
+    host.step_frame().unwrap();
+    assert_eq!(host.peek(echo::HELD), (Buttons::DOWN | Buttons::RIGHT).0);
+}
+
+#[cfg(feature = "nes-emulator")]
+#[test]
+fn emulator_echo_one_step_is_one_frame() {
+    use bots::host::Host;
+    let mut host = echo_host("echo-frames.nes");
+    let start = host.peek(echo::FRAME);
+    let frames = host.frames();
+    for i in 1..=300u32 {
+        host.step_frame().unwrap();
+        assert_eq!(
+            host.peek(echo::FRAME),
+            start.wrapping_add(i as u8),
+            "after {i} steps: one NMI per step"
+        );
+    }
+    assert_eq!(host.frames(), frames + 300);
+}
+
+#[cfg(feature = "nes-emulator")]
+#[test]
+fn emulator_echo_a_one_frame_tap_registers_once() {
+    use bots::host::{Buttons, Host};
+    let mut host = echo_host("echo-taps.nes");
+    for (i, (b, name)) in ALL_BUTTONS.into_iter().enumerate() {
+        let taps = |h: &bots::nes::emulator::TetanesHost| h.peek(echo::TAPS + i as u16);
+        let before = taps(&host);
+        host.set_buttons(b);
+        host.step_frame().unwrap();
+        assert_eq!(host.peek(echo::PRESSED), b.0, "{name} newly pressed");
+        host.set_buttons(Buttons::NONE);
+        for _ in 0..5 {
+            host.step_frame().unwrap();
+        }
+        assert_eq!(taps(&host), before.wrapping_add(1), "{name}: one tap, one press");
+        // Held for 20 frames, it is still one press.
+        host.set_buttons(b);
+        for _ in 0..20 {
+            host.step_frame().unwrap();
+        }
+        host.set_buttons(Buttons::NONE);
+        host.step_frame().unwrap();
+        assert_eq!(taps(&host), before.wrapping_add(2), "{name}: a hold is one press");
+        // Two taps with one frame between them are two presses.
+        for _ in 0..2 {
+            host.set_buttons(b);
+            host.step_frame().unwrap();
+            host.set_buttons(Buttons::NONE);
+            host.step_frame().unwrap();
+        }
+        assert_eq!(taps(&host), before.wrapping_add(4), "{name}: two taps");
+    }
+}
