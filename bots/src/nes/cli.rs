@@ -10,6 +10,7 @@ use anyhow::{bail, Context};
 
 use super::bot::{play_game, Weights, ARTICLE_WEIGHTS};
 use crate::common::cli::ThreadsArg;
+use crate::common::weights::unit_length;
 use super::ga::{self, GaConfig};
 use super::sim::{End, Game};
 
@@ -67,13 +68,13 @@ pub enum Cmd {
         #[arg(long, default_value_t = 100)]
         population: usize,
         /// Generations after the initial population.
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 30)]
         generations: u32,
-        /// Training games per genome.
-        #[arg(long, default_value_t = 4)]
+        /// Training games per genome (fitness is the mean score over them).
+        #[arg(long, default_value_t = 10)]
         games: u32,
-        /// Piece limit per training game.
-        #[arg(long, default_value_t = 500)]
+        /// Piece limit per training game (a game also ends at a top-out).
+        #[arg(long, default_value_t = 2000)]
         pieces: u32,
         /// Start level of training games (0..=29).
         #[arg(long, default_value_t = 9)]
@@ -158,6 +159,11 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
                 println!(
                     "{label}: mean lines {:.1} mean score {:.0} (min {} max {}) tetris share {:.1}% topped out {}/{games}",
                     s.mean_lines, s.mean_score, s.min_score, s.max_score, s.tetris_share * 100.0, s.topouts
+                );
+                let u = unit_length(w.to_array());
+                println!(
+                    "  weights at unit length: height {:.3} lines {:.3} holes {:.3} bumpiness {:.3}",
+                    u[0], u[1], u[2], u[3]
                 );
             }
             Ok(())
