@@ -521,6 +521,33 @@ fn hatris_game_ends_when_a_pile_reaches_the_spawn_altitude() {
 }
 
 #[test]
+fn hatris_ceiling_rule_sets_the_game_over_height() {
+    let rules = Rules {
+        ceiling: 40,
+        ..Rules::default()
+    };
+    let mut g = Game::new(2, rules);
+    assert_eq!(g.board.ceiling, 40);
+    g.board.piles[0] = Pile::from_hats(&[Top]).unwrap(); // 20 units
+    g.current = [Wizard, Cap];
+    // A wizard on a top hat: 20 + 8 = 28, below 40; then a second wizard
+    // on it: 28 + 4 = 32; a crown on that: 32 + 10 = 42 >= 40.
+    for (pair, over) in [([Wizard, Cap], false), ([Wizard, Cap], false), ([Crown, Cap], true)] {
+        g.current = pair;
+        let t = g.play(Move::Pair {
+            cols: [0, 5],
+            first: 0,
+            split: true,
+        });
+        assert_eq!(t.outcome.over, over, "height {}", g.board.piles[0].height());
+    }
+    // The same piles are not over under the default ceiling.
+    let mut b = g.board;
+    b.ceiling = SPAWN_ALTITUDE;
+    assert!(!b.topped_out());
+}
+
+#[test]
 fn hatris_permutation_distance_is_the_fewest_swaps_to_descending() {
     // Brute force: breadth-first search over swaps.
     let mut rng = SplitMix64::new(1);
@@ -707,7 +734,7 @@ fn hatris_repick_rule_lasts_more_than_twice_the_2250_spawn_minimum() {
             1000,
             Rules {
                 repick,
-                flat: false,
+                ..Rules::default()
             },
             50_000,
             2,

@@ -443,7 +443,7 @@ impl Bot {
                         Ok(None) => {}
                         Err(_) => return None,
                     }
-                    if p.height() >= SPAWN_ALTITUDE {
+                    if p.height() >= one.board.ceiling {
                         return None;
                     }
                     total = total.sub(one.stats[c]).add(PileStats::of(&p));
@@ -458,7 +458,7 @@ impl Bot {
                         h[c] = height;
                     }
                 }
-                if h.iter().any(|&x| x >= SPAWN_ALTITUDE) {
+                if h.iter().any(|&x| x >= one.board.ceiling) {
                     return None;
                 }
             }

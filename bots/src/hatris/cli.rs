@@ -12,7 +12,7 @@ use anyhow::{bail, Result};
 use super::bot::{Bot, Weights, ARTICLE_WEIGHTS, METRIC_NAMES};
 use super::hats::{Hat, Helper, LETTERS};
 use super::prng::Pair;
-use super::sim::{Board, Game, Move, Rules, COLUMNS, LEVELS, STACKS_PER_LEVEL};
+use super::sim::{Board, Game, Move, Rules, COLUMNS, LEVELS, SPAWN_ALTITUDE, STACKS_PER_LEVEL};
 use super::stats::{mean_std, run_batch, GameResult};
 use super::train::{train, TrainConfig};
 use crate::common::cli::{at_least_one, ThreadsArg};
@@ -46,14 +46,59 @@ pub struct RuleArgs {
     /// article's simulator.
     #[arg(long)]
     pub flat: bool,
+    /// Game-over height in units (the article does not give it; 169 is the
+    /// spawn altitude). For measuring how much that assumption matters.
+    #[arg(long, default_value_t = SPAWN_ALTITUDE)]
+    pub ceiling: u8,
+    /// Fewest frames between two spawns (the hat generator reads the frame
+    /// counter). For measuring how much the timing model matters.
+    #[arg(long, default_value_t = 32)]
+    pub frame_gap_min: u16,
+    /// Most frames between two spawns.
+    #[arg(long, default_value_t = 287)]
+    pub frame_gap_max: u16,
 }
 
 impl RuleArgs {
-    fn rules(self) -> Rules {
-        Rules {
+    fn rules(self) -> Result<Rules> {
+        if self.ceiling == 0 {
+            bail!("--ceiling must be at least 1");
+        }
+        if self.frame_gap_min > self.frame_gap_max {
+            bail!(
+                "--frame-gap-min ({}) is above --frame-gap-max ({})",
+                self.frame_gap_min,
+                self.frame_gap_max
+            );
+        }
+        Ok(Rules {
             repick: !self.no_repick,
             flat: self.flat,
+            ceiling: self.ceiling,
+            frame_gap: (self.frame_gap_min, self.frame_gap_max),
+        })
+    }
+
+    /// The flags as they would be typed, for the record in a weights file.
+    fn as_flags(self) -> String {
+        let d = Rules::default();
+        let mut s = String::new();
+        if self.no_repick {
+            s.push_str(" --no-repick");
         }
+        if self.flat {
+            s.push_str(" --flat");
+        }
+        if self.ceiling != d.ceiling {
+            s.push_str(&format!(" --ceiling {}", self.ceiling));
+        }
+        if (self.frame_gap_min, self.frame_gap_max) != d.frame_gap {
+            s.push_str(&format!(
+                " --frame-gap-min {} --frame-gap-max {}",
+                self.frame_gap_min, self.frame_gap_max
+            ));
+        }
+        s
     }
 }
 
@@ -227,7 +272,7 @@ fn pool_text(board: &Board) -> String {
 fn play(a: PlayArgs) -> Result<()> {
     let weights = load_weights(a.weights.as_deref())?;
     let bot = Bot::new(weights);
-    let mut g = Game::new(a.seed, a.rules.rules());
+    let mut g = Game::new(a.seed, a.rules.rules()?);
     let out = std::io::stdout();
     let mut out = out.lock();
     writeln!(
@@ -327,7 +372,7 @@ fn run_train(a: TrainArgs) -> Result<()> {
         games: a.games,
         variants: a.variants,
         max_spawns: a.max_spawns,
-        rules: a.rules.rules(),
+        rules: a.rules.rules()?,
         threads: a.threads.threads,
         start,
         step: a.step,
@@ -340,8 +385,8 @@ fn run_train(a: TrainArgs) -> Result<()> {
         a.variants,
         a.max_spawns,
         a.step,
-        if a.rules.no_repick { " --no-repick" } else { "" },
-        if a.rules.flat { " --flat" } else { "" },
+        if a.from_article { " --from-article" } else { "" },
+        a.rules.as_flags(),
     );
     let mut write_err = None;
     let w = train(&cfg, |round, w, r| {
@@ -395,7 +440,7 @@ fn stats(a: StatsArgs) -> Result<()> {
     at_least_one("--games", a.games as u64)?;
     at_least_one("--max-spawns", a.max_spawns)?;
     let bot = Bot::new(load_weights(a.weights.as_deref())?);
-    let base = a.rules.rules();
+    let base = a.rules.rules()?;
     let configs: Vec<(&str, Rules)> = if a.both {
         vec![
             (
@@ -419,10 +464,13 @@ fn stats(a: StatsArgs) -> Result<()> {
         vec![("without re-pick", base)]
     };
     println!(
-        "Hatris stats: seed {}, {} games, {} rules, cap {} spawns, weights {}",
+        "Hatris stats: seed {}, {} games, {} rules, game over at height {}, {} to {} frames between spawns, cap {} spawns, weights {}",
         a.seed,
         a.games,
         if base.flat { "flat (article)" } else { "full" },
+        base.ceiling,
+        base.frame_gap.0,
+        base.frame_gap.1,
         a.max_spawns,
         a.weights
             .as_deref()

@@ -31,6 +31,7 @@
 //!
 //! - Game over: a pile whose height is at or above [`SPAWN_ALTITUDE`] (169,
 //!   the altitude at which the spawn routine places new hats, `hatY = 169`).
+//!   [`Rules::ceiling`] changes it, to measure how much this matters.
 //! - A stack of five vanishes only when its fifth hat lands on top; piles
 //!   never hold a run of more than four identical hats.
 //! - Alexey removes up to five hats in all from the bottoms of any piles
@@ -54,6 +55,8 @@
 //! - Frames between two spawns are drawn uniformly from 32 to 287 (only the
 //!   count mod 256 reaches the one-byte frame counter, and this range covers
 //!   each residue once); the frame at which the new game starts is uniform.
+//!   [`Rules::frame_gap`] changes the range, to measure how much the timing
+//!   model matters.
 
 use super::hats::{base_height, nest, Hat, Helper, BAR_OF, CASH};
 use super::prng::{Pair, Prng};
@@ -376,7 +379,7 @@ pub struct Outcome {
 }
 
 /// Everything the bot needs to look ahead: piles, bars, pool, cash.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Board {
     /// The six piles, left to right.
     pub piles: [Pile; COLUMNS],
@@ -388,6 +391,22 @@ pub struct Board {
     pub cash: u64,
     /// Stacks sold so far.
     pub stacks: u64,
+    /// A pile this tall ends the game ([`SPAWN_ALTITUDE`] unless the rules
+    /// say otherwise).
+    pub ceiling: u8,
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board {
+            piles: [Pile::EMPTY; COLUMNS],
+            bars: [0; 2],
+            pool: Pool::default(),
+            cash: 0,
+            stacks: 0,
+            ceiling: SPAWN_ALTITUDE,
+        }
+    }
 }
 
 impl Board {
@@ -397,10 +416,10 @@ impl Board {
         std::array::from_fn(|c| self.piles[c].height())
     }
 
-    /// True when some pile is at or above the spawn altitude.
+    /// True when some pile is at or above the ceiling.
     #[inline]
     pub fn topped_out(&self) -> bool {
-        self.piles.iter().any(|p| p.height() >= SPAWN_ALTITUDE)
+        self.piles.iter().any(|p| p.height() >= self.ceiling)
     }
 
     /// Appends every placement of `pair` to `out`.
@@ -532,6 +551,14 @@ pub struct Rules {
     /// Play like the article's simulator: six hat types from the start and
     /// no refill after a shop (levels are still counted).
     pub flat: bool,
+    /// Game-over height: a pile this tall ends the game. Default
+    /// [`SPAWN_ALTITUDE`] (169); other values measure how much the
+    /// unpublished rule matters.
+    pub ceiling: u8,
+    /// Frames between two spawns, drawn uniformly from `min..=max`.
+    /// Default 32 to 287 (see the module docs); other ranges measure how
+    /// much the timing model matters to the hat sequence.
+    pub frame_gap: (u16, u16),
 }
 
 impl Default for Rules {
@@ -539,6 +566,8 @@ impl Default for Rules {
         Rules {
             repick: true,
             flat: false,
+            ceiling: SPAWN_ALTITUDE,
+            frame_gap: (32, 287),
         }
     }
 }
@@ -592,7 +621,10 @@ impl Game {
         let (shop, stage) = Self::gen_level(0, rules);
         let first = prng.next_pair(&mut frame, shop, stage, rules.repick);
         let mut g = Game {
-            board: Board::default(),
+            board: Board {
+                ceiling: rules.ceiling,
+                ..Board::default()
+            },
             prng,
             frame,
             level: 0,
@@ -635,7 +667,8 @@ impl Game {
 
     /// The spawn routine: the next pair falls, a new next pair is picked.
     fn spawn(&mut self) {
-        let delta = 32 + self.frames.below(256);
+        let (lo, hi) = self.rules.frame_gap;
+        let delta = u32::from(lo) + self.frames.below(u32::from(hi.max(lo) - lo) + 1);
         self.frame = self.frame.wrapping_add(delta as u8);
         let (shop, stage) = Self::gen_level(self.level, self.rules);
         self.current = self.next;
