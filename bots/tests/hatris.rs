@@ -1,12 +1,12 @@
 //! Rule tests for Hatris.
 
+use bots::common::weights as wfile;
+use bots::common::SplitMix64;
 use bots::hatris::bot::{
     evaluate, metrics, permutation_distance, Bot, PileStats, ARTICLE_WEIGHTS, METRIC_NAMES,
 };
 use bots::hatris::hats::{Hat, Helper, BASE_HEIGHT, CASH, NEST};
 use bots::hatris::prng::{allowed, Pair, Prng};
-use bots::common::weights as wfile;
-use bots::common::SplitMix64;
 use bots::hatris::sim::{
     alexey_options, Board, Game, Move, Pile, Pool, Rules, MAX_ALEXEY_MOVES, SPAWN_ALTITUDE,
 };
@@ -420,11 +420,19 @@ fn hatris_helper_pool_is_last_in_first_out_and_holds_eight() {
     }
     assert!(!p.push(Helper::Vladimir), "a ninth helper is lost");
     assert_eq!(p.len(), 8);
-    assert_eq!(p.pop(), Some(Helper::Alexey), "the last earned is used first");
+    assert_eq!(
+        p.pop(),
+        Some(Helper::Alexey),
+        "the last earned is used first"
+    );
     for _ in 0..6 {
         assert_eq!(p.pop(), Some(Helper::Alexey));
     }
-    assert_eq!(p.next_up(), Some(Helper::Vladimir), "the first earned is used last");
+    assert_eq!(
+        p.next_up(),
+        Some(Helper::Vladimir),
+        "the first earned is used last"
+    );
     assert!(p.push(Helper::Alexey));
     assert_eq!(p.next_up(), Some(Helper::Alexey));
 }
@@ -532,7 +540,11 @@ fn hatris_ceiling_rule_sets_the_game_over_height() {
     g.current = [Wizard, Cap];
     // A wizard on a top hat: 20 + 8 = 28, below 40; then a second wizard
     // on it: 28 + 4 = 32; a crown on that: 32 + 10 = 42 >= 40.
-    for (pair, over) in [([Wizard, Cap], false), ([Wizard, Cap], false), ([Crown, Cap], true)] {
+    for (pair, over) in [
+        ([Wizard, Cap], false),
+        ([Wizard, Cap], false),
+        ([Crown, Cap], true),
+    ] {
         g.current = pair;
         let t = g.play(Move::Pair {
             cols: [0, 5],

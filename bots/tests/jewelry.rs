@@ -234,7 +234,11 @@ fn jewelry_fits_recover_known_curves_from_exact_data() {
     for (a, b) in x.iter().zip([1.0, 2.0, 3.0]) {
         assert!((a - b).abs() < 1e-12, "{x:?}");
     }
-    assert!(solve3([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 0.0, 1.0]], [1.0; 3]).is_none());
+    assert!(solve3(
+        [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 0.0, 1.0]],
+        [1.0; 3]
+    )
+    .is_none());
     // A Gaussian sampled exactly, started off by the log-parabola guess.
     let pts: Vec<(f64, f64)> = (0..40)
         .map(|n| {
@@ -243,7 +247,10 @@ fn jewelry_fits_recover_known_curves_from_exact_data() {
         })
         .collect();
     let g = fit_gaussian(&pts).unwrap();
-    assert!((g.a - 0.12).abs() < 1e-9 && (g.b - 11.2).abs() < 1e-9 && (g.c - 3.4).abs() < 1e-9, "{g:?}");
+    assert!(
+        (g.a - 0.12).abs() < 1e-9 && (g.b - 11.2).abs() < 1e-9 && (g.c - 3.4).abs() < 1e-9,
+        "{g:?}"
+    );
     // A histogram whose right side follows log10 p = -1 - 0.05 x - 0.001 x²
     // exactly (counts scaled so the probabilities are exact).
     let mut counts = vec![0u64; BINS];

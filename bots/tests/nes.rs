@@ -2,9 +2,9 @@
 //! the randomiser, the straight drops, the bot's features and choice, the GA and
 //! the weights file.
 
+use bots::common::SplitMix64;
 use bots::nes::bot::{choose, features, features_slow, play_game, ARTICLE_WEIGHTS};
 use bots::nes::ga::{self, GaConfig, Genome, WeightsError};
-use bots::common::SplitMix64;
 use bots::nes::rng::{Lfsr, Randomiser, POWER_ON_SEED, SPAWN_TABLE};
 use bots::nes::sim::{
     level_after_line, placements, points, rotate_ccw, rotate_cw, Board, End, Game, CELLS,
@@ -751,7 +751,11 @@ fn emulator_echo_a_one_frame_tap_registers_once() {
         for _ in 0..5 {
             host.step_frame().unwrap();
         }
-        assert_eq!(taps(&host), before.wrapping_add(1), "{name}: one tap, one press");
+        assert_eq!(
+            taps(&host),
+            before.wrapping_add(1),
+            "{name}: one tap, one press"
+        );
         // Held for 20 frames, it is still one press.
         host.set_buttons(b);
         for _ in 0..20 {
@@ -759,7 +763,11 @@ fn emulator_echo_a_one_frame_tap_registers_once() {
         }
         host.set_buttons(Buttons::NONE);
         host.step_frame().unwrap();
-        assert_eq!(taps(&host), before.wrapping_add(2), "{name}: a hold is one press");
+        assert_eq!(
+            taps(&host),
+            before.wrapping_add(2),
+            "{name}: a hold is one press"
+        );
         // Two taps with one frame between them are two presses.
         for _ in 0..2 {
             host.set_buttons(b);

@@ -138,13 +138,7 @@ pub fn parse<const N: usize>(
         }
         match value.parse::<f64>() {
             Ok(v) if v.is_finite() => out[i] = v,
-            _ => {
-                return Err(bad(
-                    path,
-                    no,
-                    format!("`{value}` is not a finite number"),
-                ))
-            }
+            _ => return Err(bad(path, no, format!("`{value}` is not a finite number"))),
         }
         seen[i] = true;
     }
@@ -247,10 +241,18 @@ mod tests {
             ("t-weights 1\na 1\nc 2\nb 2\n", "unknown weight"),
             ("t-weights 1\na nan\nb 2\n", "not a finite number"),
             ("t-weights 1\na 1 2\nb 2\n", "expected `<name> <value>`"),
-            ("{\"format\": \"bots-nes-weights\"}", "expected `t-weights 1`"),
+            (
+                "{\"format\": \"bots-nes-weights\"}",
+                "expected `t-weights 1`",
+            ),
         ] {
-            let e = parse(text, "f.txt", "t-weights", &NAMES).unwrap_err().to_string();
-            assert!(e.contains(needle) && e.starts_with("f.txt: "), "{text:?}: {e}");
+            let e = parse(text, "f.txt", "t-weights", &NAMES)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(needle) && e.starts_with("f.txt: "),
+                "{text:?}: {e}"
+            );
             assert!(!e.contains('\n'), "{e}");
         }
     }

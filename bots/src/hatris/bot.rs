@@ -57,8 +57,8 @@
 //! 9.76157 (a test checks the sum). That fits its text ("cash comes in a
 //! distant second" after mismatches).
 
-use super::prng::Pair;
 use super::hats::Helper;
+use super::prng::Pair;
 use super::sim::{
     alexey_options, Board, Move, MoveList, Pile, ALEXEY_MAX, COLUMNS, SPAWN_ALTITUDE,
 };
@@ -363,8 +363,8 @@ impl Bot {
             let n = one.board.piles[c].len().min(ALEXEY_MAX as usize);
             avail[c] = n as u8;
             let here = sep(&one.stats[c]);
-            for k in 1..=n {
-                delta[c][k] = sep(&one.cut[c][k].0) - here;
+            for (d, cut) in delta[c].iter_mut().zip(&one.cut[c]).take(n + 1).skip(1) {
+                *d = sep(&cut.0) - here;
             }
         }
         // Metrics 1 to 5 at the step-one board, cash (unchanged by Alexey),

@@ -478,7 +478,14 @@ fn stats(a: StatsArgs) -> Result<()> {
     );
     for (label, rules) in configs {
         let t = std::time::Instant::now();
-        let results = run_batch(&bot, a.seed, a.games, rules, a.max_spawns, a.threads.threads);
+        let results = run_batch(
+            &bot,
+            a.seed,
+            a.games,
+            rules,
+            a.max_spawns,
+            a.threads.threads,
+        );
         println!("{}", summarise(label, &results));
         eprintln!("  ({label}: {:.1} s)", t.elapsed().as_secs_f64());
     }

@@ -259,7 +259,9 @@ impl Pool {
 
     /// Helpers from the one earned first to the one earned last.
     pub fn iter(&self) -> impl Iterator<Item = Helper> + '_ {
-        self.slots[..self.len as usize].iter().map(|&b| helper_of(b))
+        self.slots[..self.len as usize]
+            .iter()
+            .map(|&b| helper_of(b))
     }
 }
 
@@ -473,7 +475,8 @@ impl Board {
         match self.pool.next_up() {
             None => {}
             Some(Helper::Alexey) => {
-                let lens = std::array::from_fn(|c| self.piles[c].len().min(ALEXEY_MAX as usize) as u8);
+                let lens =
+                    std::array::from_fn(|c| self.piles[c].len().min(ALEXEY_MAX as usize) as u8);
                 alexey_options(lens, |counts| out.push(Move::Alexey { counts }));
             }
             Some(Helper::Vladimir) => {

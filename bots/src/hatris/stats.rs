@@ -7,9 +7,9 @@
 //! order before any sum is formed).
 
 use super::bot::Bot;
+use super::sim::{Game, Rules};
 use crate::common::batch::run_indexed;
 use crate::common::SplitMix64;
-use super::sim::{Game, Rules};
 
 /// How one game ended.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -16,11 +16,11 @@
 //! driven by one seed; the output does not depend on the thread count.
 
 use super::bot::{Bot, Weights};
+use super::sim::Rules;
+use super::stats::{game_seed, run_game};
 use crate::common::batch::run_indexed;
 use crate::common::weights::{normalise_to_100, perturb_to_100};
 use crate::common::SplitMix64;
-use super::sim::Rules;
-use super::stats::{game_seed, run_game};
 
 /// Training knobs.
 #[derive(Clone, Copy, Debug)]
@@ -64,7 +64,12 @@ pub fn rate(w: Weights, seeds: &[u64], cfg: &TrainConfig) -> Rating {
 fn rate_many(bots: &[Bot], seeds: &[u64], cfg: &TrainConfig) -> Vec<Rating> {
     // One job per (bot, game), summed in order.
     let res = run_indexed(bots.len() * seeds.len(), cfg.threads, |i| {
-        let r = run_game(&bots[i / seeds.len()], seeds[i % seeds.len()], cfg.rules, cfg.max_spawns);
+        let r = run_game(
+            &bots[i / seeds.len()],
+            seeds[i % seeds.len()],
+            cfg.rules,
+            cfg.max_spawns,
+        );
         (r.spawns, r.cash)
     });
     let n = seeds.len() as f64;

@@ -292,7 +292,10 @@ fn stats(a: StatsArgs) -> Result<()> {
                 )?;
             }
         }
-        None => writeln!(out, "log10 quadratic fit: the histogram does not determine one")?,
+        None => writeln!(
+            out,
+            "log10 quadratic fit: the histogram does not determine one"
+        )?,
     }
     writeln!(
         out,

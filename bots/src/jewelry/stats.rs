@@ -128,8 +128,9 @@ pub fn solve3(mut m: [[f64; 3]; 3], mut v: [f64; 3]) -> Option<[f64; 3]> {
         v.swap(col, piv);
         for r in col + 1..3 {
             let f = m[r][col] / m[col][col];
-            for c in col..3 {
-                m[r][c] -= f * m[col][c];
+            let pivot = m[col];
+            for (x, p) in m[r][col..].iter_mut().zip(&pivot[col..]) {
+                *x -= f * p;
             }
             v[r] -= f * v[col];
         }
@@ -197,7 +198,12 @@ pub fn fit_gaussian(points: &[(f64, f64)]) -> Option<Gaussian> {
     let b = q[1] * c * c;
     let a = (q[0] + b * b / (2.0 * c * c)).exp();
     let mut g = Gaussian { a, b, c };
-    let sse = |g: &Gaussian| points.iter().map(|&(x, y)| (g.at(x) - y).powi(2)).sum::<f64>();
+    let sse = |g: &Gaussian| {
+        points
+            .iter()
+            .map(|&(x, y)| (g.at(x) - y).powi(2))
+            .sum::<f64>()
+    };
     let mut err = sse(&g);
     let mut lambda = 1e-3;
     for _ in 0..200 {
@@ -302,7 +308,9 @@ pub fn svg_log_plot(h: &Histogram, title: &str) -> String {
         .collect();
     // The quadratic from the mode to the right edge; the Gaussian where its
     // log10 stays on the chart.
-    let mode = (0..BINS).max_by_key(|&n| (h.counts[n], std::cmp::Reverse(n))).unwrap_or(0);
+    let mode = (0..BINS)
+        .max_by_key(|&n| (h.counts[n], std::cmp::Reverse(n)))
+        .unwrap_or(0);
     let steps = 200;
     let quad: Vec<(f64, f64)> = (0..=steps)
         .filter_map(|i| {
@@ -421,11 +429,7 @@ pub fn svg_log_plot(h: &Histogram, title: &str) -> String {
     // Legend, top right.
     let lx = w - right - 430.0;
     let mut ly = top + 18.0;
-    let mut legend = vec![(
-        "#1f5fbf",
-        "",
-        "measured".to_string(),
-    )];
+    let mut legend = vec![("#1f5fbf", "", "measured".to_string())];
     if let Some(g) = fits.gaussian {
         legend.push((
             "#2e9e44",

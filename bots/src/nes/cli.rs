@@ -9,10 +9,10 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 
 use super::bot::{play_game, Weights, ARTICLE_WEIGHTS};
-use crate::common::cli::ThreadsArg;
-use crate::common::weights::unit_length;
 use super::ga::{self, GaConfig};
 use super::sim::{End, Game};
+use crate::common::cli::ThreadsArg;
+use crate::common::weights::unit_length;
 
 /// Subcommands for NES Tetris.
 #[derive(clap::Subcommand, Debug)]

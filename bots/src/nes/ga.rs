@@ -52,10 +52,10 @@
 use std::path::Path;
 
 use super::bot::{play_game, Weights};
+use super::sim::Game;
 use crate::common::batch::run_indexed;
 pub use crate::common::weights::WeightsError;
 use crate::common::{weights, SplitMix64};
-use super::sim::Game;
 
 /// The tunables of one training run. Each field's doc gives its default.
 #[derive(Clone, Debug)]
@@ -130,7 +130,12 @@ pub fn fitness(w: &Weights, seeds: &[u64], level: u8, pieces: u32) -> f64 {
 /// Fills in the fitness of every genome, splitting the work over `threads`.
 fn evaluate(genomes: &mut [Genome], seeds: &[u64], cfg: &GaConfig) {
     let fit = run_indexed(genomes.len(), cfg.threads, |i| {
-        fitness(&Weights::from_array(genomes[i].w), seeds, cfg.level, cfg.pieces)
+        fitness(
+            &Weights::from_array(genomes[i].w),
+            seeds,
+            cfg.level,
+            cfg.pieces,
+        )
     });
     for (g, f) in genomes.iter_mut().zip(fit) {
         g.fitness = f;
