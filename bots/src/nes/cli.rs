@@ -65,16 +65,16 @@ pub enum Cmd {
         #[arg(long)]
         out: PathBuf,
         /// Genomes in the population (at least 4).
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 50)]
         population: usize,
         /// Generations after the initial population.
-        #[arg(long, default_value_t = 30)]
+        #[arg(long, default_value_t = 15)]
         generations: u32,
         /// Training games per genome (fitness is the mean score over them).
         #[arg(long, default_value_t = 10)]
         games: u32,
         /// Piece limit per training game (a game also ends at a top-out).
-        #[arg(long, default_value_t = 2000)]
+        #[arg(long, default_value_t = 5000)]
         pieces: u32,
         /// Start level of training games (0..=29).
         #[arg(long, default_value_t = 9)]
