@@ -385,7 +385,11 @@ fn run_train(a: TrainArgs) -> Result<()> {
         a.variants,
         a.max_spawns,
         a.step,
-        if a.from_article { " --from-article" } else { "" },
+        match (&a.start, a.from_article) {
+            (Some(p), _) => format!(" --start {}", p.display()),
+            (None, true) => " --from-article".to_string(),
+            (None, false) => String::new(),
+        },
         a.rules.as_flags(),
     );
     let mut write_err = None;
