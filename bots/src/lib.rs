@@ -4,6 +4,7 @@
 //! either a simulator or a real emulator.
 #![deny(missing_docs)]
 
+pub mod common;
 pub mod hatris;
 pub mod hidamari;
 pub mod host;

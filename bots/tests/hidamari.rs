@@ -2,11 +2,11 @@
 //! evaluation against a cell-by-cell count, the search's choice on constructed
 //! wells, and the arena's bounds.
 
+use bots::common::SplitMix64;
 use bots::hidamari::search::{
     evaluate, terms, terms_slow, Arena, Bot, HidamariWeights, Node, ARENA_BYTES, ARENA_NODES,
 };
 use bots::hidamari::sim::{drops, Bag, Board, Drop, Game, EMPTY_ROW, FULL_ROW, MAX_DROPS};
-use bots::nes::rng::SplitMix64;
 
 #[test]
 fn rows_carry_wall_bits_and_a_floor() {

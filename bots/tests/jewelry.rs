@@ -1,6 +1,6 @@
 //! Rule tests for Magic Jewelry.
 
-use bots::hatris::seed::SplitMix64;
+use bots::common::SplitMix64;
 use bots::jewelry::board::{
     bit, rotations, Board, COLOURS, DIRS, ROWS, SPAWN_X, SPAWN_Y, WIDTH, WILD,
 };
@@ -220,4 +220,52 @@ fn jewelry_long_run_mean_is_near_the_articles_11_454() {
     let h = long_run(&Bot::new(ARTICLE_WEIGHTS), 1, 100_000, 0, |_| {});
     assert_eq!(h.game_overs, 0);
     assert!((10.0..13.0).contains(&h.mean()), "mean {}", h.mean());
+}
+
+#[test]
+fn jewelry_fits_recover_known_curves_from_exact_data() {
+    use bots::jewelry::stats::{fit_gaussian, fit_log_quadratic, solve3, Histogram, BINS};
+    // solve3 against a system with a known answer (needs a row swap).
+    let x = solve3(
+        [[0.0, 2.0, 1.0], [1.0, 1.0, 1.0], [2.0, 0.0, 3.0]],
+        [7.0, 6.0, 11.0],
+    )
+    .unwrap();
+    for (a, b) in x.iter().zip([1.0, 2.0, 3.0]) {
+        assert!((a - b).abs() < 1e-12, "{x:?}");
+    }
+    assert!(solve3(
+        [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 0.0, 1.0]],
+        [1.0; 3]
+    )
+    .is_none());
+    // A Gaussian sampled exactly, started off by the log-parabola guess.
+    let pts: Vec<(f64, f64)> = (0..40)
+        .map(|n| {
+            let d = (n as f64 - 11.2) / 3.4;
+            (n as f64, 0.12 * (-0.5 * d * d).exp())
+        })
+        .collect();
+    let g = fit_gaussian(&pts).unwrap();
+    assert!(
+        (g.a - 0.12).abs() < 1e-9 && (g.b - 11.2).abs() < 1e-9 && (g.c - 3.4).abs() < 1e-9,
+        "{g:?}"
+    );
+    // A histogram whose right side follows log10 p = -1 - 0.05 x - 0.001 x²
+    // exactly (counts scaled so the probabilities are exact).
+    let mut counts = vec![0u64; BINS];
+    let q = |x: f64| -1.0 - 0.05 * x - 0.001 * x * x;
+    let total = 1e15;
+    for (n, c) in counts.iter_mut().enumerate().take(30) {
+        *c = (total * 10f64.powf(q(n as f64))).round() as u64;
+    }
+    let h = Histogram {
+        counts,
+        game_overs: 0,
+    };
+    let scale = (h.total() as f64 / total).log10();
+    let fit = fit_log_quadratic(&h).unwrap();
+    for (a, b) in fit.iter().zip([-1.0 - scale, -0.05, -0.001]) {
+        assert!((a - b).abs() < 1e-6, "{fit:?}");
+    }
 }

@@ -12,10 +12,11 @@ use anyhow::{bail, Result};
 use super::bot::{Bot, Weights, ARTICLE_WEIGHTS, METRIC_NAMES};
 use super::hats::{Hat, Helper, LETTERS};
 use super::prng::Pair;
-use super::sim::{Board, Game, Move, Rules, COLUMNS, LEVELS, STACKS_PER_LEVEL};
+use super::sim::{Board, Game, Move, Rules, COLUMNS, LEVELS, SPAWN_ALTITUDE, STACKS_PER_LEVEL};
 use super::stats::{mean_std, run_batch, GameResult};
 use super::train::{train, TrainConfig};
-use super::wfile;
+use crate::common::cli::{at_least_one, ThreadsArg};
+use crate::common::weights as wfile;
 
 /// Magic of a Hatris weights file.
 pub const WEIGHTS_MAGIC: &str = "hatris-weights";
@@ -45,14 +46,59 @@ pub struct RuleArgs {
     /// article's simulator.
     #[arg(long)]
     pub flat: bool,
+    /// Game-over height in units (the article does not give it; 169 is the
+    /// spawn altitude). For measuring how much that assumption matters.
+    #[arg(long, default_value_t = SPAWN_ALTITUDE)]
+    pub ceiling: u8,
+    /// Fewest frames between two spawns (the hat generator reads the frame
+    /// counter). For measuring how much the timing model matters.
+    #[arg(long, default_value_t = 32)]
+    pub frame_gap_min: u16,
+    /// Most frames between two spawns.
+    #[arg(long, default_value_t = 287)]
+    pub frame_gap_max: u16,
 }
 
 impl RuleArgs {
-    fn rules(self) -> Rules {
-        Rules {
+    fn rules(self) -> Result<Rules> {
+        if self.ceiling == 0 {
+            bail!("--ceiling must be at least 1");
+        }
+        if self.frame_gap_min > self.frame_gap_max {
+            bail!(
+                "--frame-gap-min ({}) is above --frame-gap-max ({})",
+                self.frame_gap_min,
+                self.frame_gap_max
+            );
+        }
+        Ok(Rules {
             repick: !self.no_repick,
             flat: self.flat,
+            ceiling: self.ceiling,
+            frame_gap: (self.frame_gap_min, self.frame_gap_max),
+        })
+    }
+
+    /// The flags as they would be typed, for the record in a weights file.
+    fn as_flags(self) -> String {
+        let d = Rules::default();
+        let mut s = String::new();
+        if self.no_repick {
+            s.push_str(" --no-repick");
         }
+        if self.flat {
+            s.push_str(" --flat");
+        }
+        if self.ceiling != d.ceiling {
+            s.push_str(&format!(" --ceiling {}", self.ceiling));
+        }
+        if (self.frame_gap_min, self.frame_gap_max) != d.frame_gap {
+            s.push_str(&format!(
+                " --frame-gap-min {} --frame-gap-max {}",
+                self.frame_gap_min, self.frame_gap_max
+            ));
+        }
+        s
     }
 }
 
@@ -94,9 +140,12 @@ pub struct TrainArgs {
     /// Spawn cap per training game.
     #[arg(long, default_value_t = 3000)]
     pub max_spawns: u64,
+    /// Largest relative change of one weight in a variant (0.05: ± 5 %).
+    #[arg(long, default_value_t = 0.05)]
+    pub step: f64,
     /// Worker threads.
-    #[arg(long, default_value_t = 2)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Start from the weights in this file instead of random ones.
     #[arg(long)]
     pub start: Option<PathBuf>,
@@ -126,9 +175,9 @@ pub struct StatsArgs {
     /// Stop a game after this many spawns (counted as survived).
     #[arg(long, default_value_t = 50_000)]
     pub max_spawns: u64,
-    /// Worker threads (the figures do not depend on it).
-    #[arg(long, default_value_t = 2)]
-    pub threads: usize,
+    /// Worker threads.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Measure both with and without the re-pick rule (ignores --no-repick).
     #[arg(long)]
     pub both: bool,
@@ -168,8 +217,14 @@ fn move_text(pair: Pair, mv: Move) -> String {
             cols[1],
             if split { " (split)" } else { "" }
         ),
-        Move::Alexey { col, count } => {
-            format!("Alexey removes {count} hat(s) from the bottom of column {col}")
+        Move::Alexey { counts } => {
+            let parts: Vec<String> = counts
+                .iter()
+                .enumerate()
+                .filter(|(_, &k)| k > 0)
+                .map(|(c, k)| format!("{k} from column {c}"))
+                .collect();
+            format!("Alexey removes bottom hats: {}", parts.join(", "))
         }
         Move::Vladimir { a, b } => format!("Vladimir swaps columns {a} and {b}"),
     }
@@ -217,7 +272,7 @@ fn pool_text(board: &Board) -> String {
 fn play(a: PlayArgs) -> Result<()> {
     let weights = load_weights(a.weights.as_deref())?;
     let bot = Bot::new(weights);
-    let mut g = Game::new(a.seed, a.rules.rules());
+    let mut g = Game::new(a.seed, a.rules.rules()?);
     let out = std::io::stdout();
     let mut out = out.lock();
     writeln!(
@@ -297,8 +352,11 @@ fn play(a: PlayArgs) -> Result<()> {
 }
 
 fn run_train(a: TrainArgs) -> Result<()> {
-    if a.games == 0 || a.variants == 0 || a.max_spawns == 0 {
-        bail!("--games, --variants and --max-spawns must be at least 1");
+    at_least_one("--games", a.games as u64)?;
+    at_least_one("--variants", a.variants as u64)?;
+    at_least_one("--max-spawns", a.max_spawns)?;
+    if !(a.step > 0.0 && a.step < 1.0) {
+        bail!("--step must be between 0 and 1 (exclusive), got {}", a.step);
     }
     let start = if a.from_article {
         Some(ARTICLE_WEIGHTS)
@@ -314,19 +372,25 @@ fn run_train(a: TrainArgs) -> Result<()> {
         games: a.games,
         variants: a.variants,
         max_spawns: a.max_spawns,
-        rules: a.rules.rules(),
-        threads: a.threads,
+        rules: a.rules.rules()?,
+        threads: a.threads.threads,
         start,
+        step: a.step,
     };
     let comment = format!(
-        "Hatris weights (percent), written by `bots hatris train --seed {} --rounds {} --games {} --variants {} --max-spawns {}{}{}`",
+        "Hatris weights (percent), written by `bots hatris train --seed {} --rounds {} --games {} --variants {} --max-spawns {} --step {}{}{}`",
         a.seed,
         a.rounds,
         a.games,
         a.variants,
         a.max_spawns,
-        if a.rules.no_repick { " --no-repick" } else { "" },
-        if a.rules.flat { " --flat" } else { "" },
+        a.step,
+        match (&a.start, a.from_article) {
+            (Some(p), _) => format!(" --start {}", p.display()),
+            (None, true) => " --from-article".to_string(),
+            (None, false) => String::new(),
+        },
+        a.rules.as_flags(),
     );
     let mut write_err = None;
     let w = train(&cfg, |round, w, r| {
@@ -340,7 +404,7 @@ fn run_train(a: TrainArgs) -> Result<()> {
         }
     });
     if let Some(e) = write_err {
-        return Err(e);
+        return Err(e.into());
     }
     wfile::write(&a.out, WEIGHTS_MAGIC, &METRIC_NAMES, &w.0, &comment)?;
     println!("weights written to {}", a.out.display());
@@ -377,11 +441,10 @@ fn summarise(label: &str, results: &[GameResult]) -> String {
 }
 
 fn stats(a: StatsArgs) -> Result<()> {
-    if a.games == 0 || a.max_spawns == 0 {
-        bail!("--games and --max-spawns must be at least 1");
-    }
+    at_least_one("--games", a.games as u64)?;
+    at_least_one("--max-spawns", a.max_spawns)?;
     let bot = Bot::new(load_weights(a.weights.as_deref())?);
-    let base = a.rules.rules();
+    let base = a.rules.rules()?;
     let configs: Vec<(&str, Rules)> = if a.both {
         vec![
             (
@@ -405,10 +468,13 @@ fn stats(a: StatsArgs) -> Result<()> {
         vec![("without re-pick", base)]
     };
     println!(
-        "Hatris stats: seed {}, {} games, {} rules, cap {} spawns, weights {}",
+        "Hatris stats: seed {}, {} games, {} rules, game over at height {}, {} to {} frames between spawns, cap {} spawns, weights {}",
         a.seed,
         a.games,
         if base.flat { "flat (article)" } else { "full" },
+        base.ceiling,
+        base.frame_gap.0,
+        base.frame_gap.1,
         a.max_spawns,
         a.weights
             .as_deref()
@@ -416,7 +482,14 @@ fn stats(a: StatsArgs) -> Result<()> {
     );
     for (label, rules) in configs {
         let t = std::time::Instant::now();
-        let results = run_batch(&bot, a.seed, a.games, rules, a.max_spawns, a.threads);
+        let results = run_batch(
+            &bot,
+            a.seed,
+            a.games,
+            rules,
+            a.max_spawns,
+            a.threads.threads,
+        );
         println!("{}", summarise(label, &results));
         eprintln!("  ({label}: {:.1} s)", t.elapsed().as_secs_f64());
     }

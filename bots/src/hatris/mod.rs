@@ -16,11 +16,10 @@
 //! - [`stats`]: whole games with the bot, batches on threads (results do
 //!   not depend on the thread count), mean and standard deviation.
 //! - [`train`]: the article's hill climbing over the eight weights.
-//! - [`wfile`]: the versioned text format of weight files (shared with
-//!   Magic Jewelry).
-//! - [`seed`]: SplitMix64, the seeded stand-in for everything the player or
-//!   the hardware decides (shared with Magic Jewelry).
 //! - [`cli`]: `bots hatris play|train|stats`.
+//!
+//! The random stream, the weights-file format and the batch runner are
+//! [`crate::common`]'s.
 //!
 //! # Rejected
 //!
@@ -34,8 +33,6 @@ pub mod bot;
 pub mod cli;
 pub mod hats;
 pub mod prng;
-pub mod seed;
 pub mod sim;
 pub mod stats;
 pub mod train;
-pub mod wfile;

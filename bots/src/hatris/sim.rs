@@ -6,7 +6,7 @@
 //! for each hat, the pile height once it landed (so selling the top five is
 //! `len -= 5` and the height is read back, no recomputation). 129 bytes per
 //! pile, 774 for the six. A [`Board`] adds the helper bars, the helper pool
-//! (a ring of 8 bytes), the cash and the stack count; it is `Copy`, which is
+//! (a stack of 8 bytes), the cash and the stack count; it is `Copy`, which is
 //! what the bot clones per candidate (no heap). The [`Game`] wraps a board
 //! with the hat generator, the frame counter, the level and the pair queue.
 //!
@@ -31,15 +31,21 @@
 //!
 //! - Game over: a pile whose height is at or above [`SPAWN_ALTITUDE`] (169,
 //!   the altitude at which the spawn routine places new hats, `hatY = 169`).
+//!   [`Rules::ceiling`] changes it, to measure how much this matters.
 //! - A stack of five vanishes only when its fifth hat lands on top; piles
 //!   never hold a run of more than four identical hats.
-//! - Alexey removes 1 to 5 hats from the bottom of one pile of the player's
-//!   choice; the hats above drop and re-nest (heights are recomputed from
-//!   the new bottom hat). Vladimir swaps any two piles.
-//! - The helper pool is first in, first out (as the issue reads the article;
-//!   the article's own sentence, "the last helper earned is the first that
-//!   may be used (FIFO)", contradicts itself): only the oldest helper can be
-//!   summoned. A helper earned while the pool holds 8 is lost.
+//! - Alexey removes up to five hats in all from the bottoms of any piles
+//!   (the article: "remove up to 5 hats from the bottoms of any of the
+//!   piles"; its bot "tries all possible ways"): a count per pile, the
+//!   counts summing to 1 to 5 (summoning him to remove nothing is not
+//!   offered; the article does not say whether the game allows it). The
+//!   hats above drop and re-nest (heights are recomputed from the new
+//!   bottom hat). Vladimir swaps any two piles.
+//! - The helper pool is last in, first out, as the article describes it
+//!   ("the last helper earned is the first helper that may be used"; its
+//!   parenthesis says "FIFO", which contradicts the sentence, and the
+//!   sentence is taken as the rule). A helper earned while the pool holds 8
+//!   is lost.
 //! - Sold stacks beyond the 15th in a level do not carry over.
 //! - After each shop (levels 10, 20, ..., 50) the piles are cleared and
 //!   `6 × shop` hats are dealt from randomizeHats, one row of six (three
@@ -49,10 +55,12 @@
 //! - Frames between two spawns are drawn uniformly from 32 to 287 (only the
 //!   count mod 256 reaches the one-byte frame counter, and this range covers
 //!   each residue once); the frame at which the new game starts is uniform.
+//!   [`Rules::frame_gap`] changes the range, to measure how much the timing
+//!   model matters.
 
 use super::hats::{base_height, nest, Hat, Helper, BAR_OF, CASH};
 use super::prng::{Pair, Prng};
-use super::seed::SplitMix64;
+use crate::common::SplitMix64;
 
 /// Number of piles.
 pub const COLUMNS: usize = 6;
@@ -201,11 +209,11 @@ impl Pile {
     }
 }
 
-/// The helper pool: a first-in, first-out ring of up to 8 helpers.
+/// The helper pool: a last-in, first-out stack of up to 8 helpers (the
+/// article: "the last helper earned is the first helper that may be used").
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Pool {
     slots: [u8; POOL_CAPACITY],
-    head: u8,
     len: u8,
 }
 
@@ -222,40 +230,65 @@ impl Pool {
         self.len == 0
     }
 
-    /// The helper that would be summoned next (the oldest).
+    /// The helper that would be summoned next: the one earned last.
     #[inline]
-    pub fn front(&self) -> Option<Helper> {
+    pub fn next_up(&self) -> Option<Helper> {
         if self.len == 0 {
             None
         } else {
-            Some(helper_of(self.slots[self.head as usize]))
+            Some(helper_of(self.slots[self.len as usize - 1]))
         }
     }
 
-    /// Adds a helper at the back; returns false (and drops it) when full.
+    /// Adds a newly earned helper; returns false (and drops it) when full.
     pub fn push(&mut self, h: Helper) -> bool {
         if self.len as usize == POOL_CAPACITY {
             return false;
         }
-        let at = (self.head as usize + self.len as usize) % POOL_CAPACITY;
-        self.slots[at] = h as u8;
+        self.slots[self.len as usize] = h as u8;
         self.len += 1;
         true
     }
 
-    /// Removes and returns the oldest helper.
+    /// Removes and returns the helper earned last.
     pub fn pop(&mut self) -> Option<Helper> {
-        let h = self.front()?;
-        self.head = ((self.head as usize + 1) % POOL_CAPACITY) as u8;
+        let h = self.next_up()?;
         self.len -= 1;
         Some(h)
     }
 
-    /// Helpers from oldest to newest.
+    /// Helpers from the one earned first to the one earned last.
     pub fn iter(&self) -> impl Iterator<Item = Helper> + '_ {
-        (0..self.len as usize)
-            .map(move |i| helper_of(self.slots[(self.head as usize + i) % POOL_CAPACITY]))
+        self.slots[..self.len as usize]
+            .iter()
+            .map(|&b| helper_of(b))
     }
+}
+
+/// Calls `f` with every way Alexey can remove 1 to [`ALEXEY_MAX`] hats in
+/// all, `counts[c] <= avail[c]` from pile `c`, in lexicographic order of
+/// the counts (pile 0 first).
+pub fn alexey_options(avail: [u8; COLUMNS], mut f: impl FnMut([u8; COLUMNS])) {
+    fn go(
+        c: usize,
+        left: u8,
+        avail: &[u8; COLUMNS],
+        counts: &mut [u8; COLUMNS],
+        f: &mut impl FnMut([u8; COLUMNS]),
+    ) {
+        if c == COLUMNS {
+            if left < ALEXEY_MAX {
+                f(*counts);
+            }
+            return;
+        }
+        for k in 0..=avail[c].min(left) {
+            counts[c] = k;
+            go(c + 1, left - k, avail, counts, f);
+        }
+        counts[c] = 0;
+    }
+    go(0, ALEXEY_MAX, &avail, &mut [0; COLUMNS], &mut f);
 }
 
 #[inline]
@@ -267,7 +300,7 @@ fn helper_of(b: u8) -> Helper {
     }
 }
 
-/// One turn's action: place the current pair, or summon the oldest helper
+/// One turn's action: place the current pair, or summon the helper earned last
 /// (the falling pair then vanishes).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Move {
@@ -281,12 +314,11 @@ pub enum Move {
         /// True when the pair split (only one hat met a pile).
         split: bool,
     },
-    /// Alexey removes `count` hats from the bottom of pile `col`.
+    /// Alexey removes `counts[c]` hats from the bottom of each pile `c`
+    /// (1 to 5 in all).
     Alexey {
-        /// The pile.
-        col: u8,
-        /// Hats removed, 1 to 5.
-        count: u8,
+        /// Hats removed from each pile.
+        counts: [u8; COLUMNS],
     },
     /// Vladimir swaps piles `a < b`.
     Vladimir {
@@ -297,9 +329,15 @@ pub enum Move {
     },
 }
 
-/// Most moves in one turn: 10 pair slots × (1 + 5 free columns), or
-/// Alexey's 6 × 5 options, plus the other kind.
-pub const MAX_MOVES: usize = 96;
+/// Most pair placements in one turn: 5 slots × 2 orders, each giving one
+/// landing or at most 5 columns for the free hat.
+pub const MAX_PAIR_MOVES: usize = 50;
+/// Alexey's options on piles of five or more hats each: ways to remove 1
+/// to 5 hats in all from six piles, C(5 + 6, 6) − 1.
+pub const MAX_ALEXEY_MOVES: usize = 461;
+/// Most moves in one turn: the placements plus Alexey's options (more than
+/// Vladimir's 15).
+pub const MAX_MOVES: usize = MAX_PAIR_MOVES + MAX_ALEXEY_MOVES;
 
 /// A fixed-capacity list of moves (no heap).
 #[derive(Clone, Copy, Debug)]
@@ -343,7 +381,7 @@ pub struct Outcome {
 }
 
 /// Everything the bot needs to look ahead: piles, bars, pool, cash.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Board {
     /// The six piles, left to right.
     pub piles: [Pile; COLUMNS],
@@ -355,6 +393,22 @@ pub struct Board {
     pub cash: u64,
     /// Stacks sold so far.
     pub stacks: u64,
+    /// A pile this tall ends the game ([`SPAWN_ALTITUDE`] unless the rules
+    /// say otherwise).
+    pub ceiling: u8,
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board {
+            piles: [Pile::EMPTY; COLUMNS],
+            bars: [0; 2],
+            pool: Pool::default(),
+            cash: 0,
+            stacks: 0,
+            ceiling: SPAWN_ALTITUDE,
+        }
+    }
 }
 
 impl Board {
@@ -364,10 +418,10 @@ impl Board {
         std::array::from_fn(|c| self.piles[c].height())
     }
 
-    /// True when some pile is at or above the spawn altitude.
+    /// True when some pile is at or above the ceiling.
     #[inline]
     pub fn topped_out(&self) -> bool {
-        self.piles.iter().any(|p| p.height() >= SPAWN_ALTITUDE)
+        self.piles.iter().any(|p| p.height() >= self.ceiling)
     }
 
     /// Appends every placement of `pair` to `out`.
@@ -416,20 +470,14 @@ impl Board {
         }
     }
 
-    /// Appends the options of the oldest helper, if any.
+    /// Appends the options of the helper earned last, if any.
     pub fn helper_moves(&self, out: &mut MoveList) {
-        match self.pool.front() {
+        match self.pool.next_up() {
             None => {}
             Some(Helper::Alexey) => {
-                for c in 0..COLUMNS {
-                    let n = self.piles[c].len().min(ALEXEY_MAX as usize);
-                    for k in 1..=n {
-                        out.push(Move::Alexey {
-                            col: c as u8,
-                            count: k as u8,
-                        });
-                    }
-                }
+                let lens =
+                    std::array::from_fn(|c| self.piles[c].len().min(ALEXEY_MAX as usize) as u8);
+                alexey_options(lens, |counts| out.push(Move::Alexey { counts }));
             }
             Some(Helper::Vladimir) => {
                 for a in 0..COLUMNS {
@@ -480,9 +528,13 @@ impl Board {
                     }
                 }
             }
-            Move::Alexey { col, count } => {
+            Move::Alexey { counts } => {
                 self.pool.pop();
-                self.piles[col as usize].remove_bottom(count as usize);
+                for (pile, &k) in self.piles.iter_mut().zip(&counts) {
+                    if k > 0 {
+                        pile.remove_bottom(k as usize);
+                    }
+                }
             }
             Move::Vladimir { a, b } => {
                 self.pool.pop();
@@ -502,6 +554,14 @@ pub struct Rules {
     /// Play like the article's simulator: six hat types from the start and
     /// no refill after a shop (levels are still counted).
     pub flat: bool,
+    /// Game-over height: a pile this tall ends the game. Default
+    /// [`SPAWN_ALTITUDE`] (169); other values measure how much the
+    /// unpublished rule matters.
+    pub ceiling: u8,
+    /// Frames between two spawns, drawn uniformly from `min..=max`.
+    /// Default 32 to 287 (see the module docs); other ranges measure how
+    /// much the timing model matters to the hat sequence.
+    pub frame_gap: (u16, u16),
 }
 
 impl Default for Rules {
@@ -509,6 +569,8 @@ impl Default for Rules {
         Rules {
             repick: true,
             flat: false,
+            ceiling: SPAWN_ALTITUDE,
+            frame_gap: (32, 287),
         }
     }
 }
@@ -562,7 +624,10 @@ impl Game {
         let (shop, stage) = Self::gen_level(0, rules);
         let first = prng.next_pair(&mut frame, shop, stage, rules.repick);
         let mut g = Game {
-            board: Board::default(),
+            board: Board {
+                ceiling: rules.ceiling,
+                ..Board::default()
+            },
             prng,
             frame,
             level: 0,
@@ -605,7 +670,8 @@ impl Game {
 
     /// The spawn routine: the next pair falls, a new next pair is picked.
     fn spawn(&mut self) {
-        let delta = 32 + self.frames.below(256);
+        let (lo, hi) = self.rules.frame_gap;
+        let delta = u32::from(lo) + self.frames.below(u32::from(hi.max(lo) - lo) + 1);
         self.frame = self.frame.wrapping_add(delta as u8);
         let (shop, stage) = Self::gen_level(self.level, self.rules);
         self.current = self.next;

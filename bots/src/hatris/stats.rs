@@ -3,12 +3,13 @@
 //!
 //! Game `i` of a batch seeded with `s` uses the `i`-th output of
 //! SplitMix64(`s`) as its own seed, so a batch's figures do not depend on the
-//! number of threads; threads take games round-robin and results are put
-//! back in game order before any sum is formed.
+//! number of threads ([`crate::common::batch`] puts results back in game
+//! order before any sum is formed).
 
 use super::bot::Bot;
-use super::seed::SplitMix64;
 use super::sim::{Game, Rules};
+use crate::common::batch::run_indexed;
+use crate::common::SplitMix64;
 
 /// How one game ended.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,14 +50,10 @@ pub fn run_game(bot: &Bot, seed: u64, rules: Rules, max_spawns: u64) -> GameResu
     }
 }
 
-/// The seed of game `index` in a batch seeded with `seed`.
+/// The seed of game `index` in a batch seeded with `seed`: the `index`-th
+/// output of SplitMix64(`seed`).
 pub fn game_seed(seed: u64, index: usize) -> u64 {
-    let mut r = SplitMix64::new(seed);
-    let mut s = 0;
-    for _ in 0..=index {
-        s = r.next_u64();
-    }
-    s
+    SplitMix64::nth_output(seed, index as u64)
 }
 
 /// Plays `games` games on `threads` threads; results in game order.
@@ -68,26 +65,9 @@ pub fn run_batch(
     max_spawns: u64,
     threads: usize,
 ) -> Vec<GameResult> {
-    let threads = threads.clamp(1, games.max(1));
-    let mut out = vec![GameResult::default(); games];
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || {
-                    (t..games)
-                        .step_by(threads)
-                        .map(|i| (i, run_game(bot, game_seed(seed, i), rules, max_spawns)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            for (i, r) in h.join().expect("a game thread panicked") {
-                out[i] = r;
-            }
-        }
-    });
-    out
+    run_indexed(games, threads, |i| {
+        run_game(bot, game_seed(seed, i), rules, max_spawns)
+    })
 }
 
 /// Mean and sample standard deviation.

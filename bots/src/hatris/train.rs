@@ -16,9 +16,11 @@
 //! driven by one seed; the output does not depend on the thread count.
 
 use super::bot::{Bot, Weights};
-use super::seed::SplitMix64;
 use super::sim::Rules;
 use super::stats::{game_seed, run_game};
+use crate::common::batch::run_indexed;
+use crate::common::weights::{normalise_to_100, perturb_to_100};
+use crate::common::SplitMix64;
 
 /// Training knobs.
 #[derive(Clone, Copy, Debug)]
@@ -39,6 +41,8 @@ pub struct TrainConfig {
     pub threads: usize,
     /// Start from these weights instead of random ones.
     pub start: Option<Weights>,
+    /// Largest relative change of one weight in a variant (0.05: ± 5 %).
+    pub step: f64,
 }
 
 /// A rating: mean spawns survived, then mean cash.
@@ -58,49 +62,28 @@ pub fn rate(w: Weights, seeds: &[u64], cfg: &TrainConfig) -> Rating {
 }
 
 fn rate_many(bots: &[Bot], seeds: &[u64], cfg: &TrainConfig) -> Vec<Rating> {
-    // One job per (bot, game); spread over threads, summed in order.
-    let jobs: Vec<(usize, u64)> = (0..bots.len())
-        .flat_map(|b| seeds.iter().map(move |&s| (b, s)))
-        .collect();
-    let threads = cfg.threads.clamp(1, jobs.len().max(1));
-    let mut res = vec![(0u64, 0u64); jobs.len()];
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let jobs = &jobs;
-                scope.spawn(move || {
-                    (t..jobs.len())
-                        .step_by(threads)
-                        .map(|i| {
-                            let (b, s) = jobs[i];
-                            let r = run_game(&bots[b], s, cfg.rules, cfg.max_spawns);
-                            (i, (r.spawns, r.cash))
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            for (i, r) in h.join().expect("a training thread panicked") {
-                res[i] = r;
-            }
-        }
+    // One job per (bot, game), summed in order.
+    let res = run_indexed(bots.len() * seeds.len(), cfg.threads, |i| {
+        let r = run_game(
+            &bots[i / seeds.len()],
+            seeds[i % seeds.len()],
+            cfg.rules,
+            cfg.max_spawns,
+        );
+        (r.spawns, r.cash)
     });
     let n = seeds.len() as f64;
-    (0..bots.len())
-        .map(|b| {
-            let part = &res[b * seeds.len()..(b + 1) * seeds.len()];
-            Rating {
-                spawns: part.iter().map(|r| r.0 as f64).sum::<f64>() / n,
-                cash: part.iter().map(|r| r.1 as f64).sum::<f64>() / n,
-            }
+    res.chunks(seeds.len().max(1))
+        .map(|part| Rating {
+            spawns: part.iter().map(|r| r.0 as f64).sum::<f64>() / n,
+            cash: part.iter().map(|r| r.1 as f64).sum::<f64>() / n,
         })
         .collect()
 }
 
 /// Scales `w` so its weights sum to 100.
 pub fn normalise(w: Weights) -> Weights {
-    Weights(crate::hatris::wfile::normalise_to_100(w.0))
+    Weights(normalise_to_100(w.0))
 }
 
 /// Runs the hill climb; `report` sees each round's best weights and rating.
@@ -116,7 +99,7 @@ pub fn train(cfg: &TrainConfig, mut report: impl FnMut(u32, Weights, Rating)) ->
         let steps = 5 + rng.below(7);
         for _ in 0..steps {
             let z: Vec<Weights> = (0..cfg.variants)
-                .map(|_| Weights(crate::hatris::wfile::perturb_to_100(w.0, &mut rng)))
+                .map(|_| Weights(perturb_to_100(w.0, cfg.step, &mut rng)))
                 .collect();
             let bots: Vec<Bot> = z.iter().map(|&v| Bot::new(v)).collect();
             let ratings = rate_many(&bots, &seeds, cfg);

@@ -30,7 +30,7 @@
 //! Rejected: a `[[bool; 10]; 22]` grid (the article's point is that a row test is
 //! one AND), and a board without wall bits (every shift would need a range check).
 
-use crate::nes::rng::SplitMix64;
+use crate::common::SplitMix64;
 
 /// Columns.
 pub const WIDTH: usize = 10;

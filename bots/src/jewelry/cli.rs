@@ -10,9 +10,10 @@ use anyhow::{bail, Context, Result};
 
 use super::bot::{Bot, Weights, ARTICLE_WEIGHTS, METRIC_NAMES};
 use super::game::Game;
-use super::stats::{long_run, svg_log_plot};
+use super::stats::{long_run, svg_log_plot, Fits};
 use super::train::{train, TrainConfig};
-use crate::hatris::wfile;
+use crate::common::cli::ThreadsArg;
+use crate::common::weights as wfile;
 
 /// Magic of a Magic Jewelry weights file.
 pub const WEIGHTS_MAGIC: &str = "jewelry-weights";
@@ -68,8 +69,8 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 4)]
     pub variants: usize,
     /// Worker threads.
-    #[arg(long, default_value_t = 2)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Start from the weights in this file instead of random ones.
     #[arg(long)]
     pub start: Option<PathBuf>,
@@ -196,7 +197,7 @@ fn run_train(a: TrainArgs) -> Result<()> {
         min_columns: a.min_columns,
         max_columns: a.max_columns,
         variants: a.variants,
-        threads: a.threads,
+        threads: a.threads.threads,
         start,
     };
     let comment = format!(
@@ -216,7 +217,7 @@ fn run_train(a: TrainArgs) -> Result<()> {
         }
     });
     if let Some(e) = write_err {
-        return Err(e);
+        return Err(e.into());
     }
     wfile::write(&a.out, WEIGHTS_MAGIC, &METRIC_NAMES, &w.0, &comment)?;
     println!("weights written to {}", a.out.display());
@@ -265,6 +266,36 @@ fn stats(a: StatsArgs) -> Result<()> {
             out,
             "field never fully cleared (article: once every 51,577 columns)"
         )?;
+    }
+    let fits = Fits::of(&h);
+    match fits.gaussian {
+        Some(g) => writeln!(
+            out,
+            "Gaussian fit a·exp(-(x-b)²/(2c²)): a {:.5}, centre b {:.3} (article 10.973), width c {:.3}",
+            g.a, g.b, g.c
+        )?,
+        None => writeln!(out, "Gaussian fit: the histogram does not determine one")?,
+    }
+    match fits.log_quadratic {
+        Some(q) => {
+            writeln!(
+                out,
+                "log10 quadratic fit right of the mode: log10 p = {:.5} {:+.6} x {:+.8} x²",
+                q[0], q[1], q[2]
+            )?;
+            for (x, article) in [(54.0, "-9.78905"), (78.0, "-16.4244")] {
+                let y = fits.log10_at(x).unwrap_or(f64::NAN);
+                writeln!(
+                    out,
+                    "  at x = {x}: log10 p = {y:.5} (article {article}), one in {:.4e} columns",
+                    10f64.powf(-y)
+                )?;
+            }
+        }
+        None => writeln!(
+            out,
+            "log10 quadratic fit: the histogram does not determine one"
+        )?,
     }
     writeln!(
         out,

@@ -6,7 +6,7 @@
 
 use super::board::{Board, Column, Settle, COLOURS, WILD};
 use super::bot::{Bot, Placement};
-use crate::hatris::seed::SplitMix64;
+use crate::common::SplitMix64;
 
 /// A game in progress.
 #[derive(Clone, Debug)]

@@ -11,7 +11,9 @@
 use super::board::VISIBLE_CELLS;
 use super::bot::{Bot, Weights};
 use super::game::Game;
-use crate::hatris::seed::SplitMix64;
+use crate::common::batch::run_indexed;
+use crate::common::weights::{normalise_to_100, perturb_to_100};
+use crate::common::SplitMix64;
 
 /// Training knobs.
 #[derive(Clone, Copy, Debug)]
@@ -49,31 +51,12 @@ pub fn rate(w: Weights, seed: u64, columns: u64) -> u64 {
 }
 
 fn rate_many(ws: &[Weights], seed: u64, columns: u64, threads: usize) -> Vec<u64> {
-    let threads = threads.clamp(1, ws.len().max(1));
-    let mut out = vec![0; ws.len()];
-    std::thread::scope(|scope| {
-        let hs: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || {
-                    (t..ws.len())
-                        .step_by(threads)
-                        .map(|i| (i, rate(ws[i], seed, columns)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in hs {
-            for (i, r) in h.join().expect("a training thread panicked") {
-                out[i] = r;
-            }
-        }
-    });
-    out
+    run_indexed(ws.len(), threads, |i| rate(ws[i], seed, columns))
 }
 
 /// Scales `w` so its weights sum to 100.
 pub fn normalise(w: Weights) -> Weights {
-    Weights(crate::hatris::wfile::normalise_to_100(w.0))
+    Weights(normalise_to_100(w.0))
 }
 
 /// Runs the hill climb; `report` sees each round's weights and the mean
@@ -91,7 +74,7 @@ pub fn train(cfg: &TrainConfig, mut report: impl FnMut(u32, Weights, f64)) -> We
         let steps = 5 + rng.below(7);
         for _ in 0..steps {
             let z: Vec<Weights> = (0..cfg.variants)
-                .map(|_| Weights(crate::hatris::wfile::perturb_to_100(w.0, &mut rng)))
+                .map(|_| Weights(perturb_to_100(w.0, 0.05, &mut rng)))
                 .collect();
             let ratings = rate_many(&z, seed, columns, cfg.threads);
             for (v, t) in z.into_iter().zip(ratings) {

@@ -11,6 +11,8 @@ use anyhow::{bail, Context};
 use super::bot::{play_game, Weights, ARTICLE_WEIGHTS};
 use super::ga::{self, GaConfig};
 use super::sim::{End, Game};
+use crate::common::cli::ThreadsArg;
+use crate::common::weights::unit_length;
 
 /// Subcommands for NES Tetris.
 #[derive(clap::Subcommand, Debug)]
@@ -63,16 +65,16 @@ pub enum Cmd {
         #[arg(long)]
         out: PathBuf,
         /// Genomes in the population (at least 4).
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 50)]
         population: usize,
         /// Generations after the initial population.
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 15)]
         generations: u32,
-        /// Training games per genome.
-        #[arg(long, default_value_t = 4)]
+        /// Training games per genome (fitness is the mean score over them).
+        #[arg(long, default_value_t = 10)]
         games: u32,
-        /// Piece limit per training game.
-        #[arg(long, default_value_t = 500)]
+        /// Piece limit per training game (a game also ends at a top-out).
+        #[arg(long, default_value_t = 5000)]
         pieces: u32,
         /// Start level of training games (0..=29).
         #[arg(long, default_value_t = 9)]
@@ -80,9 +82,9 @@ pub enum Cmd {
         /// Seed of the run.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Worker threads (the result does not depend on it); default: all cores.
-        #[arg(long)]
-        threads: Option<usize>,
+        /// Worker threads.
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
     /// Run the bot on a real NES Tetris ROM in the tetanes-core emulator
     /// (needs the `nes-emulator` build feature and a ROM file you supply).
@@ -158,6 +160,11 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
                     "{label}: mean lines {:.1} mean score {:.0} (min {} max {}) tetris share {:.1}% topped out {}/{games}",
                     s.mean_lines, s.mean_score, s.min_score, s.max_score, s.tetris_share * 100.0, s.topouts
                 );
+                let u = unit_length(w.to_array());
+                println!(
+                    "  weights at unit length: height {:.3} lines {:.3} holes {:.3} bumpiness {:.3}",
+                    u[0], u[1], u[2], u[3]
+                );
             }
             Ok(())
         }
@@ -187,9 +194,7 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
                 seed,
                 ..GaConfig::default()
             };
-            if let Some(t) = threads {
-                cfg.threads = t.max(1);
-            }
+            cfg.threads = threads.threads;
             let pop = ga::train(&cfg, |generation, pop| {
                 let best = &pop[0];
                 eprintln!(
@@ -198,7 +203,13 @@ pub fn run(cmd: Cmd) -> anyhow::Result<()> {
                 );
             });
             let w = ga::fittest_half_mean(&pop);
-            ga::save_weights(&out, &w, Some(pop[0].fitness))?;
+            let comment = format!(
+                "NES Tetris weights (mean of the fittest half of the last generation; best fitness {:.0}),\n\
+                 written by `bots nes train --population {population} --generations {generations} \
+                 --games {games} --pieces {pieces} --level {level} --seed {seed}`",
+                pop[0].fitness
+            );
+            ga::save_weights(&out, &w, &comment)?;
             println!(
                 "wrote {}: height {:.3} lines {:.3} holes {:.3} bumpiness {:.3} (mean of the fittest half)",
                 out.display(),

@@ -7,9 +7,21 @@
 //! other addresses read as 0), `set_buttons` sets controller 1, `step_frame`
 //! clocks one video frame.
 //!
-//! Tried: this compiles and its error paths are tested. Not tried here: a real
-//! cartridge (no ROM is available in this project's environment); see the
-//! crate's README.
+//! Opposite directions: `tetanes-core` keeps a d-pad's rule (by default it
+//! cannot hold Up with Down or Left with Right), so when [`Buttons`] holds
+//! both, the later one in NES order wins (Down, Right). The driver never
+//! asks for both.
+//!
+//! # Tested with a program of our own
+//!
+//! `tests/data/echo.s` (assembled with cc65 into `tests/data/echo.nes`, both
+//! committed) reads controller 1 through the port at `$4016` in its NMI
+//! and echoes it into RAM. The feature's tests show through it that every
+//! button reaches its bit, that one [`Host::step_frame`] is one NMI (one
+//! frame), and that a button set for one step registers as one press.
+//!
+//! Not tried here: a real cartridge (no ROM is available in this project's
+//! environment); see the crate's README.
 
 use std::path::Path;
 

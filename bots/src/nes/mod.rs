@@ -3,7 +3,7 @@
 //! algorithm that fits its weights, and the bridge that lets the same bot play the
 //! real cartridge through a [`crate::host::Host`].
 //!
-//! * [`rng`]: the cartridge's shift register and piece picker (and SplitMix64).
+//! * [`rng`]: the cartridge's shift register and piece picker.
 //! * [`sim`]: well, pieces, rotation, clears, levels, scoring.
 //! * [`bot`]: features, reward, and the two-piece choice.
 //! * [`ga`]: the genetic algorithm and the weights file.

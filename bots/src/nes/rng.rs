@@ -1,6 +1,5 @@
-//! Random numbers: the NES Tetris piece randomiser, and a SplitMix64 stream for
-//! everything that is ours rather than the game's (seeds, the genetic algorithm,
-//! Hidamari's bag).
+//! The NES Tetris piece randomiser. (SplitMix64, for everything that is ours
+//! rather than the game's, is [`crate::common::SplitMix64`].)
 //!
 //! # The game's randomiser
 //!
@@ -28,6 +27,8 @@
 //!
 //! Rejected: a `rand` dependency (the crate must be deterministic across versions
 //! and the generators are ten lines each).
+
+use crate::common::SplitMix64;
 
 /// The register's value at power-on.
 pub const POWER_ON_SEED: u16 = 0x8988;
@@ -85,10 +86,19 @@ pub struct Randomiser {
 }
 
 impl Randomiser {
-    /// A randomiser whose register starts at `seed`. A zero seed would lock the
-    /// register at zero for ever, so it is replaced by the power-on value.
+    /// A randomiser whose register starts at `seed`. Zero is a fixed point of
+    /// the register, and 1 steps to it (the feedback bits 9 and 1 are clear and
+    /// the only set bit is shifted out), so both are replaced by the power-on
+    /// value. No other seed reaches zero: one step drops bit 0, so the
+    /// register's image after a step has 2^15 states, which are exactly the
+    /// 32 767-state cycle and zero; a seed that does not step to zero is on
+    /// the cycle from its first step on (a test checks every seed).
     pub const fn new(seed: u16) -> Randomiser {
-        let seed = if seed == 0 { POWER_ON_SEED } else { seed };
+        let seed = if Lfsr(seed).step().0 == 0 {
+            POWER_ON_SEED
+        } else {
+            seed
+        };
         Randomiser {
             lfsr: Lfsr(seed),
             spawn_count: 0,
@@ -124,45 +134,5 @@ impl Randomiser {
             self.lfsr = self.lfsr.step();
         }
         self.pick()
-    }
-}
-
-/// SplitMix64 (Steele, Lea and Flood 2014): a tiny, fast, well-mixed 64-bit stream.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A stream starting from `seed`.
-    pub const fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
-    }
-
-    /// The next 64 random bits.
-    #[inline]
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-shift (the bias
-    /// is below 2^-32 for the small `n` used here).
-    #[inline]
-    pub fn below(&mut self, n: u32) -> u32 {
-        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
-    }
-
-    /// A uniform float in `[0, 1)`.
-    #[inline]
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// A uniform float in `[lo, hi)`.
-    #[inline]
-    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
     }
 }
