@@ -26,6 +26,7 @@
 
 use std::cmp::Ordering;
 
+use crate::lock::lines_cleared;
 use crate::well::PackedWell;
 
 /// A child competing for a place in the beam: 32 bytes.
@@ -52,10 +53,9 @@ const _: () = assert!(std::mem::size_of::<Candidate>() == 32);
 impl Candidate {
     /// The lines cleared by a child after `depth` pieces.
     pub fn score_at(&self, depth: u32) -> u16 {
-        let placed = 4 * depth;
-        let cells = self.well.cells();
-        debug_assert!(cells <= placed && (placed - cells) % 10 == 0);
-        ((placed - cells) / 10) as u16
+        let lines = lines_cleared(0, depth, self.well.cells());
+        debug_assert!(lines.is_some(), "a well reachable in {depth} pieces");
+        lines.unwrap_or(0) as u16
     }
 }
 
