@@ -70,9 +70,6 @@ impl EnemyKind {
             EnemyKind::Brzustowski => "brzustowski",
         }
     }
-}
-
-impl EnemyKind {
     /// The piece this enemy gives in `gen`'s well after `depth` pieces when
     /// its history does not matter: always for Mild, LOVETRIS and Burgiel
     /// (S at even depths, Z at odd ones); for HATETRIS the min-max choice,
@@ -86,9 +83,6 @@ impl EnemyKind {
             EnemyKind::Brzustowski => None,
         }
     }
-}
-
-impl EnemyKind {
     /// Every piece this enemy ever gives.
     pub fn pieces(self) -> &'static [Piece] {
         match self {
@@ -324,27 +318,6 @@ pub enum Enemy {
 }
 
 impl Enemy {
-    /// A key equal for two enemies that will give the same pieces from now
-    /// on, for any wells that follow among those `may_come` accepts (a seen
-    /// well that never comes again cannot matter); `None` for HATETRIS,
-    /// whose state is its whole history.
-    pub fn state_key(&self, may_come: impl Fn(&Well) -> bool) -> Option<Vec<u16>> {
-        Some(match self {
-            Enemy::Hatetris(_) => return None,
-            Enemy::Mild | Enemy::Lovetris => Vec::new(),
-            Enemy::Burgiel(next) => vec![next.index() as u16],
-            Enemy::Brzustowski(b) => {
-                // What is seen matters as a set.
-                let mut seen: Vec<Well> = b.seen.iter().filter(|w| may_come(w)).copied().collect();
-                seen.sort_unstable();
-                seen.dedup();
-                let mut key = vec![b.step as u16, b.display.index() as u16];
-                key.extend(seen.iter().flat_map(|w| w.rows().iter().copied()));
-                key
-            }
-        })
-    }
-
     /// A fresh enemy of this kind.
     pub fn new(kind: EnemyKind) -> Enemy {
         match kind {

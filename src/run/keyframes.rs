@@ -21,7 +21,7 @@
 //! This replaces re-expanding every well of every depth, which took the
 //! 86-line record 12 hours.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::Path;
 
 use super::store::{DepthFile, StoreError, Stored};
@@ -30,7 +30,7 @@ use crate::enemy::{Enemy, EnemyKind};
 use crate::key::Key;
 use crate::movegen::MoveGen;
 use crate::piece::Piece;
-use crate::replay::{link_wells, LinkError};
+use crate::replay::{link_wells, LinkError, Linked};
 use crate::reverse::{parents, parents_for_piece};
 use crate::well::{draw_board, Board, Well};
 
@@ -131,6 +131,24 @@ impl Reader<'_> {
     }
 }
 
+/// Plays `chain` (from depth 1) forwards against `enemy`: its keys and
+/// pieces.
+fn link_chain(chain: &[Stored], enemy: EnemyKind) -> Result<Linked, KeyframeError> {
+    let boards: Vec<Board> = chain.iter().map(|s| s.well.to_board()).collect();
+    link_wells(&boards, enemy).map_err(|e| match e {
+        LinkError::NoPlacement { step, piece, .. } => KeyframeError::Forward {
+            step,
+            reason: format!(
+                "the game gives {piece} here, and no {piece} placement links the wells"
+            ),
+        },
+        LinkError::AfterGameOver { step, .. } => KeyframeError::Forward {
+            step,
+            reason: "the game is already over".into(),
+        },
+    })
+}
+
 /// Walks back from `last` at `depth` taking one parent per depth: among
 /// the parents in the previous depth's file with the right score, the one
 /// given the enemy's stateless piece (for HATETRIS the min-max choice,
@@ -184,8 +202,8 @@ fn greedy_chain(
 /// routes to the same game.
 const MAX_CONE: usize = 4096;
 
-/// Most (well, enemy) pairs the forward walk of a [`Cone`] keeps per depth.
-const MAX_FRONTIER: usize = 1_000;
+/// Most restarts of the forward walk before it gives up.
+const MAX_RESTARTS: usize = 20_000;
 
 /// Every well of each depth's file from which the final well can be
 /// reached, with the placements between them: the game the search played
@@ -252,71 +270,58 @@ impl Cone {
     }
 
     /// The path the enemy allows, from the empty well to the final one
-    /// (depth 1 first). Breadth first: at each depth every live (cone well,
-    /// enemy) pair; the enemy, with the history of its own path, gives one
-    /// piece, and only the cone's placements of that piece are followed.
-    /// Pairs whose enemies will behave alike ([`Enemy::state_key`], given
-    /// that only wells of the cone's later depths can follow) are merged, the first found kept, so the walk stays as wide as the cone
-    /// for every enemy but HATETRIS (which only comes here when loop
-    /// prevention changed a piece; its pairs are capped at [`MAX_FRONTIER`]).
+    /// (depth 1 first): at each well the enemy, with the history of the
+    /// path so far, gives one piece, and only the cone's placements of that
+    /// piece are followed, first found first. A dead end goes back to the
+    /// last choice and replays from the start with the next option.
     fn forward(&self, kind: EnemyKind) -> Result<Vec<Stored>, KeyframeError> {
         let depth = self.edges.len();
-        // The deepest depth at which each well of the cone occurs.
-        let mut deepest: HashMap<Well, usize> = HashMap::new();
-        for (d, level) in self.levels.iter().enumerate() {
-            for s in level {
-                deepest.insert(s.well, d);
-            }
-        }
-        // back[d][i]: (index in back[d - 1], cone index) of pair i at depth d.
-        let mut back: Vec<Vec<(u32, u32)>> = vec![vec![(0, 0)]];
-        let mut frontier: Vec<Enemy> = vec![Enemy::new(kind)];
-        for d in 0..depth {
-            let mut next_back = Vec::new();
-            let mut next_frontier = Vec::new();
-            let mut merged: HashSet<(u32, Vec<u16>)> = HashSet::new();
-            for (i, enemy) in frontier.iter_mut().enumerate() {
-                let at = back[d][i].1;
+        // choice[d]: which of the allowed edges at depth d is taken.
+        let mut choice: Vec<usize> = Vec::with_capacity(depth);
+        for _ in 0..MAX_RESTARTS {
+            let mut enemy = Enemy::new(kind);
+            let mut at = 0u32;
+            let mut path = Vec::with_capacity(depth);
+            let mut dead_end = None;
+            for d in 0..depth {
                 let piece = enemy.next_piece(&self.levels[d][at as usize].well);
-                for &(_, c, _) in self.edges[d]
+                let mut options = self.edges[d]
                     .iter()
                     .filter(|&&(p, _, pc)| p == at && pc == piece)
-                {
-                    let later = |w: &Well| deepest.get(w).is_some_and(|&x| x > d);
-                    if let Some(key) = enemy.state_key(later) {
-                        if !merged.insert((c, key)) {
-                            continue;
-                        }
+                    .map(|&(_, c, _)| c);
+                if d == choice.len() {
+                    choice.push(0);
+                }
+                match options.nth(choice[d]) {
+                    Some(c) => {
+                        at = c;
+                        path.push(self.levels[d + 1][c as usize]);
                     }
-                    if next_frontier.len() == MAX_FRONTIER {
-                        return Err(KeyframeError::Forward {
-                            step: d + 1,
-                            reason: format!("more than {MAX_FRONTIER} ways forward"),
-                        });
+                    None => {
+                        dead_end = Some(d);
+                        break;
                     }
-                    next_back.push((i as u32, c));
-                    next_frontier.push(enemy.clone());
                 }
             }
-            if next_frontier.is_empty() {
-                return Err(KeyframeError::Forward {
-                    step: d + 1,
-                    reason: format!("the {kind} enemy allows no path to the final well"),
-                });
+            let Some(d) = dead_end else {
+                return Ok(path);
+            };
+            // Back to the last depth with another option to try.
+            choice.truncate(d);
+            match choice.last_mut() {
+                Some(c) => *c += 1,
+                None => {
+                    return Err(KeyframeError::Forward {
+                        step: d + 1,
+                        reason: format!("the {kind} enemy allows no path to the final well"),
+                    })
+                }
             }
-            back.push(next_back);
-            frontier = next_frontier;
         }
-        // Any pair at the end is the final well; follow its pointers back.
-        let mut path = Vec::with_capacity(depth);
-        let mut i = 0usize;
-        for d in (1..=depth).rev() {
-            let (prev, c) = back[d][i];
-            path.push(self.levels[d][c as usize]);
-            i = prev as usize;
-        }
-        path.reverse();
-        Ok(path)
+        Err(KeyframeError::Forward {
+            step: 0,
+            reason: "too many dead ends going forwards".into(),
+        })
     }
 }
 
@@ -357,26 +362,16 @@ pub fn reconstruct(dir: &Path, pick: Pick) -> Result<Keyframes, KeyframeError> {
         }
     };
     // The quick way first: one parent per depth, the likeliest; if the game
-    // does not play that chain, the cone of every parent.
+    // does not play that chain, the cone of every parent. Either chain is
+    // played forwards with the game's own enemy and history.
     let mut chain = greedy_chain(&mut reader, enemy, depth, last)?;
-    let boards: Vec<Board> = chain.iter().map(|s| s.well.to_board()).collect();
-    if link_wells(&boards, enemy).is_err() {
-        chain = Cone::back_from(&mut reader, enemy, depth, last)?.forward(enemy)?;
-    }
-    // Forwards, with the game's own enemy and history.
-    let boards: Vec<Board> = chain.iter().map(|s| s.well.to_board()).collect();
-    let linked = link_wells(&boards, enemy).map_err(|e| match e {
-        LinkError::NoPlacement { step, piece, .. } => KeyframeError::Forward {
-            step,
-            reason: format!(
-                "the game gives {piece} here, and no {piece} placement links the wells"
-            ),
-        },
-        LinkError::AfterGameOver { step, .. } => KeyframeError::Forward {
-            step,
-            reason: "the game is already over".into(),
-        },
-    })?;
+    let linked = match link_chain(&chain, enemy) {
+        Ok(linked) => linked,
+        Err(_) => {
+            chain = Cone::back_from(&mut reader, enemy, depth, last)?.forward(enemy)?;
+            link_chain(&chain, enemy)?
+        }
+    };
     Ok(Keyframes {
         wells: chain.iter().map(|s| s.well).collect(),
         scores: chain.iter().map(|s| s.score).collect(),

@@ -53,7 +53,8 @@ impl Adversary {
     /// whose move generator is `gen`; the piece's live children are left in
     /// `children` (cleared first). An adversary that
     /// [`keeps_history`](Adversary::keeps_history) reads `history`, and
-    /// Brzustowski writes the state its children inherit to `next[index]`.
+    /// Brzustowski writes the state its children inherit to `next[index]`
+    /// (`next` is empty for the others).
     #[inline]
     pub(crate) fn give(
         self,
@@ -61,7 +62,7 @@ impl Adversary {
         depth: u32,
         index: usize,
         history: Option<&History>,
-        next: Option<&[AtomicU32]>,
+        next: &[AtomicU32],
         children: &mut Vec<Child>,
     ) -> Piece {
         let piece = match self.0 {
@@ -81,9 +82,7 @@ impl Adversary {
                 let after = state.after(depth, |since| {
                     h.ancestry.repeats_since(index, gen.well(), since as usize)
                 });
-                if let Some(next) = next {
-                    next[index].store(after.0, Ordering::Relaxed);
-                }
+                next[index].store(after.0, Ordering::Relaxed);
                 state.display()
             }
             kind => kind

@@ -140,9 +140,8 @@ impl Kernel<'_> {
         for (j, e) in part.iter().enumerate() {
             let index = first + j;
             let gen = MoveGen::new(&e.well);
-            let next = (!self.next.is_empty()).then_some(self.next);
             self.adversary
-                .give(&gen, depth, index, self.history, next, &mut buf);
+                .give(&gen, depth, index, self.history, self.next, &mut buf);
             children += buf.len() as u64;
             self.eval
                 .costs(&e.well, u32::from(e.score), &buf, &mut costs);
