@@ -12,3 +12,4 @@ mod kill;
 mod movegen;
 mod replays;
 mod rules;
+mod run_folder;

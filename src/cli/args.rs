@@ -29,6 +29,10 @@ pub enum Command {
     Search(SearchArgs),
     /// Rebuild a game from a run folder and print it as a replay.
     Keyframes(KeyframesArgs),
+    /// Check a whole run folder: every depth file's blocks, the chain of
+    /// files, the manifest's figures, the history snapshots, the log and the
+    /// best replay. Exit code 1 when anything is wrong.
+    Verify(VerifyArgs),
     /// Show the heuristic's terms, weights and contributions for one well.
     Eval(EvalArgs),
 }
@@ -71,6 +75,15 @@ pub struct SearchArgs {
     /// No progress bar and no per-depth lines.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// Print one JSON object instead of lines.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

@@ -3,6 +3,7 @@
 
 mod args;
 mod search;
+mod verify;
 
 use std::io::{self, BufWriter, Read, Write};
 use std::path::Path;
@@ -29,6 +30,7 @@ pub fn run() -> Result<()> {
         Command::Replay(cmd) => replay_cmd(cmd),
         Command::Search(a) => search::search(a),
         Command::Keyframes(a) => search::keyframes(a),
+        Command::Verify(a) => verify::verify(a),
         Command::Eval(a) => search::eval(a),
         Command::Bench(BenchCmd::Eval(a)) => search::bench_eval(a),
         Command::Bench(BenchCmd::Search(a)) => search::bench_search(a),
