@@ -110,6 +110,19 @@ pub struct DepthStats {
     pub peak_rss: Option<u64>,
 }
 
+/// Kept wells per score, as [`DepthStats::histogram`] records them.
+pub fn histogram(scores: impl IntoIterator<Item = u16>) -> Vec<(u16, u64)> {
+    let mut histogram: Vec<(u16, u64)> = Vec::new();
+    for score in scores {
+        match histogram.iter_mut().find(|(s, _)| *s == score) {
+            Some((_, n)) => *n += 1,
+            None => histogram.push((score, 1)),
+        }
+    }
+    histogram.sort_unstable();
+    histogram
+}
+
 /// The best game found so far.
 ///
 /// One total order picks it, from the depth files alone: the highest

@@ -10,7 +10,7 @@ use std::fs;
 use std::path::Path;
 
 use super::{
-    best_from_files, best_replay_path, check_depth, depth_path, log_path, read_manifest,
+    best_from_files, best_replay_path, check_depth, depth_path, histogram, log_path, read_manifest,
     snapshot_path, DepthStats, Manifest, SNAPSHOTS_KEPT,
 };
 use crate::lock::lines_cleared;
@@ -71,65 +71,71 @@ pub fn verify(dir: &Path, snapshot: Option<SnapshotCheck>) -> Result<Report, sup
     Ok(report)
 }
 
-/// The chain, every block, every well, and the manifest's figures.
+/// The chain, every block, every well, and the manifest's figures: the
+/// depths in parallel (each needs only its own file and the digest of the
+/// one before), their problems reported in depth order.
 fn check_depths(dir: &Path, manifest: &Manifest, report: &mut Report) {
+    use rayon::prelude::*;
     let run = manifest.settings.run_id();
-    let mut previous = 0;
-    for d in 0..=manifest.depth() {
-        let stats = d.checked_sub(1).map(|i| &manifest.depths[i as usize]);
-        let expected = Some(stats.map_or(1, |s| s.kept));
+    let results: Vec<(Vec<String>, u64)> = (0..=manifest.depth())
+        .into_par_iter()
+        .map(|d| check_one_depth(dir, manifest, run, d))
+        .collect();
+    for (problems, wells) in results {
+        report.files += u32::from(wells > 0);
+        report.wells += wells;
+        report.problems.extend(problems);
+    }
+}
+
+/// One depth's problems, and its wells (0 when it could not be read).
+fn check_one_depth(dir: &Path, manifest: &Manifest, run: u64, d: u32) -> (Vec<String>, u64) {
+    let mut problems = Vec::new();
+    let stats = d.checked_sub(1).map(|i| &manifest.depths[i as usize]);
+    let expected = Some(stats.map_or(1, |s| s.kept));
+    // The link is checked against the file before as it is, so that one
+    // bad file is one problem and the files after it are still checked.
+    let previous = match d {
+        0 => Ok(0),
+        _ => DepthFile::open(&depth_path(dir, d - 1)).map(|f| f.digest()),
+    };
+    if let Ok(previous) = previous {
         if let Err(why) = check_depth(dir, d, run, previous, expected) {
-            report.problems.push(format!("depth {d}: {why}"));
-        }
-        // Go on from the file as it is, so that one bad link is one
-        // problem and the files after it are still checked.
-        let f = match DepthFile::open(&depth_path(dir, d)) {
-            Ok(f) => f,
-            Err(_) => continue,
-        };
-        previous = f.digest();
-        let entries = match f.read_all() {
-            Ok(e) => e,
-            Err(e) => {
-                report.problems.push(format!("depth {d}: {e}"));
-                continue;
-            }
-        };
-        report.files += 1;
-        report.wells += entries.len() as u64;
-        let name = format!("depth {d}");
-        if let Some(i) = (1..entries.len()).find(|&i| entries[i - 1].well >= entries[i].well) {
-            report
-                .problems
-                .push(format!("{name}: wells out of order at entry {i}"));
-        }
-        if let Some((i, e)) = entries
-            .iter()
-            .enumerate()
-            .find(|(_, e)| lines_cleared(0, d, e.well.cells()) != Some(u32::from(e.score)))
-        {
-            report.problems.push(format!(
-                "{name}: entry {i} has {} cells, which {d} pieces and {} lines cannot give",
-                e.well.cells(),
-                e.score
-            ));
-        }
-        if let Some(s) = stats {
-            let mut histogram: Vec<(u16, u64)> = Vec::new();
-            for e in &entries {
-                match histogram.iter_mut().find(|(sc, _)| *sc == e.score) {
-                    Some((_, n)) => *n += 1,
-                    None => histogram.push((e.score, 1)),
-                }
-            }
-            histogram.sort_unstable();
-            if histogram != s.histogram {
-                report.problems.push(format!(
-                    "{name}: the scores in the file differ from the manifest's histogram"
-                ));
-            }
+            problems.push(format!("depth {d}: {why}"));
         }
     }
+    let entries = match DepthFile::open(&depth_path(dir, d)).and_then(|f| f.read_all()) {
+        Ok(e) => e,
+        Err(e) => {
+            if problems.is_empty() {
+                problems.push(format!("depth {d}: {e}"));
+            }
+            return (problems, 0);
+        }
+    };
+    let name = format!("depth {d}");
+    if let Some(i) = (1..entries.len()).find(|&i| entries[i - 1].well >= entries[i].well) {
+        problems.push(format!("{name}: wells out of order at entry {i}"));
+    }
+    if let Some((i, e)) = entries
+        .iter()
+        .enumerate()
+        .find(|(_, e)| lines_cleared(0, d, e.well.cells()) != Some(u32::from(e.score)))
+    {
+        problems.push(format!(
+            "{name}: entry {i} has {} cells, which {d} pieces and {} lines cannot give",
+            e.well.cells(),
+            e.score
+        ));
+    }
+    if let Some(s) = stats {
+        if histogram(entries.iter().map(|e| e.score)) != s.histogram {
+            problems.push(format!(
+                "{name}: the scores in the file differ from the manifest's histogram"
+            ));
+        }
+    }
+    (problems, entries.len() as u64)
 }
 
 /// The newest snapshots: the newest depth's must be there and match.

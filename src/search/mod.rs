@@ -265,15 +265,7 @@ fn run_from(
                 well: top.well.unpack(),
             };
         }
-        let mut histogram: Vec<(u16, u64)> = Vec::new();
-        for c in &kept {
-            let score = c.score_at(depth + 1);
-            match histogram.iter_mut().find(|(s, _)| *s == score) {
-                Some((_, n)) => *n += 1,
-                None => histogram.push((score, 1)),
-            }
-        }
-        histogram.sort_unstable();
+        let histogram = run::histogram(kept.iter().map(|c| c.score_at(depth + 1)));
         // Memory peaks here, so each big piece goes as soon as it can: the
         // old beam's mapping first; the new depth file is streamed out of
         // the candidates, which go before the ancestry moves on (and reads
