@@ -536,7 +536,7 @@ pub(crate) fn check_depth(
     d: u32,
     run: u64,
     previous: u64,
-    expected: Option<u64>,
+    expected: u64,
 ) -> Result<DepthFile, String> {
     let path = depth_path(dir, d);
     let name = path.file_name().unwrap_or_default().to_string_lossy();
@@ -558,9 +558,9 @@ pub(crate) fn check_depth(
             link.previous
         ));
     }
-    if let Some(n) = expected.filter(|&n| n != f.len() as u64) {
+    if expected != f.len() as u64 {
         return Err(format!(
-            "{name} has {} wells, the manifest says {n}",
+            "{name} has {} wells, the manifest says {expected}",
             f.len()
         ));
     }
@@ -593,8 +593,8 @@ pub(crate) fn last_good_depth<T>(
     let mut broken: Option<(u32, String)> = None;
     for d in 0..=last {
         let expected = match d {
-            0 => Some(1),
-            _ => Some(manifest.depths[d as usize - 1].kept),
+            0 => 1,
+            _ => manifest.depths[d as usize - 1].kept,
         };
         match check_depth(dir, d, run, previous, expected) {
             Ok(f) => {

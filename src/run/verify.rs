@@ -92,7 +92,7 @@ fn check_depths(dir: &Path, manifest: &Manifest, report: &mut Report) {
 fn check_one_depth(dir: &Path, manifest: &Manifest, run: u64, d: u32) -> (Vec<String>, u64) {
     let mut problems = Vec::new();
     let stats = d.checked_sub(1).map(|i| &manifest.depths[i as usize]);
-    let expected = Some(stats.map_or(1, |s| s.kept));
+    let expected = stats.map_or(1, |s| s.kept);
     // The link is checked against the file before as it is, so that one
     // bad file is one problem and the files after it are still checked.
     let previous = match d {
