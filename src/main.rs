@@ -1,8 +1,8 @@
 //! The `hatetris` command line: a thin layer over the library.
 //!
 //! `main` turns the result of [`cli::run`] into an exit code: errors become
-//! one line on stderr and exit code 1; a closed pipe (`hatetris ... | head`)
-//! is not an error.
+//! one line on stderr and exit code 1 (a full disk under standard output
+//! too); a closed pipe (`hatetris ... | head`) is not an error.
 
 mod cli;
 
@@ -71,8 +71,29 @@ fn main() -> ExitCode {
             }) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("hatetris: {err:#}");
+            // A failing standard error is ignored: there is nowhere left
+            // to say so, and the exit code still does.
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "hatetris: {}", message(&err));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes on one line, like `{err:#}`, but without a
+/// cause the message before it already ends with: an error type that
+/// prints its source in its own message (`"{path}: {source}"`) and also
+/// returns it as its source would otherwise print it twice.
+fn message(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if text.is_empty() {
+            text = part;
+        } else if !text.ends_with(&format!(": {part}")) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+    }
+    text
 }
