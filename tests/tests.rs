@@ -4,6 +4,8 @@
 
 mod util;
 
+#[cfg(target_os = "linux")]
+mod bad_input;
 mod beam;
 mod cli;
 mod codec;

@@ -75,6 +75,10 @@ pub struct SearchArgs {
     /// No progress bar and no per-depth lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Search even when the width seems to need more memory than the
+    /// machine has.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -166,6 +170,10 @@ pub struct BenchSearchArgs {
     /// End with one JSON line holding every figure.
     #[arg(long)]
     pub json: bool,
+    /// Search even when the width seems to need more memory than the
+    /// machine has.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -231,7 +239,7 @@ pub enum ReplayCmd {
     /// the well after one more lock; the empty starting well is implied).
     FromWells {
         /// The file of wells (`-` for standard input).
-        file: String,
+        file: PathBuf,
         /// The enemy.
         #[arg(long, default_value = "hatetris")]
         enemy: String,

@@ -7,12 +7,12 @@ use anyhow::{bail, Context, Result};
 use hatetris::search;
 
 use super::args::VerifyArgs;
+use super::outln;
 
-pub fn verify(a: VerifyArgs) -> Result<()> {
+pub fn verify(a: VerifyArgs, out: &mut dyn Write) -> Result<()> {
     let report = search::verify(&a.dir)?;
-    let mut out = std::io::stdout().lock();
-    let written = if a.json {
-        writeln!(
+    if a.json {
+        outln!(
             out,
             "{}",
             serde_json::json!({
@@ -23,32 +23,30 @@ pub fn verify(a: VerifyArgs) -> Result<()> {
                 "problems": report.problems,
                 "notes": report.notes,
             })
-        )
+        )?;
     } else {
-        (|| {
-            for n in &report.notes {
-                writeln!(out, "note: {n}")?;
+        for n in &report.notes {
+            outln!(out, "note: {n}")?;
+        }
+        for p in &report.problems {
+            outln!(out, "problem: {p}")?;
+        }
+        outln!(
+            out,
+            "{}: {} depth files ({} wells) read to depth {}: {}",
+            a.dir.display(),
+            report.files,
+            report.wells,
+            report.depth,
+            match report.problems.len() {
+                0 => "ok".to_string(),
+                1 => "1 problem".to_string(),
+                n => format!("{n} problems"),
             }
-            for p in &report.problems {
-                writeln!(out, "problem: {p}")?;
-            }
-            writeln!(
-                out,
-                "{}: {} depth files ({} wells) read to depth {}: {}",
-                a.dir.display(),
-                report.files,
-                report.wells,
-                report.depth,
-                match report.problems.len() {
-                    0 => "ok".to_string(),
-                    1 => "1 problem".to_string(),
-                    n => format!("{n} problems"),
-                }
-            )
-        })()
-    };
-    written.context("writing to standard output")?;
+        )?;
+    }
     if !report.is_ok() {
+        out.flush().context(super::STDOUT)?;
         bail!(
             "{}: {} problem{} (listed above)",
             a.dir.display(),

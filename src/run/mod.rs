@@ -204,7 +204,7 @@ pub enum RunError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The folder is not a run.
-    #[error("{0}: no manifest.json here, so there is nothing to resume")]
+    #[error("{0} holds no run (no manifest.json)")]
     NotARun(PathBuf),
     /// The folder already holds a run.
     #[error("{0} already holds a run; use --resume to continue it, or pick another --out")]
@@ -324,7 +324,21 @@ impl RunLock {
             .truncate(false)
             .open(&path)
             .map_err(io(&path))?;
-        match file.try_lock() {
+        // A lock can look held for a moment after its holder let it go: a
+        // process that forks (to run a command) shares the lock file's
+        // descriptor with its child until the child's exec closes it. So
+        // a held lock is tried again for half a second before giving up.
+        let mut tries = 0;
+        let taken = loop {
+            match file.try_lock() {
+                Err(fs::TryLockError::WouldBlock) if tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                other => break other,
+            }
+        };
+        match taken {
             Ok(()) => {}
             Err(fs::TryLockError::WouldBlock) => {
                 let mut text = String::new();

@@ -39,7 +39,7 @@ pub mod ancestry;
 pub mod bounded;
 mod distinct;
 mod kernel;
-mod memory;
+pub mod memory;
 pub mod observer;
 
 use std::path::Path;
