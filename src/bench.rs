@@ -15,6 +15,7 @@ use std::time::Instant;
 use crate::enemy::mild_choice;
 use crate::movegen::{Cached, Child, Direct, MoveGen, Transition};
 use crate::piece::Piece;
+use crate::run::store::FNV_OFFSET;
 use crate::well::Well;
 
 /// Timings of the move generator over a set of wells, in µs per well.
@@ -167,19 +168,17 @@ pub struct SearchBench {
     /// A hash of every depth's hash, children and kept count: one number
     /// that changes when anything the search produced changes.
     pub signature: u64,
+    /// Seconds per phase, summed over the depths.
+    pub phases: crate::run::Phases,
 }
 
-/// FNV-1a over 16-bit words: fixed, so the same on every machine and run.
-fn fnv(mut h: u64, words: impl IntoIterator<Item = u16>) -> u64 {
-    for w in words {
-        for b in w.to_le_bytes() {
-            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    h
+/// FNV-1a over 16-bit words (little-endian bytes): fixed, so the same on
+/// every machine and run.
+fn fnv(h: u64, words: impl IntoIterator<Item = u16>) -> u64 {
+    words
+        .into_iter()
+        .fold(h, |h, w| crate::run::store::fnv1a(h, &w.to_le_bytes()))
 }
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// The content hash of a depth: FNV-1a over each entry's 16 live rows and
 /// its score, in the file's order (sorted by well).
@@ -221,7 +220,11 @@ pub fn bench_search(
     let manifest = run::read_manifest(dir)?;
     let mut per_depth = Vec::new();
     let mut signature = FNV_OFFSET;
+    let mut phases = run::Phases::default();
     for s in &manifest.depths {
+        if let Some(p) = &s.phases {
+            phases.add(p);
+        }
         let entries = DepthFile::open(&run::depth_path(dir, s.depth))?.read_all()?;
         let d = DepthSignature {
             depth: s.depth,
@@ -245,5 +248,6 @@ pub fn bench_search(
         seconds,
         per_depth,
         signature,
+        phases,
     })
 }

@@ -402,6 +402,14 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         b.seconds,
         b.seconds * 1e6 / children.max(1) as f64
     )?;
+    let total = b.phases.total().max(f64::MIN_POSITIVE);
+    let split: Vec<String> = b
+        .phases
+        .named()
+        .iter()
+        .map(|(name, s)| format!("{name} {s:.2}s ({:.1}%)", 100.0 * s / total))
+        .collect();
+    outln!(out, "phases: {}", split.join("  "))?;
     if a.json {
         outln!(out, "{}", serde_json::to_string(&b)?)?;
     }

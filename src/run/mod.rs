@@ -108,6 +108,59 @@ pub struct DepthStats {
     /// The process's peak resident memory so far, in bytes (Linux only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_rss: Option<u64>,
+    /// Where the depth's time went (absent in runs made before it was
+    /// recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phases: Option<Phases>,
+}
+
+/// Seconds spent in each phase of one depth, in the order they run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Phases {
+    /// Reading the beam, expanding and costing every child, and keeping the
+    /// best (all threads).
+    pub expand: f64,
+    /// The final cut of the kept set and its sort by well.
+    pub select: f64,
+    /// Compressing and writing the depth file.
+    pub write: f64,
+    /// The adversary's history taking the new beam.
+    pub ancestry: f64,
+    /// Writing the history snapshot.
+    pub snapshot: f64,
+    /// Writing the manifest and the log line, of the depth before (this
+    /// depth's own are written after its figures are recorded; 0 for the
+    /// first depth of a run or a resume).
+    pub manifest: f64,
+}
+
+impl Phases {
+    /// The phases' names and seconds, in order.
+    pub fn named(&self) -> [(&'static str, f64); 6] {
+        [
+            ("expand", self.expand),
+            ("select", self.select),
+            ("write", self.write),
+            ("ancestry", self.ancestry),
+            ("snapshot", self.snapshot),
+            ("manifest", self.manifest),
+        ]
+    }
+
+    /// Adds `other`'s seconds to these.
+    pub fn add(&mut self, other: &Phases) {
+        self.expand += other.expand;
+        self.select += other.select;
+        self.write += other.write;
+        self.ancestry += other.ancestry;
+        self.snapshot += other.snapshot;
+        self.manifest += other.manifest;
+    }
+
+    /// Their sum.
+    pub fn total(&self) -> f64 {
+        self.named().iter().map(|(_, s)| s).sum()
+    }
 }
 
 /// Kept wells per score, as [`DepthStats::histogram`] records them.

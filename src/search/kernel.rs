@@ -60,6 +60,8 @@ pub(crate) struct Expansion {
     pub children: u64,
     /// Distinct children (an estimate, see [`Distinct`]).
     pub unique: u64,
+    /// Seconds of the final cut and sort (part of the expansion's time).
+    pub select_s: f64,
 }
 
 /// Candidates a thread gathers before taking the shared set's lock.
@@ -105,10 +107,13 @@ impl Kernel<'_> {
             })
             .try_reduce(Tally::default, |a, b| Ok(merge(a, b)))?;
         let kept = kept.into_inner().expect("no thread panicked");
+        let selecting = std::time::Instant::now();
+        let kept = kept.into_sorted_by_well();
         Ok(Expansion {
-            kept: kept.into_sorted_by_well(),
+            kept,
             children,
             unique: distinct.count(),
+            select_s: selecting.elapsed().as_secs_f64(),
         })
     }
 

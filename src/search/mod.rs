@@ -47,7 +47,7 @@ use std::time::Instant;
 
 use crate::evaluate::Evaluator;
 use crate::run::store::{self, DepthFile, Entry, Link};
-use crate::run::{self, Best, DepthStats, Manifest, RunError, Settings};
+use crate::run::{self, Best, DepthStats, Manifest, Phases, RunError, Settings};
 
 pub use adversary::Adversary;
 use adversary::History;
@@ -222,6 +222,8 @@ fn run_from(
     let started = Instant::now();
     let run_id = manifest.settings.run_id();
     let mut depth = manifest.depth();
+    // The manifest and log of the depth before, timed (see `Phases`).
+    let mut bookkeeping = 0.0;
     while depth < opts.max_depth {
         // The beam is read from its depth file as it is expanded, a block at
         // a time, so it costs no memory of its own.
@@ -238,7 +240,14 @@ fn run_from(
             width: search.width,
             threads: opts.threads,
         };
+        let clock = Instant::now();
         let expansion = pool.install(|| kernel.expand(&beam, observer))?;
+        let mut phases = Phases {
+            expand: clock.elapsed().as_secs_f64() - expansion.select_s,
+            select: expansion.select_s,
+            manifest: bookkeeping,
+            ..Phases::default()
+        };
         let kept = expansion.kept;
         if kept.is_empty() {
             manifest.exhausted = true;
@@ -275,6 +284,7 @@ fn run_from(
             previous: beam.digest(),
         };
         drop(beam);
+        let clock = Instant::now();
         let next_path = run::depth_path(dir, depth + 1);
         let file_bytes =
             store::write_depth_file(&next_path, depth + 1, link, kept.len(), |i| Entry {
@@ -282,18 +292,23 @@ fn run_from(
                 score: kept[i].score_at(depth + 1),
             })
             .map_err(run::io(&next_path))?;
+        phases.write = clock.elapsed().as_secs_f64();
         let kept_len = kept.len() as u64;
         let parents: Vec<u32> = kept.iter().map(|c| c.parent).collect();
         drop(kept);
+        let clock = Instant::now();
         if let Some(h) = &mut history {
             h.push(parents, next, |d, indices| {
                 DepthFile::open(&run::depth_path(dir, d as u32))?.wells_at(indices)
             })?;
         }
+        phases.ancestry = clock.elapsed().as_secs_f64();
         depth += 1;
+        let clock = Instant::now();
         if let Some(h) = &history {
             run::write_snapshot(dir, depth, &h.to_snapshot(depth))?;
         }
+        phases.snapshot = clock.elapsed().as_secs_f64();
         if let Some(release) = opts.release_memory {
             pool.broadcast(|_| release());
             release();
@@ -310,10 +325,13 @@ fn run_from(
             ancestry_nodes: history.as_ref().map_or(0, |h| h.ancestry.nodes() as u64),
             file_bytes,
             peak_rss: memory::peak_rss(),
+            phases: Some(phases),
         };
+        let clock = Instant::now();
         manifest.depths.push(stats.clone());
         run::write_manifest(dir, &manifest)?;
         run::append_log(dir, &stats)?;
+        bookkeeping = clock.elapsed().as_secs_f64();
         observer.depth_finished(&stats);
     }
     Ok(RunResult {
