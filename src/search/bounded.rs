@@ -143,10 +143,21 @@ impl Bounded {
         self.bar.map(|c| c.cost)
     }
 
-    /// The kept candidates, sorted by well.
+    /// The kept candidates, sorted by well: the last compaction and the
+    /// sort run on the caller's rayon pool. (Only here: a compaction during
+    /// insertion runs under the caller's lock, where a parallel sort could
+    /// steal a task that takes the same lock.)
     pub fn into_sorted_by_well(mut self) -> Vec<Candidate> {
-        self.compact();
-        self.buf.sort_unstable_by_key(|c| c.well);
+        use rayon::slice::ParallelSliceMut;
+        self.buf
+            .par_sort_unstable_by(|a, b| a.well.cmp(&b.well).then_with(|| a.cmp(b)));
+        self.buf
+            .dedup_by(|later, earlier| later.well == earlier.well);
+        if self.cap > 0 && self.buf.len() > self.cap {
+            self.buf.select_nth_unstable(self.cap - 1);
+            self.buf.truncate(self.cap);
+            self.buf.par_sort_unstable_by_key(|c| c.well);
+        }
         self.buf
     }
 }

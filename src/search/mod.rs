@@ -286,10 +286,12 @@ fn run_from(
         drop(beam);
         let clock = Instant::now();
         let next_path = run::depth_path(dir, depth + 1);
-        let file_bytes =
-            store::write_depth_file(&next_path, depth + 1, link, kept.len(), |i| Entry {
-                well: kept[i].well,
-                score: kept[i].score_at(depth + 1),
+        let file_bytes = pool
+            .install(|| {
+                store::write_depth_file(&next_path, depth + 1, link, kept.len(), |i| Entry {
+                    well: kept[i].well,
+                    score: kept[i].score_at(depth + 1),
+                })
             })
             .map_err(run::io(&next_path))?;
         phases.write = clock.elapsed().as_secs_f64();

@@ -38,6 +38,8 @@
 //! a crash leaves either the old file or the complete new one.
 
 use std::io::{self, Write};
+
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 mod read;
@@ -201,7 +203,7 @@ pub(crate) fn write_depth_file(
     depth: u32,
     link: Link,
     len: usize,
-    entry: impl Fn(usize) -> Entry,
+    entry: impl Fn(usize) -> Entry + Sync,
 ) -> io::Result<u64> {
     let mut bytes = 0;
     write_atomic_with(path, |w| {
@@ -211,13 +213,33 @@ pub(crate) fn write_depth_file(
     Ok(bytes)
 }
 
+/// One block of entries `range`, laid out column by column and compressed:
+/// its first well, its entry count and its bytes.
+fn compress_block(
+    range: std::ops::Range<usize>,
+    entry: &(impl Fn(usize) -> Entry + Sync),
+) -> (Well, usize, Vec<u8>) {
+    let wells: Vec<Well> = range.clone().map(|i| entry(i).well.unpack()).collect();
+    let mut raw = Vec::with_capacity(wells.len() * (LIVE_ROWS + 1) * 2);
+    for r in 0..LIVE_ROWS {
+        for w in &wells {
+            raw.extend_from_slice(&w.rows()[r].to_le_bytes());
+        }
+    }
+    for i in range {
+        raw.extend_from_slice(&entry(i).score.to_le_bytes());
+    }
+    let compressed = zstd::bulk::compress(&raw, ZSTD_LEVEL).expect("zstd compresses in memory");
+    (wells[0], wells.len(), compressed)
+}
+
 /// Encodes a depth file into `out`; returns the bytes written.
 fn encode_into(
     out: &mut dyn Write,
     depth: u32,
     link: Link,
     len: usize,
-    entry: impl Fn(usize) -> Entry,
+    entry: impl Fn(usize) -> Entry + Sync,
 ) -> io::Result<u64> {
     debug_assert!(
         (1..len).all(|i| entry(i - 1).well < entry(i).well),
@@ -230,31 +252,29 @@ fn encode_into(
     out.write_all(&link.previous.to_le_bytes())?;
     let mut written = HEADER_LEN as u64;
     let mut index = Vec::new();
-    let mut raw = Vec::with_capacity(BLOCK * (LIVE_ROWS + 1) * 2);
-    for start in (0..len).step_by(BLOCK) {
-        let chunk: Vec<Entry> = (start..len.min(start + BLOCK)).map(&entry).collect();
-        raw.clear();
-        let wells: Vec<Well> = chunk.iter().map(|e| e.well.unpack()).collect();
-        for r in 0..LIVE_ROWS {
-            for w in &wells {
-                raw.extend_from_slice(&w.rows()[r].to_le_bytes());
+    // Blocks are independent, so a window of them is compressed in
+    // parallel (on the caller's rayon pool) and written in order: the
+    // same bytes for any thread count, and only a window in memory.
+    let blocks = len.div_ceil(BLOCK);
+    let window = rayon::current_num_threads() * 4;
+    for first in (0..blocks).step_by(window.max(1)) {
+        let done: Vec<(Well, usize, Vec<u8>)> = (first..blocks.min(first + window))
+            .into_par_iter()
+            .map(|b| compress_block(b * BLOCK..len.min((b + 1) * BLOCK), &entry))
+            .collect();
+        for (first_well, entries, compressed) in done {
+            let offset = written;
+            out.write_all(&compressed)?;
+            written += compressed.len() as u64;
+            for row in first_well.rows() {
+                index.extend_from_slice(&row.to_le_bytes());
             }
+            index.extend_from_slice(&offset.to_le_bytes());
+            index.extend_from_slice(&(compressed.len() as u32).to_le_bytes());
+            index.extend_from_slice(&(entries as u32).to_le_bytes());
+            index.extend_from_slice(&crc32fast::hash(&compressed).to_le_bytes());
+            index.extend_from_slice(&0u32.to_le_bytes());
         }
-        for e in &chunk {
-            raw.extend_from_slice(&e.score.to_le_bytes());
-        }
-        let compressed = zstd::bulk::compress(&raw, ZSTD_LEVEL).expect("zstd compresses in memory");
-        let offset = written;
-        out.write_all(&compressed)?;
-        written += compressed.len() as u64;
-        for row in wells[0].rows() {
-            index.extend_from_slice(&row.to_le_bytes());
-        }
-        index.extend_from_slice(&offset.to_le_bytes());
-        index.extend_from_slice(&(compressed.len() as u32).to_le_bytes());
-        index.extend_from_slice(&(chunk.len() as u32).to_le_bytes());
-        index.extend_from_slice(&crc32fast::hash(&compressed).to_le_bytes());
-        index.extend_from_slice(&0u32.to_le_bytes());
     }
     let index_offset = written;
     out.write_all(&index)?;
