@@ -525,8 +525,9 @@ pub(crate) fn open_to_resume(dir: &Path) -> Result<(RunLock, Manifest), RunError
     let lock = RunLock::take(dir)?;
     let manifest = read_manifest(dir)?;
     remove_temporaries(dir)?;
-    let root = DepthFile::open(&depth_path(dir, 0));
-    if root.and_then(|f| f.verify().map(|()| f)).is_err() {
+    let run = manifest.settings.run_id();
+    let root_ok = check_depth(dir, 0, run, 0, 1).is_ok_and(|f| f.verify().is_ok());
+    if !root_ok {
         write_root(dir, &manifest.settings)?;
     }
     Ok((lock, manifest))
@@ -606,7 +607,7 @@ pub(crate) fn check_depth(
     expected: u64,
 ) -> Result<DepthFile, String> {
     let path = depth_path(dir, d);
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let name = path.display();
     let f = DepthFile::open(&path).map_err(|e| e.to_string())?;
     if f.depth() != d {
         return Err(format!("{name} holds depth {}, not {d}", f.depth()));
@@ -641,10 +642,11 @@ pub(crate) fn check_depth(
 /// which `history(depth, entries)` gives a value (the snapshot the search
 /// needs, or `Some(())` when it needs none).
 ///
-/// A resume falls back at most over the [`SNAPSHOTS_KEPT`] newest depths
-/// (a damaged newest file: a disk's fault, never a crash's), telling
-/// `fell_back(depth, why)` of each; a break below them is refused
-/// ([`RunError::BrokenChain`]), since searching on would overwrite files
+/// A resume can start from any of the [`SNAPSHOTS_KEPT`] newest depths
+/// (the ones with a history snapshot), so it falls back over at most
+/// `SNAPSHOTS_KEPT - 1` damaged newest files (a disk's fault, never a
+/// crash's), telling `fell_back(depth, why)` of each. A break lower down is
+/// refused ([`RunError::BrokenChain`]): searching on would overwrite files
 /// that may be good once the broken one is restored.
 pub(crate) fn last_good_depth<T>(
     dir: &Path,
@@ -675,7 +677,8 @@ pub(crate) fn last_good_depth<T>(
         }
     }
     if let Some((b, why)) = &broken {
-        if b + SNAPSHOTS_KEPT <= last {
+        // Resuming below a break at `b` starts from `b - 1`.
+        if b + SNAPSHOTS_KEPT <= last + 1 {
             return Err(RunError::BrokenChain {
                 dir: dir.to_path_buf(),
                 why: why.clone(),

@@ -77,32 +77,53 @@ pub fn verify(dir: &Path, snapshot: Option<SnapshotCheck>) -> Result<Report, sup
 fn check_depths(dir: &Path, manifest: &Manifest, report: &mut Report) {
     use rayon::prelude::*;
     let run = manifest.settings.run_id();
-    let results: Vec<(Vec<String>, u64)> = (0..=manifest.depth())
+    let results: Vec<(Vec<String>, u64, Vec<String>)> = (0..=manifest.depth())
         .into_par_iter()
         .map(|d| check_one_depth(dir, manifest, run, d))
         .collect();
-    for (problems, wells) in results {
+    for (problems, wells, notes) in results {
         report.files += u32::from(wells > 0);
         report.wells += wells;
         report.problems.extend(problems);
+        report.notes.extend(notes);
     }
 }
 
-/// One depth's problems, and its wells (0 when it could not be read).
-fn check_one_depth(dir: &Path, manifest: &Manifest, run: u64, d: u32) -> (Vec<String>, u64) {
+/// One depth's problems, its wells (0 when it could not be read), and
+/// notes.
+fn check_one_depth(
+    dir: &Path,
+    manifest: &Manifest,
+    run: u64,
+    d: u32,
+) -> (Vec<String>, u64, Vec<String>) {
     let mut problems = Vec::new();
     let stats = d.checked_sub(1).map(|i| &manifest.depths[i as usize]);
     let expected = stats.map_or(1, |s| s.kept);
     // The link is checked against the file before as it is, so that one
     // bad file is one problem and the files after it are still checked.
     let previous = match d {
-        0 => Ok(0),
-        _ => DepthFile::open(&depth_path(dir, d - 1)).map(|f| f.digest()),
+        0 => Some(0),
+        // A damaged root is rewritten by a resume (a note below), so
+        // depth 1 is not held against it.
+        1 => check_depth(dir, 0, run, 0, 1).ok().map(|f| f.digest()),
+        _ => DepthFile::open(&depth_path(dir, d - 1)).ok().map(|f| f.digest()),
     };
-    if let Ok(previous) = previous {
+    if let Some(previous) = previous {
         if let Err(why) = check_depth(dir, d, run, previous, expected) {
             problems.push(format!("depth {d}: {why}"));
         }
+    }
+    // The root depends on the settings alone, and a resume rewrites it.
+    if d == 0 && !problems.is_empty() {
+        return (
+            Vec::new(),
+            0,
+            vec![
+                "the root depth file is missing or damaged (a kill before it was written); a resume rewrites it"
+                    .to_string(),
+            ],
+        );
     }
     let entries = match DepthFile::open(&depth_path(dir, d)).and_then(|f| f.read_all()) {
         Ok(e) => e,
@@ -110,7 +131,7 @@ fn check_one_depth(dir: &Path, manifest: &Manifest, run: u64, d: u32) -> (Vec<St
             if problems.is_empty() {
                 problems.push(format!("depth {d}: {e}"));
             }
-            return (problems, 0);
+            return (problems, 0, Vec::new());
         }
     };
     let name = format!("depth {d}");
@@ -135,7 +156,7 @@ fn check_one_depth(dir: &Path, manifest: &Manifest, run: u64, d: u32) -> (Vec<St
             ));
         }
     }
-    (problems, entries.len() as u64)
+    (problems, entries.len() as u64, Vec::new())
 }
 
 /// The newest snapshots: the newest depth's must be there and match.
@@ -155,6 +176,11 @@ fn check_snapshots(dir: &Path, manifest: &Manifest, check: SnapshotCheck, report
                         .push(format!("depth {d}'s history snapshot: {why}"));
                 }
             }
+            // The root's history depends on nothing; a resume makes it.
+            Err(_) if d == 0 => report.notes.push(
+                "depth 0's history snapshot is missing (a kill before it was written); a resume makes it"
+                    .to_string(),
+            ),
             Err(_) if d == last => report
                 .problems
                 .push(format!("depth {d}'s history snapshot is missing")),

@@ -129,7 +129,7 @@ pub enum StoreError {
         error: io::Error,
     },
     /// The file is shorter than its own structure says.
-    #[error("{path}: truncated ({len} bytes)")]
+    #[error("{path}: truncated or damaged: its structure does not fit its {len} bytes")]
     Truncated {
         /// The file.
         path: PathBuf,
