@@ -79,7 +79,11 @@ impl EnemyKind {
         match self {
             EnemyKind::Hatetris | EnemyKind::Mild => Some(mild_choice(gen)),
             EnemyKind::Lovetris => Some(Piece::I),
-            EnemyKind::Burgiel => Some(if depth % 2 == 0 { Piece::S } else { Piece::Z }),
+            EnemyKind::Burgiel => Some(if depth.is_multiple_of(2) {
+                Piece::S
+            } else {
+                Piece::Z
+            }),
             EnemyKind::Brzustowski => None,
         }
     }

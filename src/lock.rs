@@ -179,7 +179,7 @@ pub fn rows_completed(well: &Well, cells: &[u16; 4], y: usize) -> u32 {
 /// cells to one of `cells_after`, or `None` if no number of lines does.
 pub const fn lines_cleared(cells_before: u32, pieces: u32, cells_after: u32) -> Option<u32> {
     let added = cells_before + CELLS_PER_PIECE * pieces;
-    if cells_after > added || (added - cells_after) % CELLS_PER_LINE != 0 {
+    if cells_after > added || !(added - cells_after).is_multiple_of(CELLS_PER_LINE) {
         return None;
     }
     Some((added - cells_after) / CELLS_PER_LINE)

@@ -1,8 +1,8 @@
 //! The `hatetris` command line: a thin layer over the library.
 //!
 //! `main` turns the result of [`cli::run`] into an exit code: errors become
-//! one line on stderr and exit code 1; a closed pipe (`hatetris ... | head`)
-//! is not an error.
+//! one line on stderr and exit code 1 (a full disk under standard output
+//! too); a closed pipe (`hatetris ... | head`) is not an error.
 
 mod cli;
 
@@ -71,7 +71,10 @@ fn main() -> ExitCode {
             }) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("hatetris: {err:#}");
+            // A failing standard error is ignored: there is nowhere left
+            // to say so, and the exit code still does.
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "hatetris: {err:#}");
             ExitCode::FAILURE
         }
     }

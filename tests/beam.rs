@@ -18,7 +18,7 @@ use proptest::prelude::*;
 use crate::util::random_well;
 
 /// A plain evaluator for tests: a low, flat stack with many lines is good.
-struct Flat;
+pub struct Flat;
 
 impl Evaluator for Flat {
     fn identity(&self) -> Identity {
@@ -43,7 +43,7 @@ impl Evaluator for Flat {
 }
 
 /// The test search at `width` against `enemy`.
-fn flat_search(width: usize, enemy: EnemyKind) -> Search<'static> {
+pub fn flat_search(width: usize, enemy: EnemyKind) -> Search<'static> {
     Search {
         width,
         evaluator: &Flat,
@@ -51,7 +51,7 @@ fn flat_search(width: usize, enemy: EnemyKind) -> Search<'static> {
     }
 }
 
-fn opts(max_depth: u32, threads: usize) -> Options {
+pub fn opts(max_depth: u32, threads: usize) -> Options {
     Options {
         max_depth,
         threads,
@@ -60,7 +60,7 @@ fn opts(max_depth: u32, threads: usize) -> Options {
 }
 
 /// Starts a HATETRIS run of the flat evaluator.
-fn start(
+pub fn start(
     dir: &Path,
     width: usize,
     max_depth: u32,
@@ -75,7 +75,7 @@ fn start(
 }
 
 /// Resumes a HATETRIS run of the flat evaluator.
-fn resume(
+pub fn resume(
     dir: &Path,
     width: usize,
     max_depth: u32,
@@ -90,7 +90,7 @@ fn resume(
 }
 
 /// Every depth file of a run, as (well, score) lists.
-fn beams(dir: &Path) -> Vec<Vec<(Well, u16)>> {
+pub fn beams(dir: &Path) -> Vec<Vec<(Well, u16)>> {
     let m = run::read_manifest(dir).unwrap();
     (0..=m.depths.len() as u32)
         .map(|d| {

@@ -648,7 +648,7 @@ fn long_keys(n: usize) -> Vec<Key> {
         state ^= state << 5;
         let key = Key::from_code(state as u8);
         let run = 1 + (state >> 8) as usize % 8;
-        out.extend(std::iter::repeat(key).take(run.min(n - out.len())));
+        out.extend(std::iter::repeat_n(key, run.min(n - out.len())));
     }
     out
 }

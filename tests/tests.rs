@@ -4,6 +4,8 @@
 
 mod util;
 
+#[cfg(target_os = "linux")]
+mod bad_input;
 mod beam;
 mod cli;
 mod codec;
@@ -12,3 +14,4 @@ mod kill;
 mod movegen;
 mod replays;
 mod rules;
+mod run_folder;

@@ -29,6 +29,10 @@ pub enum Command {
     Search(SearchArgs),
     /// Rebuild a game from a run folder and print it as a replay.
     Keyframes(KeyframesArgs),
+    /// Check a whole run folder: every depth file's blocks, the chain of
+    /// files, the manifest's figures, the history snapshots, the log and the
+    /// best replay. Exit code 1 when anything is wrong.
+    Verify(VerifyArgs),
     /// Show the heuristic's terms, weights and contributions for one well.
     Eval(EvalArgs),
 }
@@ -71,6 +75,19 @@ pub struct SearchArgs {
     /// No progress bar and no per-depth lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Search even when the width seems to need more memory than the
+    /// machine has.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// Print one JSON object instead of lines.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -153,6 +170,10 @@ pub struct BenchSearchArgs {
     /// End with one JSON line holding every figure.
     #[arg(long)]
     pub json: bool,
+    /// Search even when the width seems to need more memory than the
+    /// machine has.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -218,7 +239,7 @@ pub enum ReplayCmd {
     /// the well after one more lock; the empty starting well is implied).
     FromWells {
         /// The file of wells (`-` for standard input).
-        file: String,
+        file: PathBuf,
         /// The enemy.
         #[arg(long, default_value = "hatetris")]
         enemy: String,

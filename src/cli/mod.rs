@@ -3,6 +3,7 @@
 
 mod args;
 mod search;
+mod verify;
 
 use std::io::{self, BufWriter, Read, Write};
 use std::path::Path;
@@ -18,41 +19,156 @@ use hatetris::{bench, Key, Piece, Well};
 
 use args::{BenchCmd, Cli, Command, MovegenCmd, ReplayCmd};
 
+/// The context of every error writing to standard output (a full disk, say).
+pub(crate) const STDOUT: &str = "writing to standard output";
+
+/// `writeln!` to a writer, with the error naming standard output: the
+/// commands print only through this, never `println!` (which panics when
+/// standard output fails).
+macro_rules! outln {
+    ($out:expr) => {
+        writeln!($out).context($crate::cli::STDOUT)
+    };
+    ($out:expr, $($arg:tt)*) => {
+        writeln!($out, $($arg)*).context($crate::cli::STDOUT)
+    };
+}
+pub(crate) use outln;
+
+/// `eprintln!` that ignores a failing standard error (full or closed)
+/// instead of panicking: there is nowhere left to report it.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+pub(crate) use note;
+
 /// Parses the command line and runs it.
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let out_ref: &mut dyn Write = &mut out;
     match cli.command {
-        Command::Movegen(MovegenCmd::Children { wells }) => movegen_children(wells.as_deref()),
-        Command::Bench(BenchCmd::Movegen(a)) => {
-            bench_movegen(&a.wells, a.runs as usize, a.json, a.transitions)
+        Command::Movegen(MovegenCmd::Children { wells }) => {
+            movegen_children(wells.as_deref(), out_ref)
         }
-        Command::Replay(cmd) => replay_cmd(cmd),
-        Command::Search(a) => search::search(a),
-        Command::Keyframes(a) => search::keyframes(a),
-        Command::Eval(a) => search::eval(a),
-        Command::Bench(BenchCmd::Eval(a)) => search::bench_eval(a),
-        Command::Bench(BenchCmd::Search(a)) => search::bench_search(a),
+        Command::Bench(BenchCmd::Movegen(a)) => {
+            bench_movegen(&a.wells, a.runs as usize, a.json, a.transitions, out_ref)
+        }
+        Command::Replay(cmd) => replay_cmd(cmd, out_ref),
+        Command::Search(a) => search::search(a, out_ref),
+        Command::Keyframes(a) => search::keyframes(a, out_ref),
+        Command::Verify(a) => verify::verify(a, out_ref),
+        Command::Eval(a) => search::eval(a, out_ref),
+        Command::Bench(BenchCmd::Eval(a)) => search::bench_eval(a, out_ref),
+        Command::Bench(BenchCmd::Search(a)) => search::bench_search(a, out_ref),
+    }?;
+    out.flush().context(STDOUT)
+}
+
+/// What a file or standard input should hold: its size cap, and the name
+/// used when it is over the cap.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Input {
+    /// A replay in any of the game's formats. The longest known game is
+    /// 9,309 pieces: a few hundred thousand keys, a few hundred kB of text
+    /// even in the raw format.
+    Replay,
+    /// Keys as letters, for `replay encode` (a replay in the raw format).
+    Keys,
+    /// One well, for `eval`: 20 integers or a 20-row drawing.
+    Well,
+    /// Wells, one per line (about 60 bytes a line).
+    Wells,
+    /// A TOML weights file (a few hundred bytes).
+    Weights,
+}
+
+impl Input {
+    /// The largest input accepted, in MiB.
+    fn cap_mib(self) -> u64 {
+        match self {
+            Input::Replay | Input::Keys => 16,
+            Input::Well | Input::Weights => 1,
+            Input::Wells => 256,
+        }
     }
+
+    fn what(self) -> &'static str {
+        match self {
+            Input::Replay => "a replay",
+            Input::Keys => "a list of keys",
+            Input::Well => "a well",
+            Input::Wells => "a list of wells",
+            Input::Weights => "a weights file",
+        }
+    }
+}
+
+/// Reads a whole file, or standard input for `None`, as UTF-8 text of at
+/// most `input`'s cap: `/dev/zero` or a wrong file stops with one line
+/// instead of filling memory.
+pub(crate) fn read_input(path: Option<&Path>, input: Input) -> Result<String> {
+    let cap = input.cap_mib() << 20;
+    let name = match path {
+        Some(p) => p.display().to_string(),
+        None => "standard input".to_string(),
+    };
+    let too_big = || {
+        anyhow::anyhow!(
+            "{name}: larger than {} MiB, not {}",
+            input.cap_mib(),
+            input.what()
+        )
+    };
+    let mut bytes = Vec::new();
+    match path {
+        None => {
+            io::stdin()
+                .lock()
+                .take(cap + 1)
+                .read_to_end(&mut bytes)
+                .context("reading standard input")?;
+        }
+        Some(p) => {
+            let file = std::fs::File::open(p).with_context(|| format!("reading {name}"))?;
+            // A regular file's length is known: refuse it before reading.
+            if file.metadata().is_ok_and(|m| m.is_file() && m.len() > cap) {
+                return Err(too_big());
+            }
+            file.take(cap + 1)
+                .read_to_end(&mut bytes)
+                .with_context(|| format!("reading {name}"))?;
+        }
+    }
+    if bytes.len() as u64 > cap {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{name}: not UTF-8 text (byte {} is invalid), not {}",
+            e.utf8_error().valid_up_to(),
+            input.what()
+        )
+    })
 }
 
 /// Reads text from a path, or standard input for `-`.
-fn read_path_or_stdin(path: &str) -> Result<String> {
-    let mut text = String::new();
+fn read_path_or_stdin(path: &str, input: Input) -> Result<String> {
     if path == "-" {
-        io::stdin()
-            .read_to_string(&mut text)
-            .context("reading standard input")?;
+        read_input(None, input)
     } else {
-        text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
+        read_input(Some(Path::new(path)), input)
     }
-    Ok(text)
 }
 
 /// An argument that is the value itself, `-` for stdin, or `@FILE`.
-pub(crate) fn read_arg(arg: &str) -> Result<String> {
+pub(crate) fn read_arg(arg: &str, input: Input) -> Result<String> {
     match arg.strip_prefix('@') {
-        Some(path) => read_path_or_stdin(path),
-        None if arg == "-" => read_path_or_stdin("-"),
+        Some(path) => read_path_or_stdin(path, input),
+        None if arg == "-" => read_path_or_stdin("-", input),
         None => Ok(arg.to_string()),
     }
 }
@@ -95,17 +211,12 @@ pub(crate) fn format_arg(name: &str) -> Result<Format> {
     })
 }
 
-fn movegen_children(wells: Option<&Path>) -> Result<()> {
-    let (text, source) = match wells {
-        Some(p) => (
-            read_path_or_stdin(&p.to_string_lossy())?,
-            p.display().to_string(),
-        ),
-        None => (read_path_or_stdin("-")?, "standard input".to_string()),
-    };
+fn movegen_children(wells: Option<&Path>, out: &mut dyn Write) -> Result<()> {
+    // `--wells -` is standard input too.
+    let wells = wells.filter(|p| p.as_os_str() != "-");
+    let text = read_input(wells, Input::Wells)?;
+    let source = wells.map_or("standard input".to_string(), |p| p.display().to_string());
     let wells = read_wells(&text, &source)?;
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
     for well in &wells {
         let gen = MoveGen::new(well);
         let mut line = format!(
@@ -131,75 +242,105 @@ fn movegen_children(wells: Option<&Path>) -> Result<()> {
         }
         let piece = Enemy::new(EnemyKind::Hatetris).next_piece(well);
         line.push_str(&format!("}},\"hatetris_piece\":\"{piece}\"}}"));
-        writeln!(out, "{line}")?;
+        outln!(out, "{line}")?;
     }
-    out.flush()?;
     Ok(())
 }
 
-fn bench_movegen(path: &Path, runs: usize, json: bool, transitions: bool) -> Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+/// Reads a non-empty file of wells for the benchmarks.
+pub(crate) fn read_bench_wells(path: &Path) -> Result<Vec<Well>> {
+    let text = read_input(Some(path), Input::Wells)?;
     let wells = read_wells(&text, &path.display().to_string())?;
     if wells.is_empty() {
         bail!("{} holds no wells", path.display());
     }
+    Ok(wells)
+}
+
+fn bench_movegen(
+    path: &Path,
+    runs: usize,
+    json: bool,
+    transitions: bool,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let wells = read_bench_wells(path)?;
     let b = bench::bench_movegen(&wells, runs);
-    println!("wells: {} ({} runs, median, one thread)", b.wells, runs);
-    println!(
+    outln!(
+        out,
+        "wells: {} ({} runs, median, one thread)",
+        b.wells,
+        runs
+    )?;
+    outln!(
+        out,
         "piece choice:                 {:8.3} us/well  (signature {})",
-        b.choice_us, b.choice_signature
-    );
-    println!(
+        b.choice_us,
+        b.choice_signature
+    )?;
+    outln!(
+        out,
         "choice + chosen children:     {:8.3} us/well  ({} children)",
-        b.chosen_children_us, b.chosen_children
-    );
-    println!(
+        b.chosen_children_us,
+        b.chosen_children
+    )?;
+    outln!(
+        out,
         "children of all 7 pieces:     {:8.3} us/well  ({} children)",
-        b.all7_children_us, b.all7_children
-    );
+        b.all7_children_us,
+        b.all7_children
+    )?;
     if transitions {
         let t = bench::bench_transitions(&wells, runs);
-        println!(
+        outln!(
+            out,
             "choice, direct transitions:   {:8.3} us/well\nchoice, ahash-map cache:      {:8.3} us/well  ({} distinct transitions; ratio {:.2})",
             t.direct_us,
             t.cached_us,
             t.distinct,
             t.cached_us / t.direct_us
-        );
+        )?;
     }
     if json {
-        println!(
+        outln!(
+            out,
             "{{\"choice_us\":{:.4},\"chosen_children_us\":{:.4},\"all7_children_us\":{:.4}}}",
-            b.choice_us, b.chosen_children_us, b.all7_children_us
-        );
+            b.choice_us,
+            b.chosen_children_us,
+            b.all7_children_us
+        )?;
     }
     Ok(())
 }
 
 fn decode_replay(arg: &str) -> Result<Vec<Key>> {
-    let text = read_arg(arg)?;
+    let text = read_arg(arg, Input::Replay)?;
     replay::decode(&text).context("decoding the replay")
 }
 
-fn replay_cmd(cmd: ReplayCmd) -> Result<()> {
+fn game_over(over: bool) -> &'static str {
+    if over {
+        "game over"
+    } else {
+        "game not over"
+    }
+}
+
+fn replay_cmd(cmd: ReplayCmd, out: &mut dyn Write) -> Result<()> {
     match cmd {
         ReplayCmd::Score { replay, enemy } => {
             let kind = enemy_arg(&enemy)?;
             let keys = decode_replay(&replay)?;
             let trace = replay::play(&keys, kind);
-            println!(
+            outln!(
+                out,
                 "keys: {} ({} used), pieces: {}, {}",
                 keys.len(),
                 trace.keys_used,
                 trace.steps.len(),
-                if trace.game_over {
-                    "game over"
-                } else {
-                    "game not over"
-                }
-            );
-            println!("{}", trace.score);
+                game_over(trace.game_over)
+            )?;
+            outln!(out, "{}", trace.score)?;
         }
         ReplayCmd::Show {
             replay,
@@ -218,36 +359,34 @@ fn replay_cmd(cmd: ReplayCmd) -> Result<()> {
                     "keys_used": trace.keys_used,
                     "well": trace.board,
                 });
-                println!("{v}");
+                outln!(out, "{v}")?;
             } else {
-                println!("{:>6}  piece  lines  score", "lock");
+                outln!(out, "{:>6}  piece  lines  score", "lock")?;
                 for (i, s) in trace.steps.iter().enumerate() {
-                    println!(
+                    outln!(
+                        out,
                         "{:>6}  {:>5}  {:>5}  {:>5}",
                         i + 1,
                         s.piece,
                         s.lines,
                         s.score
-                    );
+                    )?;
                 }
-                print!("{}", draw_board(&trace.board));
-                println!(
+                write!(out, "{}", draw_board(&trace.board)).context(STDOUT)?;
+                outln!(
+                    out,
                     "score {}, {} pieces, {} of {} keys used, {}",
                     trace.score,
                     trace.steps.len(),
                     trace.keys_used,
                     keys.len(),
-                    if trace.game_over {
-                        "game over"
-                    } else {
-                        "game not over"
-                    }
-                );
+                    game_over(trace.game_over)
+                )?;
             }
         }
         ReplayCmd::Encode { keys, format } => {
             let format = format_arg(&format)?;
-            let text = read_arg(&keys)?;
+            let text = read_arg(&keys, Input::Keys)?;
             let mut parsed = Vec::with_capacity(text.len());
             for (i, c) in text.trim().chars().enumerate() {
                 match Key::from_letter(c) {
@@ -255,7 +394,7 @@ fn replay_cmd(cmd: ReplayCmd) -> Result<()> {
                     None => bail!("character {c:?} at position {i} is not a key (L, R, D or U)"),
                 }
             }
-            println!("{}", replay::encode(&parsed, format));
+            outln!(out, "{}", replay::encode(&parsed, format))?;
         }
         ReplayCmd::FromWells {
             file,
@@ -264,10 +403,12 @@ fn replay_cmd(cmd: ReplayCmd) -> Result<()> {
         } => {
             let kind = enemy_arg(&enemy)?;
             let format = format_arg(&format)?;
-            let text = read_path_or_stdin(&file)?;
-            let chain = read_boards(&text, &file)?;
+            let file = Some(file.as_path()).filter(|p| p.as_os_str() != "-");
+            let text = read_input(file, Input::Wells)?;
+            let source = file.map_or("standard input".to_string(), |p| p.display().to_string());
+            let chain = read_boards(&text, &source)?;
             let keys = replay::keys_from_wells(&chain, kind)?;
-            println!("{}", replay::encode(&keys, format));
+            outln!(out, "{}", replay::encode(&keys, format))?;
         }
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! The search, keyframes and evaluation commands.
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -14,12 +15,15 @@ use hatetris::search::{self, Adversary, Observer, Options, Search};
 use hatetris::Well;
 
 use super::args::{BenchEvalArgs, BenchSearchArgs, EvalArgs, KeyframesArgs, SearchArgs};
-use super::{enemy_arg, format_arg, read_arg, read_wells};
+use super::{
+    enemy_arg, format_arg, note, outln, read_arg, read_bench_wells, read_input, Input, STDOUT,
+};
 
 /// The knewjade evaluator from the command line's weights and lookahead.
-fn evaluator(weights: Option<&std::path::Path>, quiescent: Option<u8>) -> Result<Knewjade> {
+fn evaluator(weights: Option<&Path>, quiescent: Option<u8>) -> Result<Knewjade> {
     let w = match weights {
-        Some(path) => Weights::load(path)?,
+        // Read here, with the size cap, rather than by `Weights::load`.
+        Some(path) => Weights::parse(&read_input(Some(path), Input::Weights)?, path)?,
         None => Weights::dnf86(),
     };
     Ok(Knewjade::new(w, quiescent))
@@ -44,11 +48,11 @@ impl Progress {
 
 impl Observer for Progress {
     fn fell_back(&self, depth: u32, why: &str) {
-        eprintln!("depth {depth}: {why}; falling back");
+        note!("depth {depth}: {why}; falling back");
     }
 
     fn resumed(&self, depth: u32, wells: usize) {
-        eprintln!("resuming at depth {depth} ({wells} wells)");
+        note!("resuming at depth {depth} ({wells} wells)");
     }
 
     fn depth_started(&self, depth: u32, parents: u64) {
@@ -70,12 +74,12 @@ impl Observer for Progress {
 
     fn depth_finished(&self, stats: &DepthStats) {
         self.bar().finish_and_clear();
-        eprintln!("{}", describe(stats));
+        note!("{}", describe(stats));
     }
 
     fn exhausted(&self, depth: u32) {
         self.bar().finish_and_clear();
-        eprintln!("depth {depth}: every child ends the game; the search is over");
+        note!("depth {depth}: every child ends the game; the search is over");
     }
 }
 
@@ -103,15 +107,77 @@ fn describe(s: &DepthStats) -> String {
     )
 }
 
-/// The thread count asked for, or every core.
+/// Threads allowed per core: more only costs time spawning them.
+const THREADS_PER_CORE: usize = 4;
+
+/// The most threads allowed, whatever the cores.
+const MAX_THREADS: usize = 1024;
+
+/// The thread count asked for (at most [`THREADS_PER_CORE`] per core and
+/// [`MAX_THREADS`]), or every core.
 fn threads_arg(threads: Option<usize>) -> Result<usize> {
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let cap = cores.saturating_mul(THREADS_PER_CORE).min(MAX_THREADS);
     Ok(match threads {
         Some(0) => bail!("--threads must be at least 1"),
+        Some(t) if t > cap => bail!(
+            "--threads {t} is too many: at most {cap} ({THREADS_PER_CORE} per core on {cores} {}, and never more than {MAX_THREADS})",
+            if cores == 1 { "core" } else { "cores" }
+        ),
         Some(t) => t,
-        None => std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1),
+        None => cores,
     })
+}
+
+/// A byte count in decimal units, to two significant figures or more
+/// ("80 TB", "24 GB", "1.5 GB").
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 7] = ["bytes", "kB", "MB", "GB", "TB", "PB", "EB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1000.0 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    if value < 10.0 && unit > 0 {
+        format!("{value:.1} {}", UNITS[unit])
+    } else {
+        format!("{value:.0} {}", UNITS[unit])
+    }
+}
+
+/// Refuses a width whose search would not fit in memory (see
+/// [`search::memory::bytes_needed`]), before any work: always when no
+/// process could allocate it, and unless `force` when it exceeds what the
+/// machine has now. Machines that do not say what they have are not
+/// checked.
+fn check_width(width: usize, force: bool) -> Result<()> {
+    if width == 0 {
+        bail!("--width must be at least 1");
+    }
+    let need = search::memory::bytes_needed(width);
+    let about = if need == u64::MAX {
+        format!("more than {}", human_bytes(need))
+    } else {
+        format!("about {}", human_bytes(need))
+    };
+    if need > isize::MAX as u64 {
+        bail!("--width {width} needs {about} of memory, more than a process can address");
+    }
+    if force {
+        return Ok(());
+    }
+    if let Some(have) = search::memory::machine_bytes() {
+        if need > have {
+            bail!(
+                "--width {width} needs {about} of memory; this machine has {} available (use --force to try anyway)",
+                human_bytes(have)
+            );
+        }
+    }
+    Ok(())
 }
 
 /// A fresh folder under runs/ named after the time and width.
@@ -129,16 +195,16 @@ fn fresh_run_dir(width: usize) -> PathBuf {
     dir
 }
 
-pub fn search(a: SearchArgs) -> Result<()> {
-    if a.width == 0 {
-        bail!("--width must be at least 1");
-    }
+pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
+    // Every argument is checked before a file is read or written.
+    check_width(a.width, a.force)?;
     let threads = threads_arg(a.threads)?;
+    let enemy = enemy_arg(&a.enemy)?;
     let eval = evaluator(a.weights.as_deref(), a.quiescent)?;
     let search = Search {
         width: a.width,
         evaluator: &eval,
-        adversary: Adversary::new(enemy_arg(&a.enemy)?),
+        adversary: Adversary::new(enemy),
     };
     let opts = Options {
         max_depth: a.max_depth,
@@ -151,7 +217,7 @@ pub fn search(a: SearchArgs) -> Result<()> {
     let (dir, result) = match a.resume {
         Some(dir) => {
             if !a.quiet {
-                eprintln!("run folder: {}", dir.display());
+                note!("run folder: {}", dir.display());
             }
             let r = search::resume(&dir, &search, &opts, observer)?;
             (dir, r)
@@ -159,7 +225,7 @@ pub fn search(a: SearchArgs) -> Result<()> {
         None => {
             let dir = a.out.unwrap_or_else(|| fresh_run_dir(a.width));
             if !a.quiet {
-                eprintln!(
+                note!(
                     "run folder: {} (width {}, {} threads, enemy {})",
                     dir.display(),
                     a.width,
@@ -176,7 +242,8 @@ pub fn search(a: SearchArgs) -> Result<()> {
     let replay_path = run::best_replay_path(&dir);
     run::atomic::write_atomic(&replay_path, format!("{text}\n").as_bytes())
         .with_context(|| format!("writing {}", replay_path.display()))?;
-    println!(
+    outln!(
+        out,
         "best game: score {} at depth {} ({} keys); search {} at depth {} in {:.1}s",
         kf.score(),
         kf.wells.len(),
@@ -188,89 +255,105 @@ pub fn search(a: SearchArgs) -> Result<()> {
         },
         result.depth,
         started.elapsed().as_secs_f64()
-    );
-    println!("replay (Base2048, paste into the game): {text}");
-    println!("run folder: {}", dir.display());
+    )?;
+    outln!(out, "replay (Base2048, paste into the game): {text}")?;
+    outln!(out, "run folder: {}", dir.display())?;
     if a.json {
-        println!(
+        outln!(
+            out,
             "{}",
             serde_json::json!({"score": kf.score(), "depth": kf.wells.len(), "replay": text, "out": dir.display().to_string()})
-        );
+        )?;
     }
     Ok(())
 }
 
-pub fn keyframes(a: KeyframesArgs) -> Result<()> {
+pub fn keyframes(a: KeyframesArgs, out: &mut dyn Write) -> Result<()> {
     let pick = match a.pick.as_str() {
         "best" => Pick::Best,
         "deepest" => Pick::Deepest,
         other => bail!("unknown --pick '{other}' (expected best or deepest)"),
     };
+    // `None`: one well per line.
+    let format = match a.format.as_str() {
+        "wells" => None,
+        name => match format_arg(name) {
+            Ok(format) => Some(format),
+            Err(_) => {
+                bail!("unknown --format '{name}' (expected base2048, base65536, hex, raw or wells)")
+            }
+        },
+    };
     let started = Instant::now();
     let kf = keyframes::reconstruct(&a.dir, pick)?;
-    eprintln!(
+    note!(
         "rebuilt {} pieces, score {}, in {:.3}s, reading {} bytes of depth files",
         kf.wells.len(),
         kf.score(),
         started.elapsed().as_secs_f64(),
         kf.bytes_read
     );
-    if a.format == "wells" {
-        for w in &kf.wells {
-            println!("{}", w.to_numbers());
+    match format {
+        None => {
+            for w in &kf.wells {
+                outln!(out, "{}", w.to_numbers())?;
+            }
         }
-    } else {
-        println!("{}", replay::encode(&kf.keys, format_arg(&a.format)?));
+        Some(format) => outln!(out, "{}", replay::encode(&kf.keys, format))?,
     }
     Ok(())
 }
 
-pub fn eval(a: EvalArgs) -> Result<()> {
-    let text = read_arg(&a.well)?;
+pub fn eval(a: EvalArgs, out: &mut dyn Write) -> Result<()> {
+    let text = read_arg(&a.well, Input::Well)?;
     let well: Well = text.parse().context("reading the well")?;
     let eval = evaluator(a.weights.as_deref(), a.quiescent)?;
     let b = eval.breakdown(&well, a.score);
     if a.json {
-        println!("{}", serde_json::to_string(&b)?);
+        outln!(out, "{}", serde_json::to_string(&b)?)?;
     } else {
-        print!("{well}");
-        print!("{}", heuristic::render_breakdown(&b));
+        write!(out, "{well}").context(STDOUT)?;
+        write!(out, "{}", heuristic::render_breakdown(&b)).context(STDOUT)?;
     }
     Ok(())
 }
 
-pub fn bench_eval(a: BenchEvalArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&a.wells)
-        .with_context(|| format!("reading {}", a.wells.display()))?;
-    let wells = read_wells(&text, &a.wells.display().to_string())?;
+pub fn bench_eval(a: BenchEvalArgs, out: &mut dyn Write) -> Result<()> {
+    let wells = read_bench_wells(&a.wells)?;
     let plain = heuristic::bench_eval(&wells, None);
     let quiescent = heuristic::bench_eval(&wells, Some(a.quiescent));
-    println!(
+    outln!(
+        out,
         "children: {} (of all 7 pieces of {} wells), one thread, median of 5 runs",
         plain.children,
         wells.len()
-    );
-    println!(
+    )?;
+    outln!(
+        out,
         "heuristic with erasability:    {:8.3} us/child",
         plain.us_per_child
-    );
-    println!(
+    )?;
+    outln!(
+        out,
         "with quiescent lookahead ({}): {:8.3} us/child",
-        a.quiescent, quiescent.us_per_child
-    );
+        a.quiescent,
+        quiescent.us_per_child
+    )?;
     if a.json {
-        println!(
+        outln!(
+            out,
             "{}",
             serde_json::json!({"children": plain.children, "eval_us": plain.us_per_child, "quiescent_us": quiescent.us_per_child, "quiescent_depth": a.quiescent})
-        );
+        )?;
     }
     Ok(())
 }
 
-pub fn bench_search(a: BenchSearchArgs) -> Result<()> {
-    if a.width == 0 || a.depths == 0 {
-        bail!("--width and --depths must be at least 1");
+pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
+    if a.depths == 0 {
+        bail!("--depths must be at least 1");
     }
+    check_width(a.width, a.force)?;
     let threads = threads_arg(a.threads)?;
     let (dir, temporary) = match a.out {
         Some(dir) => (dir, false),
@@ -284,33 +367,43 @@ pub fn bench_search(a: BenchSearchArgs) -> Result<()> {
         let _ = std::fs::remove_dir_all(&dir);
     }
     let b = result?;
-    println!(
+    outln!(
+        out,
         "search: width {}, {} depths, {} threads, lookahead {}",
         b.width,
         b.depths,
         b.threads,
         b.quiescent
             .map_or("off".to_string(), |d| format!("depth {d}"))
-    );
-    println!(
+    )?;
+    outln!(
+        out,
         "{:>6} {:>12} {:>10}  {:<16}",
-        "depth", "children", "kept", "content hash"
-    );
+        "depth",
+        "children",
+        "kept",
+        "content hash"
+    )?;
     for d in &b.per_depth {
-        println!(
+        outln!(
+            out,
             "{:>6} {:>12} {:>10}  {:016x}",
-            d.depth, d.children, d.kept, d.hash
-        );
+            d.depth,
+            d.children,
+            d.kept,
+            d.hash
+        )?;
     }
     let children: u64 = b.per_depth.iter().map(|d| d.children).sum();
-    println!(
+    outln!(
+        out,
         "children {children}  signature {:016x}  {:.2}s  ({:.3} us/child)",
         b.signature,
         b.seconds,
         b.seconds * 1e6 / children.max(1) as f64
-    );
+    )?;
     if a.json {
-        println!("{}", serde_json::to_string(&b)?);
+        outln!(out, "{}", serde_json::to_string(&b)?)?;
     }
     Ok(())
 }

@@ -104,12 +104,14 @@ const TOP_KEYS: [&str; 6] = [
 #[derive(Debug, thiserror::Error)]
 pub enum WeightsError {
     /// The file could not be read.
-    #[error("{file}: cannot read weights: {source}")]
+    // The cause is in the message and not a `source`, so that a report of
+    // the error chain does not print it twice.
+    #[error("{file}: cannot read weights: {error}")]
     Read {
         /// The file.
         file: PathBuf,
         /// The I/O error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The file is not valid TOML.
     #[error("{file}: not valid TOML: {message}")]
@@ -163,9 +165,9 @@ impl Weights {
 
     /// Reads a weights file (see the module doc for the format).
     pub fn load(path: &Path) -> Result<Weights, WeightsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Read {
+        let text = std::fs::read_to_string(path).map_err(|error| WeightsError::Read {
             file: path.to_path_buf(),
-            source,
+            error,
         })?;
         Weights::parse(&text, path)
     }

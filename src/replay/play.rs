@@ -9,7 +9,7 @@ use crate::lock::lines_cleared;
 use crate::movegen::Outcome;
 use crate::piece::Piece;
 use crate::reference::key_path_to;
-use crate::well::{draw_board, Board, Well, BAR};
+use crate::well::{board_to_numbers, Board, Well, BAR};
 
 /// One locked piece in a played game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -72,7 +72,7 @@ pub fn play(keys: &[Key], kind: EnemyKind) -> Trace {
 #[derive(Debug, thiserror::Error)]
 pub enum LinkError {
     /// No placement of the enemy's piece turns one well into the next.
-    #[error("step {step}: no placement of {piece} turns well {step_before} into well {step}\nbefore:\n{before}after:\n{after}")]
+    #[error("step {step}: no placement of {piece} turns well {step_before} [{before}] into well {step} [{after}]")]
     NoPlacement {
         /// 1-based index of the well that could not be reached.
         step: usize,
@@ -80,9 +80,9 @@ pub enum LinkError {
         step_before: usize,
         /// The piece the game gives there.
         piece: Piece,
-        /// The well before, drawn.
+        /// The well before, as its 20 row integers.
         before: String,
-        /// The well wanted, drawn.
+        /// The well wanted, as its 20 row integers.
         after: String,
     },
     /// The chain goes on after a well that ends the game.
@@ -131,8 +131,8 @@ pub fn link_wells(chain: &[Board], kind: EnemyKind) -> Result<Linked, LinkError>
             step,
             step_before: i,
             piece,
-            before: draw_board(&prev),
-            after: draw_board(next),
+            before: board_to_numbers(&prev),
+            after: board_to_numbers(next),
         })?;
         keys.extend(path);
         pieces.push(piece);

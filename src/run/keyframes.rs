@@ -32,7 +32,7 @@ use crate::movegen::MoveGen;
 use crate::piece::Piece;
 use crate::replay::{link_wells, LinkError, Linked};
 use crate::reverse::{parents, parents_for_piece};
-use crate::well::{draw_board, Board, Well};
+use crate::well::{board_to_numbers, Board, Well};
 
 /// Which game to rebuild.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +54,7 @@ pub enum KeyframeError {
     Store(#[from] StoreError),
     /// No parent was found.
     #[error(
-        "depth {depth}: no parent of this well (score {score}) is in depth {prev}'s file\n{drawn}"
+        "depth {depth}: no parent of the well [{well}] (score {score}) is in depth {prev}'s file"
     )]
     NoParent {
         /// The depth whose well has no parent.
@@ -63,8 +63,8 @@ pub enum KeyframeError {
         prev: u32,
         /// Its score.
         score: u16,
-        /// The well, drawn.
-        drawn: String,
+        /// The well, as its 20 row integers.
+        well: String,
     },
     /// The chain does not play forwards.
     #[error("the rebuilt chain does not replay at step {step}: {reason}")]
@@ -188,7 +188,7 @@ fn greedy_chain(
                     depth: d,
                     prev: d - 1,
                     score: cur.score,
-                    drawn: draw_board(&cur.well.to_board()),
+                    well: board_to_numbers(&cur.well.to_board()),
                 })
             }
         }
@@ -260,7 +260,7 @@ impl Cone {
                     depth: d as u32,
                     prev: d as u32 - 1,
                     score: cur.score,
-                    drawn: draw_board(&cur.well.to_board()),
+                    well: board_to_numbers(&cur.well.to_board()),
                 });
             }
             levels[d - 1] = found;

@@ -7,28 +7,40 @@
 //!                       only for an adversary that keeps one)
 //! log.jsonl             one JSON line per depth
 //! best-replay.txt       the best game's replay, written at the end
+//! lock                  the process using the folder (an advisory lock)
 //! ```
 //! Every file is written to a temporary name, fsynced and renamed
 //! ([`atomic`]), and the manifest is written last in a depth, so a kill at
-//! any moment leaves a run that resumes from its last complete depth.
+//! any moment leaves a run that resumes from its last complete depth. The
+//! manifest is the one record of progress: the log is rebuilt from it on
+//! resume, and the depth files are checked against it and against each
+//! other (each names its run and the digest of the file before it, see
+//! [`store`]) before any depth is searched. [`verify`] checks a whole folder.
 //!
-//! This module owns the names, the manifest and the log, and the choice of
-//! the depth to resume from (`last_good_depth`); the depth files'
-//! format is in [`store`]. What a snapshot holds is the search's business:
-//! here it is bytes. Rebuilding the game from the folder is [`keyframes`].
+//! A process that writes to the folder holds [`RunLock`] first: a second
+//! one stops at once, and a lock left by a dead process is free (the
+//! kernel drops it with the process).
+//!
+//! This module owns the names, the manifest and the log, the lock, the
+//! best game's order ([`Best`]) and the choice of the depth to resume from
+//! (`last_good_depth`); the depth files' format is in [`store`]. What a
+//! snapshot holds is the search's business: here it is bytes. Rebuilding
+//! the game from the folder is [`keyframes`].
 //!
 //! # Stability
 //! The manifest carries `format` and `version` ([`store::VERSION`]); a
 //! manifest of another format or version is refused, never misread.
 //! Settings recorded before a field existed read as that field's default
-//! (`enemy`: HATETRIS).
+//! (`enemy`: HATETRIS). Floats are written and read back exactly (serde_json's
+//! `float_roundtrip`).
 
 pub mod atomic;
 pub mod keyframes;
 pub mod store;
+pub mod verify;
 
-use std::fs::{self, OpenOptions};
-use std::io::Write;
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -36,7 +48,10 @@ use serde::{Deserialize, Serialize};
 use crate::enemy::EnemyKind;
 use crate::evaluate::Identity;
 use crate::well::Well;
-use store::{DepthFile, Entry, StoreError};
+use store::{DepthFile, Entry, Link, StoreError};
+
+/// History snapshots kept: the newest depths a resume can fall back to.
+pub const SNAPSHOTS_KEPT: u32 = 3;
 
 /// What a run is: compared when it resumes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -48,6 +63,22 @@ pub struct Settings {
     /// Who gives the pieces.
     #[serde(default)]
     pub enemy: EnemyKind,
+}
+
+impl Settings {
+    /// The run's identity, written into every depth file: a digest of the
+    /// settings in a canonical form (so formatting, the order of keys and
+    /// `null` keys do not change it). Two runs with the same settings make
+    /// the same files, so they may share an identity.
+    pub fn run_id(&self) -> u64 {
+        let text = format!(
+            "width={};enemy={};evaluator={{{}}}",
+            self.width,
+            self.enemy,
+            self.evaluator.canonical()
+        );
+        store::fnv1a(store::FNV_OFFSET, text.as_bytes())
+    }
 }
 
 /// Statistics of one depth.
@@ -79,7 +110,26 @@ pub struct DepthStats {
     pub peak_rss: Option<u64>,
 }
 
+/// Kept wells per score, as [`DepthStats::histogram`] records them.
+pub fn histogram(scores: impl IntoIterator<Item = u16>) -> Vec<(u16, u64)> {
+    let mut histogram: Vec<(u16, u64)> = Vec::new();
+    for score in scores {
+        match histogram.iter_mut().find(|(s, _)| *s == score) {
+            Some((_, n)) => *n += 1,
+            None => histogram.push((score, 1)),
+        }
+    }
+    histogram.sort_unstable();
+    histogram
+}
+
 /// The best game found so far.
+///
+/// One total order picks it, from the depth files alone: the highest
+/// score, then the shallowest depth, then the first well in the depth
+/// file's order. The search, a resume ([`best_from_files`]) and
+/// [`verify`] all apply it, so a resumed run reports the same game as an
+/// uninterrupted one.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Best {
     /// Lines cleared.
@@ -141,22 +191,35 @@ impl Manifest {
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// An I/O error.
-    #[error("{path}: {source}")]
+    // The cause is in the message and not a `source`, so that a report of
+    // the error chain does not print it twice.
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A depth file problem.
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The folder is not a run.
-    #[error("{0}: no manifest.json here, so there is nothing to resume")]
+    #[error("{0} holds no run (no manifest.json)")]
     NotARun(PathBuf),
     /// The folder already holds a run.
     #[error("{0} already holds a run; use --resume to continue it, or pick another --out")]
     AlreadyARun(PathBuf),
+    /// The folder holds files that are not a run's.
+    #[error("{0} is not empty and holds no run; pick a new or empty folder")]
+    NotEmpty(PathBuf),
+    /// Another process holds the folder.
+    #[error("{dir} is in use by {}", match .pid { Some(p) => format!("process {p}"), None => "another process".to_string() })]
+    InUse {
+        /// The run folder.
+        dir: PathBuf,
+        /// The process holding it, when it could be read.
+        pid: Option<u32>,
+    },
     /// The manifest cannot be read.
     #[error("{path}: {reason}")]
     BadManifest {
@@ -177,15 +240,29 @@ pub enum RunError {
         /// The requested value.
         asked: String,
     },
+    /// A depth file that does not belong where it is, below the newest
+    /// depths a resume may fall back over.
+    #[error("cannot resume {dir}: {why}; the depths after it cannot be trusted (restore the file, or see `hatetris verify {}`)", dir.display())]
+    BrokenChain {
+        /// The run folder.
+        dir: PathBuf,
+        /// What is wrong, naming the file.
+        why: String,
+    },
     /// Nothing usable on disk.
-    #[error("cannot resume {0}: no complete depth could be read")]
-    NothingToResume(PathBuf),
+    #[error("cannot resume {dir}: no complete depth could be read ({why})")]
+    NothingToResume {
+        /// The run folder.
+        dir: PathBuf,
+        /// Why the newest depth passed over was.
+        why: String,
+    },
 }
 
 pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> RunError + '_ {
-    move |source| RunError::Io {
+    move |error| RunError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 
@@ -214,13 +291,102 @@ pub fn best_replay_path(dir: &Path) -> PathBuf {
     dir.join("best-replay.txt")
 }
 
+/// Path of the lock file.
+fn lock_path(dir: &Path) -> PathBuf {
+    dir.join("lock")
+}
+
+/// The longest manifest read: about 1 kB per depth, so room for runs of a
+/// hundred thousand depths; anything longer is not a manifest.
+const MAX_MANIFEST_BYTES: u64 = 256 << 20;
+
+/// The run folder held by this process, for as long as this lives.
+///
+/// An advisory lock (`flock`) on `DIR/lock`, which also holds the holder's
+/// process id for the message a second process gets. The kernel drops the
+/// lock when the process ends, however it ends, so a stale lock never
+/// blocks a resume.
+#[derive(Debug)]
+pub struct RunLock {
+    _file: File,
+}
+
+impl RunLock {
+    /// Takes the folder's lock (creating the folder if needed), or says
+    /// which process holds it.
+    pub fn take(dir: &Path) -> Result<RunLock, RunError> {
+        fs::create_dir_all(dir).map_err(io(dir))?;
+        let path = lock_path(dir);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io(&path))?;
+        // A lock can look held for a moment after its holder let it go: a
+        // process that forks (to run a command) shares the lock file's
+        // descriptor with its child until the child's exec closes it. So
+        // a held lock is tried again for half a second before giving up.
+        let mut tries = 0;
+        let taken = loop {
+            match file.try_lock() {
+                Err(fs::TryLockError::WouldBlock) if tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                other => break other,
+            }
+        };
+        match taken {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = file.read_to_string(&mut text);
+                return Err(RunError::InUse {
+                    dir: dir.to_path_buf(),
+                    pid: text.trim().parse().ok(),
+                });
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(io(&path)(e)),
+        }
+        let pid = format!("{}\n", std::process::id());
+        file.set_len(0)
+            .and_then(|()| file.write_all(pid.as_bytes()))
+            .map_err(io(&path))?;
+        Ok(RunLock { _file: file })
+    }
+}
+
+/// Removes the temporary files a crash left in the folder (the caller
+/// holds the lock, so no other process is writing them).
+fn remove_temporaries(dir: &Path) -> Result<(), RunError> {
+    for entry in fs::read_dir(dir).map_err(io(dir))? {
+        let entry = entry.map_err(io(dir))?;
+        if entry.file_name().to_str().is_some_and(atomic::is_temporary) {
+            let p = entry.path();
+            fs::remove_file(&p).map_err(io(&p))?;
+        }
+    }
+    Ok(())
+}
+
 /// Reads a run's manifest.
 pub fn read_manifest(dir: &Path) -> Result<Manifest, RunError> {
     let path = manifest_path(dir);
     if !path.exists() {
         return Err(RunError::NotARun(dir.to_path_buf()));
     }
-    let text = fs::read_to_string(&path).map_err(io(&path))?;
+    let mut text = String::new();
+    File::open(&path)
+        .and_then(|f| f.take(MAX_MANIFEST_BYTES + 1).read_to_string(&mut text))
+        .map_err(io(&path))?;
+    if text.len() as u64 > MAX_MANIFEST_BYTES {
+        return Err(RunError::BadManifest {
+            path,
+            reason: format!("larger than {} MiB", MAX_MANIFEST_BYTES >> 20),
+        });
+    }
     let m: Manifest = serde_json::from_str(&text).map_err(|e| RunError::BadManifest {
         path: path.clone(),
         reason: e.to_string(),
@@ -246,31 +412,85 @@ pub(crate) fn write_manifest(dir: &Path, m: &Manifest) -> Result<(), RunError> {
     atomic::write_atomic(&path, text.as_bytes()).map_err(io(&path))
 }
 
-/// Appends one depth's line to the log.
+/// One depth's line of the log, with its newline.
+fn log_line(stats: &DepthStats) -> String {
+    let mut line = serde_json::to_string(stats).expect("stats serialize");
+    line.push('\n');
+    line
+}
+
+/// Appends one depth's line to the log, in one write (so a kill never
+/// leaves a line without its newline for the next one to join).
 pub(crate) fn append_log(dir: &Path, stats: &DepthStats) -> Result<(), RunError> {
     let path = log_path(dir);
-    let line = serde_json::to_string(stats).expect("stats serialize");
     let mut log = OpenOptions::new()
         .create(true)
         .append(true)
         .open(&path)
         .map_err(io(&path))?;
-    writeln!(log, "{line}").map_err(io(&path))
+    log.write_all(log_line(stats).as_bytes()).map_err(io(&path))
 }
 
-/// Starts a run folder: refuses one that holds a run, creates it, and
-/// writes the root depth (the empty well).
-pub(crate) fn create(dir: &Path) -> Result<(), RunError> {
+/// Rewrites the log from the manifest's depths: on resume, so that a kill
+/// between the manifest and the log loses no line and a damaged log is
+/// repaired.
+pub(crate) fn rewrite_log(dir: &Path, depths: &[DepthStats]) -> Result<(), RunError> {
+    let path = log_path(dir);
+    let text: String = depths.iter().map(log_line).collect();
+    atomic::write_atomic(&path, text.as_bytes()).map_err(io(&path))
+}
+
+/// Starts a run folder, under its lock: refuses one that holds a run or
+/// anything else, then writes the manifest (no depths yet) and the root
+/// depth (the empty well). The manifest comes first, so a folder with
+/// anything of a run in it has a manifest and resumes.
+pub(crate) fn create(dir: &Path, settings: Settings) -> Result<(RunLock, Manifest), RunError> {
+    let lock = RunLock::take(dir)?;
     if manifest_path(dir).exists() {
         return Err(RunError::AlreadyARun(dir.to_path_buf()));
     }
-    fs::create_dir_all(dir).map_err(io(dir))?;
+    remove_temporaries(dir)?;
+    let lock_name = lock_path(dir);
+    for entry in fs::read_dir(dir).map_err(io(dir))? {
+        if entry.map_err(io(dir))?.path() != lock_name {
+            return Err(RunError::NotEmpty(dir.to_path_buf()));
+        }
+    }
+    let manifest = Manifest::new(settings);
+    write_manifest(dir, &manifest)?;
+    write_root(dir, &manifest.settings)?;
+    Ok((lock, manifest))
+}
+
+/// Opens a run folder to go on with it, under its lock: the manifest,
+/// with the leftovers of a crash removed and the root depth rewritten if
+/// it is missing or damaged (it depends on the settings alone).
+pub(crate) fn open_to_resume(dir: &Path) -> Result<(RunLock, Manifest), RunError> {
+    if !manifest_path(dir).exists() {
+        return Err(RunError::NotARun(dir.to_path_buf()));
+    }
+    let lock = RunLock::take(dir)?;
+    let manifest = read_manifest(dir)?;
+    remove_temporaries(dir)?;
+    let root = DepthFile::open(&depth_path(dir, 0));
+    if root.and_then(|f| f.verify().map(|()| f)).is_err() {
+        write_root(dir, &manifest.settings)?;
+    }
+    Ok((lock, manifest))
+}
+
+/// Writes depth 0: the empty well alone.
+fn write_root(dir: &Path, settings: &Settings) -> Result<(), RunError> {
     let root = Entry {
         well: Well::EMPTY.pack(),
         score: 0,
     };
+    let link = Link {
+        run: settings.run_id(),
+        previous: 0,
+    };
     let p = depth_path(dir, 0);
-    store::write_depth_file(&p, 0, 1, |_| root).map_err(io(&p))?;
+    store::write_depth_file(&p, 0, link, 1, |_| root).map_err(io(&p))?;
     Ok(())
 }
 
@@ -279,8 +499,8 @@ pub(crate) fn create(dir: &Path) -> Result<(), RunError> {
 pub(crate) fn write_snapshot(dir: &Path, depth: u32, bytes: &[u8]) -> Result<(), RunError> {
     let path = snapshot_path(dir, depth);
     atomic::write_atomic(&path, bytes).map_err(io(&path))?;
-    if depth >= 3 {
-        let _ = fs::remove_file(snapshot_path(dir, depth - 3));
+    if depth >= SNAPSHOTS_KEPT {
+        let _ = fs::remove_file(snapshot_path(dir, depth - SNAPSHOTS_KEPT));
     }
     Ok(())
 }
@@ -322,35 +542,127 @@ pub(crate) fn check_settings(dir: &Path, run: &Settings, asked: &Settings) -> Re
     Ok(())
 }
 
-/// The newest depth, at most `last`, whose depth file checks out and for
+/// Checks depth `d`'s file against the run: its depth, run, link to the
+/// file before (`previous`: that file's digest), entry count (`expected`),
+/// and every block's checksum. Returns the file.
+pub(crate) fn check_depth(
+    dir: &Path,
+    d: u32,
+    run: u64,
+    previous: u64,
+    expected: u64,
+) -> Result<DepthFile, String> {
+    let path = depth_path(dir, d);
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let f = DepthFile::open(&path).map_err(|e| e.to_string())?;
+    if f.depth() != d {
+        return Err(format!("{name} holds depth {}, not {d}", f.depth()));
+    }
+    let link = f.link();
+    if link.run != run {
+        return Err(format!(
+            "{name} belongs to another run (run {:016x}, this run {run:016x})",
+            link.run
+        ));
+    }
+    if link.previous != previous {
+        return Err(format!(
+            "{name} does not follow the file of depth {} (an older or foreign file: it records {:016x}, the file there has {previous:016x})",
+            d.saturating_sub(1),
+            link.previous
+        ));
+    }
+    if expected != f.len() as u64 {
+        return Err(format!(
+            "{name} has {} wells, the manifest says {expected}",
+            f.len()
+        ));
+    }
+    f.verify_checksums().map_err(|e| e.to_string())?;
+    Ok(f)
+}
+
+/// The depth to resume from, with its entry count and history: the newest
+/// depth, at most the manifest's last, such that it and every depth below
+/// form an intact chain ([`check_depth`]), whose blocks all decode, and for
 /// which `history(depth, entries)` gives a value (the snapshot the search
-/// needs, or `Some(())` when it needs none). `fell_back(depth, why)` hears
-/// of every depth passed over.
+/// needs, or `Some(())` when it needs none).
+///
+/// A resume falls back at most over the [`SNAPSHOTS_KEPT`] newest depths
+/// (a damaged newest file: a disk's fault, never a crash's), telling
+/// `fell_back(depth, why)` of each; a break below them is refused
+/// ([`RunError::BrokenChain`]), since searching on would overwrite files
+/// that may be good once the broken one is restored.
 pub(crate) fn last_good_depth<T>(
     dir: &Path,
-    last: u32,
+    manifest: &Manifest,
     mut history: impl FnMut(u32, usize) -> Option<T>,
     mut fell_back: impl FnMut(u32, &str),
 ) -> Result<(u32, usize, T), RunError> {
-    for d in (0..=last).rev() {
-        let file = DepthFile::open(&depth_path(dir, d));
-        let len = match file.and_then(|f| f.verify().map(|()| f.len())) {
-            Ok(len) => len,
-            Err(e) => {
-                fell_back(d, &e.to_string());
-                continue;
-            }
+    let last = manifest.depth();
+    let run = manifest.settings.run_id();
+    // Up the chain, to the first break.
+    let mut previous = 0;
+    let mut good = Vec::new();
+    let mut broken: Option<(u32, String)> = None;
+    for d in 0..=last {
+        let expected = match d {
+            0 => 1,
+            _ => manifest.depths[d as usize - 1].kept,
         };
-        match history(d, len) {
-            Some(h) => return Ok((d, len, h)),
-            None => fell_back(d, "history snapshot missing or damaged"),
+        match check_depth(dir, d, run, previous, expected) {
+            Ok(f) => {
+                previous = f.digest();
+                good.push(f.len());
+            }
+            Err(why) => {
+                broken = Some((d, why));
+                break;
+            }
         }
     }
-    Err(RunError::NothingToResume(dir.to_path_buf()))
+    if let Some((b, why)) = &broken {
+        if b + SNAPSHOTS_KEPT <= last {
+            return Err(RunError::BrokenChain {
+                dir: dir.to_path_buf(),
+                why: why.clone(),
+            });
+        }
+        for d in (*b..=last).rev() {
+            match d == *b {
+                true => fell_back(d, why),
+                false => fell_back(d, &format!("above the break at depth {b}")),
+            }
+        }
+    }
+    let mut why = broken.map(|(_, why)| why).unwrap_or_default();
+    for d in (0..good.len() as u32).rev() {
+        if d + SNAPSHOTS_KEPT <= last {
+            break;
+        }
+        let len = good[d as usize];
+        if let Err(e) = DepthFile::open(&depth_path(dir, d)).and_then(|f| f.verify()) {
+            why = e.to_string();
+            fell_back(d, &why);
+            continue;
+        }
+        match history(d, len) {
+            Some(h) => return Ok((d, len, h)),
+            None => {
+                why = "history snapshot missing or damaged".into();
+                fell_back(d, &why);
+            }
+        }
+    }
+    Err(RunError::NothingToResume {
+        dir: dir.to_path_buf(),
+        why,
+    })
 }
 
-/// The best game among the depths listed (highest score, then shallowest,
-/// then the first such entry in the depth file).
+/// The best game among the depths listed, by [`Best`]'s order: the
+/// highest score, then the shallowest depth, then the first such entry in
+/// the depth file.
 pub(crate) fn best_from_files(dir: &Path, depths: &[DepthStats]) -> Result<Best, RunError> {
     let mut best = Best::START;
     for s in depths {

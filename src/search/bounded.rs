@@ -95,7 +95,7 @@ pub struct Bounded {
 impl Bounded {
     /// An empty set holding at most `cap` wells.
     pub fn new(cap: usize) -> Bounded {
-        let room = cap + (cap / 8).max(64);
+        let room = cap.saturating_add((cap / 8).max(64));
         Bounded {
             cap,
             buf: Vec::new(),

@@ -39,14 +39,14 @@ pub mod ancestry;
 pub mod bounded;
 mod distinct;
 mod kernel;
-mod memory;
+pub mod memory;
 pub mod observer;
 
 use std::path::Path;
 use std::time::Instant;
 
 use crate::evaluate::Evaluator;
-use crate::run::store::{self, DepthFile, Entry};
+use crate::run::store::{self, DepthFile, Entry, Link};
 use crate::run::{self, Best, DepthStats, Manifest, RunError, Settings};
 
 pub use adversary::Adversary;
@@ -128,14 +128,14 @@ pub struct RunResult {
     pub exhausted: bool,
 }
 
-/// Starts a new run in `dir` (which must not already hold one).
+/// Starts a new run in `dir` (which must be new or empty).
 pub fn start(
     dir: &Path,
     search: &Search,
     opts: &Options,
     observer: &dyn Observer,
 ) -> Result<RunResult, SearchError> {
-    run::create(dir)?;
+    let (_lock, manifest) = run::create(dir, search.settings())?;
     let history = search
         .adversary
         .keeps_history()
@@ -143,42 +143,64 @@ pub fn start(
     if let Some(h) = &history {
         run::write_snapshot(dir, 0, &h.to_snapshot(0))?;
     }
-    let manifest = Manifest::new(search.settings());
-    run::write_manifest(dir, &manifest)?;
     run_from(dir, manifest, history, search, opts, observer)
 }
 
-/// Continues the run in `dir` from its last complete depth.
+/// Continues the run in `dir` from its last complete depth, once the depth
+/// files check out against the manifest and each other (see
+/// [`run`](crate::run)'s chain).
 pub fn resume(
     dir: &Path,
     search: &Search,
     opts: &Options,
     observer: &dyn Observer,
 ) -> Result<RunResult, SearchError> {
-    let mut manifest = run::read_manifest(dir)?;
+    let (_lock, mut manifest) = run::open_to_resume(dir)?;
     run::check_settings(dir, &manifest.settings, &search.settings())?;
     let adversary = search.adversary;
-    // The newest depth whose beam (and history) both read back intact.
     let (d, len, history) = run::last_good_depth(
         dir,
-        manifest.depth(),
-        |d, len| match adversary.keeps_history() {
-            true => Some(Some(History::from_snapshot(
+        &manifest,
+        |d, len| match (adversary.keeps_history(), d) {
+            (false, _) => Some(None),
+            // The root's history depends on nothing: make it afresh.
+            (true, 0) => Some(Some(History::root(adversary))),
+            (true, _) => Some(Some(History::from_snapshot(
                 adversary,
                 &run::read_snapshot(dir, d)?,
                 d,
                 len,
             )?)),
-            false => Some(None),
         },
         |d, why| observer.fell_back(d, why),
     )?;
     manifest.depths.truncate(d as usize);
     manifest.exhausted = false;
-    // Recompute the best game from the kept stats, in case newer depths were dropped.
+    // The best game by the one order, from the files (newer depths may
+    // have been dropped).
     manifest.best = run::best_from_files(dir, &manifest.depths)?;
+    run::write_manifest(dir, &manifest)?;
+    run::rewrite_log(dir, &manifest.depths)?;
     observer.resumed(d, len);
     run_from(dir, manifest, history, search, opts, observer)
+}
+
+/// Checks the whole run in `dir` ([`run::verify`]), its history snapshots
+/// read as its adversary's.
+pub fn verify(dir: &Path) -> Result<run::verify::Report, RunError> {
+    let settings = run::read_manifest(dir)?.settings;
+    let adversary = Adversary::new(settings.enemy);
+    let check = move |d: u32, bytes: &[u8], len: usize| match History::from_snapshot(
+        adversary, bytes, d, len,
+    ) {
+        Some(_) => Ok(()),
+        None => Err("damaged, or not this depth's".to_string()),
+    };
+    let snapshot: Option<run::verify::SnapshotCheck> = match adversary.keeps_history() {
+        true => Some(&check),
+        false => None,
+    };
+    run::verify::verify(dir, snapshot)
 }
 
 /// The depth loop, from the manifest's last depth to `opts.max_depth`.
@@ -198,6 +220,7 @@ fn run_from(
             reason: e.to_string(),
         })?;
     let started = Instant::now();
+    let run_id = manifest.settings.run_id();
     let mut depth = manifest.depth();
     while depth < opts.max_depth {
         // The beam is read from its depth file as it is expanded, a block at
@@ -223,17 +246,18 @@ fn run_from(
             observer.exhausted(depth + 1);
             break;
         }
-        // `kept` is sorted by well, the order of the depth file.
+        // `kept` is sorted by well, the order of the depth file, so the
+        // first of the top score is the one `Best`'s order picks.
         let best_cost = kept.iter().min().expect("non-empty").cost;
+        let best_score = kept
+            .iter()
+            .map(|c| c.score_at(depth + 1))
+            .max()
+            .expect("non-empty");
         let top = *kept
             .iter()
-            .max_by(|a, b| {
-                a.score_at(depth + 1)
-                    .cmp(&b.score_at(depth + 1))
-                    .then(b.cmp(a))
-            })
-            .expect("non-empty");
-        let best_score = top.score_at(depth + 1);
+            .find(|c| c.score_at(depth + 1) == best_score)
+            .expect("the top score is some candidate's");
         if best_score > manifest.best.score {
             manifest.best = Best {
                 score: best_score,
@@ -241,26 +265,23 @@ fn run_from(
                 well: top.well.unpack(),
             };
         }
-        let mut histogram: Vec<(u16, u64)> = Vec::new();
-        for c in &kept {
-            let score = c.score_at(depth + 1);
-            match histogram.iter_mut().find(|(s, _)| *s == score) {
-                Some((_, n)) => *n += 1,
-                None => histogram.push((score, 1)),
-            }
-        }
-        histogram.sort_unstable();
+        let histogram = run::histogram(kept.iter().map(|c| c.score_at(depth + 1)));
         // Memory peaks here, so each big piece goes as soon as it can: the
         // old beam's mapping first; the new depth file is streamed out of
         // the candidates, which go before the ancestry moves on (and reads
         // the wells of the level that matures back from its depth file).
+        let link = Link {
+            run: run_id,
+            previous: beam.digest(),
+        };
         drop(beam);
         let next_path = run::depth_path(dir, depth + 1);
-        let file_bytes = store::write_depth_file(&next_path, depth + 1, kept.len(), |i| Entry {
-            well: kept[i].well,
-            score: kept[i].score_at(depth + 1),
-        })
-        .map_err(run::io(&next_path))?;
+        let file_bytes =
+            store::write_depth_file(&next_path, depth + 1, link, kept.len(), |i| Entry {
+                well: kept[i].well,
+                score: kept[i].score_at(depth + 1),
+            })
+            .map_err(run::io(&next_path))?;
         let kept_len = kept.len() as u64;
         let parents: Vec<u32> = kept.iter().map(|c| c.parent).collect();
         drop(kept);

@@ -319,7 +319,7 @@ impl Bot {
                 continue;
             }
             let s = self.best_second(&b1, next, o1.cash, &mut second);
-            if best.map_or(true, |(bs, _)| s > bs) {
+            if best.is_none_or(|(bs, _)| s > bs) {
                 best = Some((s, mv));
             }
         }
@@ -412,7 +412,7 @@ impl Bot {
                     s = s.max(evaluate(&self.weights, &b2, o1.cash + o2.cash));
                 }
             }
-            if best.map_or(true, |(bs, _)| s > bs) {
+            if best.is_none_or(|(bs, _)| s > bs) {
                 best = Some((s, mv));
             }
         }

@@ -710,7 +710,7 @@ impl Game {
             if self.level == LEVELS && self.finished_at.is_none() {
                 self.finished_at = Some(self.spawns);
             }
-            if !self.rules.flat && self.level % 10 == 0 && self.level < LEVELS {
+            if !self.rules.flat && self.level.is_multiple_of(10) && self.level < LEVELS {
                 self.refill();
                 turn.refilled = true;
             }

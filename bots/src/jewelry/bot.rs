@@ -250,7 +250,7 @@ impl Bot {
                     s = e;
                 }
             }
-            if best.map_or(true, |(bs, _)| s > bs) {
+            if best.is_none_or(|(bs, _)| s > bs) {
                 best = Some((s, p1));
             }
         }

@@ -144,7 +144,7 @@ fn play(a: PlayArgs) -> Result<()> {
         };
         max_jewels = max_jewels.max(g.board.jewels());
         best_chain = best_chain.max(s.chains);
-        if a.every > 0 && ((g.columns - 1) % a.every == 0 || g.over) {
+        if a.every > 0 && ((g.columns - 1).is_multiple_of(a.every) || g.over) {
             writeln!(
                 out,
                 "\ncolumn {}: {} (next {}) -> well column {} as {}; cleared {}, chains {}; {} jewels",

@@ -49,7 +49,7 @@ impl Game {
 
     fn deal(&mut self) -> Column {
         self.dealt += 1;
-        if self.wild_every > 0 && self.dealt % self.wild_every == 0 {
+        if self.wild_every > 0 && self.dealt.is_multiple_of(self.wild_every) {
             return [WILD; 3];
         }
         std::array::from_fn(|_| 1 + self.rng.below(u32::from(COLOURS)) as u8)

@@ -159,7 +159,7 @@ pub fn run_from_power_on(
         }
         t += 1;
         // One press every eight frames gives every screen time to settle.
-        let buttons = if t % 8 != 0 || mode == ram::GAME_MODE_PLAY {
+        let buttons = if !t.is_multiple_of(8) || mode == ram::GAME_MODE_PLAY {
             Buttons::NONE
         } else if mode == ram::GAME_MODE_LEVEL_MENU && rights < level {
             rights += 1;

@@ -362,7 +362,7 @@ pub const fn points(lines: u32, level: u8) -> u64 {
 
 /// The level after one more line, by the cartridge's rule (see the module doc).
 pub const fn level_after_line(level: u8, lines_after: u32) -> u8 {
-    if lines_after % 10 != 0 {
+    if !lines_after.is_multiple_of(10) {
         return level;
     }
     // The tens of the line count as the game's byte: hundreds in the high nibble,

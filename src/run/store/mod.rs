@@ -1,9 +1,10 @@
 //! The on-disk depth file: one beam, sorted by well, in checksummed zstd
 //! blocks with an index, read back through a memory map.
 //!
-//! # Layout (format version 1)
+//! # Layout (format version 2)
 //! ```text
-//! header  16 bytes   magic "HTBEAM\0\0", version u32 LE, depth u32 LE
+//! header  32 bytes   magic "HTBEAM\0\0", version u32 LE, depth u32 LE,
+//!                    run u64 LE, previous u64 LE
 //! blocks             zstd frames, one per block of up to BLOCK entries
 //! index   56 bytes   per block: first well (16 × u16 LE), offset u64,
 //!                    compressed length u32, entries u32, CRC-32 of the
@@ -15,6 +16,12 @@
 //! every entry as u16 LE (row 4 of all entries, then row 5, ...), then every
 //! score as u16 LE. Sorted wells share their top rows, so each column is
 //! long runs of equal values and compresses to a few bytes per well.
+//!
+//! `run` is the run's identity ([`Link`]) and `previous` the
+//! [digest](DepthFile::digest) of the depth before's file (0 for depth 0),
+//! so a run's files form a chain: a file copied from another run, from
+//! another depth, or an older file put back in place of a newer one breaks
+//! it, and reading the headers and indexes (a few bytes per block) finds it.
 //!
 //! Finding one well reads the footer, the index (binary search on the first
 //! wells) and one block; nothing else of the file is touched.
@@ -45,8 +52,8 @@ pub const BLOCK: usize = 4096;
 const MAGIC: &[u8; 8] = b"HTBEAM\0\0";
 const FOOTER_MAGIC: &[u8; 8] = b"HTBEAMIX";
 /// The format version written by this code.
-pub const VERSION: u32 = 1;
-const HEADER_LEN: usize = 16;
+pub const VERSION: u32 = 2;
+const HEADER_LEN: usize = 32;
 const INDEX_ENTRY_LEN: usize = 56;
 const FOOTER_LEN: usize = 32;
 
@@ -54,6 +61,28 @@ const FOOTER_LEN: usize = 32;
 /// decoded blocks (about 1 MB of file).
 const DROP_ALL_EVERY: usize = 64;
 const ZSTD_LEVEL: i32 = 9;
+
+/// Where a depth file belongs: the run and the file before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Link {
+    /// The run's identity ([`crate::run::Settings::run_id`]).
+    pub run: u64,
+    /// The digest of the previous depth's file (0 for depth 0).
+    pub previous: u64,
+}
+
+/// FNV-1a over bytes: fixed, so the same on every machine and build, as a
+/// digest stored on disk must be.
+pub(crate) fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// FNV-1a's starting value.
+pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// One stored beam entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -88,12 +117,14 @@ impl From<Stored> for Entry {
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// An I/O error.
-    #[error("{path}: {source}")]
+    // The cause is in the message and not a `source`, so that a report of
+    // the error chain does not print it twice.
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
-        source: io::Error,
+        error: io::Error,
     },
     /// The file is shorter than its own structure says.
     #[error("{path}: truncated ({len} bytes)")]
@@ -146,17 +177,18 @@ pub enum StoreError {
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
-    move |source| StoreError::Io {
+    move |error| StoreError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 
 /// Encodes a beam (sorted by well, no duplicates) as a depth file.
 #[cfg(test)]
-pub(crate) fn encode(depth: u32, entries: &[Entry]) -> Vec<u8> {
+pub(crate) fn encode(depth: u32, link: Link, entries: &[Entry]) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER_LEN + entries.len() * 5);
-    encode_into(&mut out, depth, entries.len(), |i| entries[i]).expect("a Vec takes any write");
+    encode_into(&mut out, depth, link, entries.len(), |i| entries[i])
+        .expect("a Vec takes any write");
     out
 }
 
@@ -167,12 +199,13 @@ pub(crate) fn encode(depth: u32, entries: &[Entry]) -> Vec<u8> {
 pub(crate) fn write_depth_file(
     path: &Path,
     depth: u32,
+    link: Link,
     len: usize,
     entry: impl Fn(usize) -> Entry,
 ) -> io::Result<u64> {
     let mut bytes = 0;
     write_atomic_with(path, |w| {
-        bytes = encode_into(w, depth, len, entry)?;
+        bytes = encode_into(w, depth, link, len, entry)?;
         Ok(())
     })?;
     Ok(bytes)
@@ -182,6 +215,7 @@ pub(crate) fn write_depth_file(
 fn encode_into(
     out: &mut dyn Write,
     depth: u32,
+    link: Link,
     len: usize,
     entry: impl Fn(usize) -> Entry,
 ) -> io::Result<u64> {
@@ -192,6 +226,8 @@ fn encode_into(
     out.write_all(MAGIC)?;
     out.write_all(&VERSION.to_le_bytes())?;
     out.write_all(&depth.to_le_bytes())?;
+    out.write_all(&link.run.to_le_bytes())?;
+    out.write_all(&link.previous.to_le_bytes())?;
     let mut written = HEADER_LEN as u64;
     let mut index = Vec::new();
     let mut raw = Vec::with_capacity(BLOCK * (LIVE_ROWS + 1) * 2);

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use memmap2::{Advice, Mmap, UncheckedAdvice};
 
 use super::{
-    io_err, StoreError, Stored, BLOCK, DROP_ALL_EVERY, FOOTER_LEN, FOOTER_MAGIC, HEADER_LEN,
-    INDEX_ENTRY_LEN, MAGIC, VERSION,
+    fnv1a, io_err, Link, StoreError, Stored, BLOCK, DROP_ALL_EVERY, FNV_OFFSET, FOOTER_LEN,
+    FOOTER_MAGIC, HEADER_LEN, INDEX_ENTRY_LEN, MAGIC, VERSION,
 };
 use crate::well::{PackedWell, Well, LIVE_ROWS};
 
@@ -28,8 +28,10 @@ pub struct DepthFile {
     path: PathBuf,
     map: Mmap,
     depth: u32,
+    link: Link,
     entries: usize,
     blocks: Vec<BlockInfo>,
+    digest: u64,
     /// Blocks decoded so far (see [`DepthFile::drop_pages`]).
     decoded: AtomicUsize,
 }
@@ -79,6 +81,10 @@ impl DepthFile {
             });
         }
         let depth = u32_at(b, 12);
+        let link = Link {
+            run: u64_at(b, 16),
+            previous: u64_at(b, 24),
+        };
         let f = b.len() - FOOTER_LEN;
         if &b[f + 24..f + 32] != FOOTER_MAGIC {
             return Err(truncated());
@@ -128,12 +134,19 @@ impl DepthFile {
         if total != entries {
             return Err(truncated());
         }
+        // The header, the index (which holds every block's checksum) and
+        // the footer: the whole file, through the checksums.
+        let digest = [&b[..HEADER_LEN], index, &b[f..]]
+            .iter()
+            .fold(FNV_OFFSET, |h, part| fnv1a(h, part));
         Ok(DepthFile {
             path: path.to_path_buf(),
             map,
             depth,
+            link,
             entries,
             blocks,
+            digest,
             decoded: AtomicUsize::new(0),
         })
     }
@@ -141,6 +154,22 @@ impl DepthFile {
     /// The depth this file holds.
     pub fn depth(&self) -> u32 {
         self.depth
+    }
+
+    /// The run this file belongs to and the digest of the file before it.
+    pub fn link(&self) -> Link {
+        self.link
+    }
+
+    /// A digest of the whole file: of its header, index and footer, which
+    /// hold a checksum of every block. The next depth's file records it.
+    pub fn digest(&self) -> u64 {
+        self.digest
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Number of wells.
@@ -180,7 +209,7 @@ impl DepthFile {
     /// which bounds what stays resident whatever the beam's width.
     fn drop_pages(&self, info: BlockInfo) {
         let n = self.decoded.fetch_add(1, Ordering::Relaxed) + 1;
-        let (offset, len) = if n % DROP_ALL_EVERY == 0 {
+        let (offset, len) = if n.is_multiple_of(DROP_ALL_EVERY) {
             (0, self.map.len())
         } else {
             (info.offset, info.len)
@@ -295,6 +324,21 @@ impl DepthFile {
         }
     }
 
+    /// Checks every block's checksum, without decompressing: fast enough
+    /// to run over a whole run folder on resume.
+    pub fn verify_checksums(&self) -> Result<(), StoreError> {
+        for (i, info) in self.blocks.iter().enumerate() {
+            let bytes = &self.map[info.offset..info.offset + info.len];
+            if crc32fast::hash(bytes) != info.crc {
+                return Err(StoreError::Checksum {
+                    path: self.path.clone(),
+                    what: format!("block {i}"),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Checks every block's checksum and decompression.
     pub fn verify(&self) -> Result<(), StoreError> {
         for i in 0..self.blocks.len() {
@@ -337,9 +381,27 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("d.beam");
         let entries = sample(10_000);
-        write_atomic(&path, &encode(3, &packed(&entries))).unwrap();
+        write_atomic(
+            &path,
+            &encode(
+                3,
+                Link {
+                    run: 7,
+                    previous: 9,
+                },
+                &packed(&entries),
+            ),
+        )
+        .unwrap();
         let f = DepthFile::open(&path).unwrap();
         assert_eq!(f.depth(), 3);
+        assert_eq!(
+            f.link(),
+            Link {
+                run: 7,
+                previous: 9
+            }
+        );
         assert_eq!(f.read_all().unwrap(), entries);
         for e in entries.iter().step_by(997) {
             assert_eq!(f.find(&e.well).unwrap(), Some(*e));
@@ -355,7 +417,7 @@ mod tests {
     fn truncation_and_corruption_are_errors() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("d.beam");
-        let bytes = encode(1, &packed(&sample(5000)));
+        let bytes = encode(1, Link::default(), &packed(&sample(5000)));
         for cut in [0, 10, 40, bytes.len() / 2, bytes.len() - 1] {
             fs::write(&path, &bytes[..cut]).unwrap();
             assert!(DepthFile::open(&path).is_err(), "cut at {cut}");

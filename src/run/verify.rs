@@ -1,0 +1,237 @@
+//! Checking a whole run folder, for `hatetris verify`: everything a resume
+//! checks, and what only a full read can (every block decoded, every well
+//! against its score, the manifest's figures against the files), reported
+//! as a list of problems rather than stopping at the first.
+//!
+//! What a history snapshot holds is the search's business, so the caller
+//! checks those through a closure, as for a resume.
+
+use std::fs;
+use std::path::Path;
+
+use super::{
+    best_from_files, best_replay_path, check_depth, depth_path, histogram, log_path, read_manifest,
+    snapshot_path, DepthStats, Manifest, SNAPSHOTS_KEPT,
+};
+use crate::lock::lines_cleared;
+use crate::run::store::DepthFile;
+
+/// What [`verify`] found.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// The last depth of the manifest.
+    pub depth: u32,
+    /// Depth files read in full.
+    pub files: u32,
+    /// Wells read.
+    pub wells: u64,
+    /// What is wrong: the run would not resume, or would resume wrongly.
+    pub problems: Vec<String>,
+    /// What is odd but harmless (left by a kill, and cleaned or rewritten
+    /// by the next resume).
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    /// Whether nothing is wrong.
+    pub fn is_ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// A snapshot checker: `(depth, bytes, entries)` to why it is wrong.
+pub type SnapshotCheck<'a> = &'a dyn Fn(u32, &[u8], usize) -> Result<(), String>;
+
+/// Checks the run in `dir`. `snapshot` checks a history snapshot, for an
+/// adversary that keeps one (`None`: no snapshots expected). Only an
+/// unreadable manifest is an `Err`; everything else is in the report.
+pub fn verify(dir: &Path, snapshot: Option<SnapshotCheck>) -> Result<Report, super::RunError> {
+    let manifest = read_manifest(dir)?;
+    let mut report = Report {
+        depth: manifest.depth(),
+        ..Report::default()
+    };
+    check_depths(dir, &manifest, &mut report);
+    if report.problems.is_empty() {
+        match best_from_files(dir, &manifest.depths) {
+            Ok(best) if best == manifest.best => {}
+            Ok(best) => report.problems.push(format!(
+                "the manifest's best game (score {} at depth {}) is not the files' (score {} at depth {})",
+                manifest.best.score, manifest.best.depth, best.score, best.depth
+            )),
+            Err(e) => report.problems.push(e.to_string()),
+        }
+    }
+    if let Some(check) = snapshot {
+        check_snapshots(dir, &manifest, check, &mut report);
+    }
+    check_log(dir, &manifest.depths, &mut report);
+    check_replay(dir, &manifest, &mut report);
+    check_strays(dir, &manifest, &mut report);
+    Ok(report)
+}
+
+/// The chain, every block, every well, and the manifest's figures: the
+/// depths in parallel (each needs only its own file and the digest of the
+/// one before), their problems reported in depth order.
+fn check_depths(dir: &Path, manifest: &Manifest, report: &mut Report) {
+    use rayon::prelude::*;
+    let run = manifest.settings.run_id();
+    let results: Vec<(Vec<String>, u64)> = (0..=manifest.depth())
+        .into_par_iter()
+        .map(|d| check_one_depth(dir, manifest, run, d))
+        .collect();
+    for (problems, wells) in results {
+        report.files += u32::from(wells > 0);
+        report.wells += wells;
+        report.problems.extend(problems);
+    }
+}
+
+/// One depth's problems, and its wells (0 when it could not be read).
+fn check_one_depth(dir: &Path, manifest: &Manifest, run: u64, d: u32) -> (Vec<String>, u64) {
+    let mut problems = Vec::new();
+    let stats = d.checked_sub(1).map(|i| &manifest.depths[i as usize]);
+    let expected = stats.map_or(1, |s| s.kept);
+    // The link is checked against the file before as it is, so that one
+    // bad file is one problem and the files after it are still checked.
+    let previous = match d {
+        0 => Ok(0),
+        _ => DepthFile::open(&depth_path(dir, d - 1)).map(|f| f.digest()),
+    };
+    if let Ok(previous) = previous {
+        if let Err(why) = check_depth(dir, d, run, previous, expected) {
+            problems.push(format!("depth {d}: {why}"));
+        }
+    }
+    let entries = match DepthFile::open(&depth_path(dir, d)).and_then(|f| f.read_all()) {
+        Ok(e) => e,
+        Err(e) => {
+            if problems.is_empty() {
+                problems.push(format!("depth {d}: {e}"));
+            }
+            return (problems, 0);
+        }
+    };
+    let name = format!("depth {d}");
+    if let Some(i) = (1..entries.len()).find(|&i| entries[i - 1].well >= entries[i].well) {
+        problems.push(format!("{name}: wells out of order at entry {i}"));
+    }
+    if let Some((i, e)) = entries
+        .iter()
+        .enumerate()
+        .find(|(_, e)| lines_cleared(0, d, e.well.cells()) != Some(u32::from(e.score)))
+    {
+        problems.push(format!(
+            "{name}: entry {i} has {} cells, which {d} pieces and {} lines cannot give",
+            e.well.cells(),
+            e.score
+        ));
+    }
+    if let Some(s) = stats {
+        if histogram(entries.iter().map(|e| e.score)) != s.histogram {
+            problems.push(format!(
+                "{name}: the scores in the file differ from the manifest's histogram"
+            ));
+        }
+    }
+    (problems, entries.len() as u64)
+}
+
+/// The newest snapshots: the newest depth's must be there and match.
+fn check_snapshots(dir: &Path, manifest: &Manifest, check: SnapshotCheck, report: &mut Report) {
+    let last = manifest.depth();
+    for d in (0..=last).rev().take(SNAPSHOTS_KEPT as usize) {
+        let path = snapshot_path(dir, d);
+        let len = match d {
+            0 => 1,
+            _ => manifest.depths[d as usize - 1].kept as usize,
+        };
+        match fs::read(&path) {
+            Ok(bytes) => {
+                if let Err(why) = check(d, &bytes, len) {
+                    report
+                        .problems
+                        .push(format!("depth {d}'s history snapshot: {why}"));
+                }
+            }
+            Err(_) if d == last => report
+                .problems
+                .push(format!("depth {d}'s history snapshot is missing")),
+            Err(_) => {}
+        }
+    }
+}
+
+/// The log: one line per depth of the manifest, each the manifest's.
+fn check_log(dir: &Path, depths: &[DepthStats], report: &mut Report) {
+    let text = fs::read_to_string(log_path(dir)).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    let parsed: Vec<Option<DepthStats>> =
+        lines.iter().map(|l| serde_json::from_str(l).ok()).collect();
+    let same = lines.len() == depths.len()
+        && parsed
+            .iter()
+            .zip(depths)
+            .all(|(p, s)| p.as_ref().is_some_and(|p| p.depth == s.depth));
+    if !same {
+        report.notes.push(format!(
+            "log.jsonl has {} lines ({} unreadable) for {} depths; a resume rewrites it from the manifest",
+            lines.len(),
+            parsed.iter().filter(|p| p.is_none()).count(),
+            depths.len()
+        ));
+    }
+}
+
+/// The best game's replay, if written: it must play to a score.
+fn check_replay(dir: &Path, manifest: &Manifest, report: &mut Report) {
+    let Ok(text) = fs::read_to_string(best_replay_path(dir)) else {
+        return;
+    };
+    let keys = match crate::replay::decode(text.trim()) {
+        Ok(keys) => keys,
+        Err(e) => {
+            report
+                .problems
+                .push(format!("best-replay.txt does not decode: {e}"));
+            return;
+        }
+    };
+    let trace = crate::replay::play(&keys, manifest.settings.enemy);
+    if trace.score != u32::from(manifest.best.score) {
+        report.notes.push(format!(
+            "best-replay.txt scores {} against {}, the manifest's best is {} (it is rewritten when a search ends)",
+            trace.score, manifest.settings.enemy, manifest.best.score
+        ));
+    }
+}
+
+/// Files a kill leaves: temporaries, and depths past the manifest's.
+fn check_strays(dir: &Path, manifest: &Manifest, report: &mut Report) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    for name in names {
+        if super::atomic::is_temporary(&name) {
+            report.notes.push(format!(
+                "{name} is a temporary file left by a kill; a resume removes it"
+            ));
+        }
+        let past = name
+            .strip_prefix("depth-")
+            .and_then(|n| n.strip_suffix(".beam"))
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|&d| d > manifest.depth());
+        if past.is_some() {
+            report.notes.push(format!(
+                "{name} is past the manifest's last depth {} (left by a kill); a resume overwrites it",
+                manifest.depth()
+            ));
+        }
+    }
+}

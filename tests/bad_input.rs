@@ -1,0 +1,586 @@
+//! Bad input on every command: missing, empty, garbage, huge, negative and
+//! non-UTF-8 arguments, directories and missing files, `/dev/zero` as
+//! input and `/dev/full` as standard output. Each must end with exit code 1
+//! and one line on stderr (or clap's usage error, exit code 2), and never
+//! with a panic. Nothing here searches more than a few wells.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::os::unix::ffi::OsStringExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Instant;
+
+/// The empty well as 20 integers.
+const EMPTY: &str = "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
+
+/// What a case must end with.
+#[derive(Debug)]
+enum Want {
+    /// Exit code 1 and one line, `hatetris: …`, containing this text.
+    Fails(&'static str),
+    /// Clap's usage error: exit code 2 (its message may take several lines).
+    Usage,
+}
+
+#[derive(Debug)]
+enum Input {
+    /// Nothing (standard input is closed at once).
+    Empty,
+    Bytes(Vec<u8>),
+    File(PathBuf),
+}
+
+#[derive(Debug)]
+struct Case {
+    args: Vec<OsString>,
+    stdin: Input,
+    /// Standard output is `/dev/full`.
+    full: bool,
+    /// Progress lines on stderr may come before the error line.
+    progress: bool,
+    want: Want,
+}
+
+impl Case {
+    fn new(args: Vec<OsString>) -> Case {
+        Case {
+            args,
+            stdin: Input::Empty,
+            full: false,
+            progress: false,
+            want: Want::Usage,
+        }
+    }
+    fn fails(mut self, text: &'static str) -> Case {
+        self.want = Want::Fails(text);
+        self
+    }
+    fn usage(mut self) -> Case {
+        self.want = Want::Usage;
+        self
+    }
+    fn stdin(mut self, bytes: &[u8]) -> Case {
+        self.stdin = Input::Bytes(bytes.to_vec());
+        self
+    }
+    fn stdin_file(mut self, path: &str) -> Case {
+        self.stdin = Input::File(PathBuf::from(path));
+        self
+    }
+    /// Standard output on a full disk.
+    fn full(mut self) -> Case {
+        self.full = true;
+        self.want = Want::Fails("writing to standard output: No space left on device");
+        self
+    }
+    fn progress(mut self) -> Case {
+        self.progress = true;
+        self
+    }
+
+    fn run(&self, dir: &Path) -> Output {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_hatetris"));
+        cmd.args(&self.args)
+            .current_dir(dir)
+            .env_remove("RUST_BACKTRACE")
+            .stderr(Stdio::piped());
+        cmd.stdout(if self.full {
+            Stdio::from(File::options().write(true).open("/dev/full").unwrap())
+        } else {
+            Stdio::piped()
+        });
+        match &self.stdin {
+            Input::Empty => cmd.stdin(Stdio::null()),
+            Input::Bytes(_) => cmd.stdin(Stdio::piped()),
+            Input::File(p) => cmd.stdin(File::open(p).unwrap()),
+        };
+        let mut child = cmd.spawn().expect("run hatetris");
+        if let Input::Bytes(b) = &self.stdin {
+            use std::io::Write;
+            // The command may stop reading early (a size cap): ignore the pipe error.
+            let _ = child.stdin.take().unwrap().write_all(b);
+        }
+        child.wait_with_output().unwrap()
+    }
+
+    /// What is wrong with the outcome, if anything.
+    fn check(&self, o: &Output) -> Option<String> {
+        let err = String::from_utf8_lossy(&o.stderr);
+        if err.contains("panicked") || err.contains("RUST_BACKTRACE") {
+            return Some(format!("panicked: {err}"));
+        }
+        let code = o.status.code();
+        match self.want {
+            Want::Usage => (code != Some(2)).then(|| format!("exit {code:?}, not 2: {err}")),
+            Want::Fails(text) => {
+                if code != Some(1) {
+                    return Some(format!("exit {code:?}, not 1: {err}"));
+                }
+                let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+                let ok_count = if self.progress {
+                    !lines.is_empty()
+                } else {
+                    lines.len() == 1 && err.lines().count() == 1
+                };
+                let last = lines.last().copied().unwrap_or("");
+                if !ok_count {
+                    Some(format!("{} lines on stderr: {err}", err.lines().count()))
+                } else if !last.starts_with("hatetris: ") || !last.contains(text) {
+                    Some(format!("expected an error with {text:?}: {err}"))
+                } else {
+                    None
+                }
+            }
+        }
+    }
+}
+
+macro_rules! case {
+    ($($a:expr),* $(,)?) => {
+        Case::new(vec![$(OsString::from($a)),*])
+    };
+}
+
+/// The table: every subcommand, every kind of bad input.
+fn cases(t: &Path) -> Vec<Case> {
+    let p = |name: &str| t.join(name);
+    let (missing, dir, empty, garbage, latin1, sparse) = (
+        p("missing.txt"),
+        p("a-directory"),
+        p("empty.txt"),
+        p("garbage.txt"),
+        p("latin1.txt"),
+        p("sparse.txt"),
+    );
+    let run = p("run");
+    let at = |path: &Path| format!("@{}", path.display());
+    let bad_name = OsString::from_vec(b"no-such-\xff-file".to_vec());
+    let bad_arg = OsString::from_vec(b"LRDU\xff".to_vec());
+    let wells = p("wells.txt");
+    let bad_toml = p("bad.toml");
+    let unknown_key = p("unknown-key.toml");
+    let wrong_type = p("wrong-type.toml");
+    let bad_well_line = p("bad-well.txt");
+    let huge_row = "65535 ".repeat(20);
+    let many_rows = "0 ".repeat(21);
+    let overflow_row = format!("99999999999999999999 {}", "0 ".repeat(19));
+    let twenty_one_rows = "..........\n".repeat(21);
+    let full_out = p("full-out");
+
+    let mut v = vec![
+        // The command line itself.
+        case![].usage(),
+        case!["nope"].usage(),
+        case!["--nope"].usage(),
+        case![&bad_name].usage(),
+        case!["movegen"].usage(),
+        case!["bench"].usage(),
+        case!["replay"].usage(),
+        case!["replay", "decode", "x"].usage(),
+        // search: the width.
+        case!["search", "--width"].usage(),
+        case!["search", "--width", ""].usage(),
+        case!["search", "--width", "-1"].usage(),
+        case!["search", "--width", "abc"].usage(),
+        case!["search", "--width", "1e6"].usage(),
+        case!["search", "--width", "18446744073709551616"].usage(),
+        case!["search", "--width", "0"].fails("--width must be at least 1"),
+        case!["search", "--width", "18446744073709551615", "-q"]
+            .fails("--width 18446744073709551615 needs more than 18 EB of memory"),
+        case!["search", "--width", "18446744073709551615", "--force", "-q"]
+            .fails("more than a process can address"),
+        case![
+            "search",
+            "--width",
+            "1000000000000",
+            "--max-depth",
+            "1",
+            "--out",
+            &full_out
+        ]
+        .fails("--width 1000000000000 needs about 80 TB of memory; this machine has"),
+        case!["search", "--width", "1000000000000", "--resume", &run]
+            .fails("(use --force to try anyway)"),
+        // search: threads, depth, lookahead, enemy.
+        case!["search", "--threads", "0"].fails("--threads must be at least 1"),
+        case!["search", "--threads", "1000000000"].fails("--threads 1000000000 is too many"),
+        case!["search", "--threads", "18446744073709551615"].fails("is too many"),
+        case!["search", "--threads", "-3"].usage(),
+        case!["search", "--threads", "x"].usage(),
+        case!["search", "--max-depth", "garbage"].usage(),
+        case!["search", "--max-depth", "-1"].usage(),
+        case!["search", "--max-depth", "99999999999"].usage(),
+        case!["search", "--quiescent", "0"].usage(),
+        case!["search", "--quiescent", "33"].usage(),
+        case!["search", "--quiescent", "x"].usage(),
+        case!["search", "--enemy", "nope"].fails("unknown enemy 'nope'"),
+        case!["search", "--enemy", ""].fails("unknown enemy ''"),
+        case!["search", "--enemy", &bad_arg].usage(),
+        // search: weights.
+        case!["search", "--weights", &missing].fails("No such file or directory"),
+        case!["search", "--weights", &dir].fails("Is a directory"),
+        case!["search", "--weights", "/dev/zero"].fails("larger than 1 MiB, not a weights file"),
+        case!["search", "--weights", &latin1].fails("not UTF-8 text"),
+        case!["search", "--weights", &bad_toml].fails("not valid TOML"),
+        case!["search", "--weights", &unknown_key].fails("unknown key `bogus`"),
+        case!["search", "--weights", &empty].fails("missing key"),
+        case!["search", "--weights", &sparse].fails("larger than 1 MiB"),
+        case!["search", "--weights", &bad_name].fails("No such file or directory"),
+        // search: the run folder.
+        case!["search", "--out", &run, "--resume", &run].usage(),
+        case!["search", "--resume", &missing, "-q"].fails("holds no run"),
+        case!["search", "--resume", &empty, "-q"].fails("holds no run"),
+        case!["search", "--resume", &dir, "-q"].fails("holds no run"),
+        case!["search", "--resume", &run, "--width", "6", "-q"].fails("the beam width differs"),
+        case!["search", "--resume", &run, "--width", "5", "--enemy", "mild", "-q"]
+            .fails("the enemy differs"),
+        case!["search", "--out", &run, "--width", "5", "-q"].fails("already holds a run"),
+        case!["search", "--out", "/dev/null/x", "--width", "5", "-q"].fails("Not a directory"),
+        case!["search", "--out", &empty, "--width", "5", "-q"].fails("File exists"),
+        case![
+            "search",
+            "--width",
+            "5",
+            "--max-depth",
+            "2",
+            "-q",
+            "--out",
+            &full_out
+        ]
+        .full(),
+        case![
+            "search",
+            "--width",
+            "3",
+            "--max-depth",
+            "1",
+            "--json",
+            "-q",
+            "--out",
+            p("full-json")
+        ]
+        .full(),
+        // keyframes.
+        case!["keyframes"].usage(),
+        case!["keyframes", &missing].fails("holds no run"),
+        case!["keyframes", &empty].fails("holds no run"),
+        case!["keyframes", &dir].fails("holds no run"),
+        case!["keyframes", &bad_name].fails("holds no run"),
+        case!["keyframes", &run, "--pick", "nope"].fails("unknown --pick 'nope'"),
+        case!["keyframes", &run, "--pick", ""].fails("unknown --pick ''"),
+        case!["keyframes", &run, "--format", "nope"].fails("unknown --format 'nope'"),
+        case!["keyframes", &run, "--format", ""].fails("unknown --format ''"),
+        case!["keyframes", &run, "--format", &bad_arg].usage(),
+        case!["keyframes", &run].full().progress(),
+        case!["keyframes", &run, "--pick", "deepest", "--format", "wells"]
+            .full()
+            .progress(),
+        case!["keyframes", p("run-bad-manifest")].fails("manifest.json: expected value"),
+        case!["keyframes", p("run-truncated"), "--pick", "deepest"].fails("truncated"),
+        case!["keyframes", p("run-missing-depth"), "--pick", "deepest"]
+            .fails("No such file or directory"),
+        // verify.
+        case!["verify"].usage(),
+        case!["verify", &missing].fails("holds no run"),
+        case!["verify", &empty].fails("holds no run"),
+        case!["verify", &dir].fails("holds no run"),
+        case!["verify", p("run-bad-manifest")].fails("manifest.json: expected value"),
+        case!["verify", p("run-truncated")].fails("(listed above)"),
+        case!["verify", p("run-missing-depth")].fails("(listed above)"),
+        case!["verify", &run].full(),
+        // eval: the well.
+        case!["eval"].usage(),
+        case!["eval", ""].fails("expected 20 row integers, found 0"),
+        case!["eval", "hello"].fails("reading the well"),
+        case!["eval", "1 2 3"].fails("expected 20 row integers, found 3"),
+        case!["eval", &many_rows].fails("expected 20 row integers, found 21"),
+        case!["eval", &huge_row].fails("more than 10 columns"),
+        case!["eval", &overflow_row].fails("reading the well"),
+        case!["eval", "--", "-1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"].fails("reading the well"),
+        case!["eval", "-1"].usage(),
+        case!["eval", "#########"].fails("a row needs 10 cells"),
+        case!["eval", &twenty_one_rows].fails("reading the well"),
+        case!["eval", &bad_arg].usage(),
+        case!["eval", at(&missing)].fails("No such file or directory"),
+        case!["eval", at(&dir)].fails("Is a directory"),
+        case!["eval", "@/dev/zero"].fails("/dev/zero: larger than 1 MiB, not a well"),
+        case!["eval", at(&latin1)].fails("not UTF-8 text"),
+        case!["eval", at(&sparse)].fails("larger than 1 MiB, not a well"),
+        case!["eval", "@"].fails("No such file or directory"),
+        case!["eval", "-"]
+            .stdin_file("/dev/zero")
+            .fails("standard input: larger than 1 MiB"),
+        case!["eval", "-"]
+            .stdin(b"\xff\xfe")
+            .fails("standard input: not UTF-8 text"),
+        case!["eval", "-"].fails("expected 20 row integers, found 0"),
+        // eval: the options.
+        case!["eval", EMPTY, "--score", "-1"].usage(),
+        case!["eval", EMPTY, "--score", "x"].usage(),
+        case!["eval", EMPTY, "--score", "4294967296"].usage(),
+        case!["eval", EMPTY, "--quiescent", "0"].usage(),
+        case!["eval", EMPTY, "--weights", &missing].fails("No such file or directory"),
+        case!["eval", EMPTY, "--weights", &dir].fails("Is a directory"),
+        case!["eval", EMPTY, "--weights", "/dev/zero"].fails("larger than 1 MiB"),
+        case!["eval", EMPTY, "--weights", &bad_toml].fails("not valid TOML"),
+        case!["eval", EMPTY, "--weights", &wrong_type].fails("wrong-type.toml"),
+        case!["eval", EMPTY, "--weights", &garbage].fails("garbage.txt"),
+        case!["eval", EMPTY].full(),
+        case!["eval", EMPTY, "--json"].full(),
+        // replay score.
+        case!["replay", "score"].usage(),
+        case!["replay", "score", "RDLU##ABZ"].fails("decoding the replay"),
+        case!["replay", "score", "LRDU\u{1F600}"].fails("decoding the replay"),
+        case!["replay", "score", "x"].fails("decoding the replay"),
+        case!["replay", "score", &bad_arg].usage(),
+        case!["replay", "score", at(&missing)].fails("No such file or directory"),
+        case!["replay", "score", at(&dir)].fails("Is a directory"),
+        case!["replay", "score", "@/dev/zero"].fails("/dev/zero: larger than 16 MiB, not a replay"),
+        case!["replay", "score", at(&sparse)].fails("larger than 16 MiB, not a replay"),
+        case!["replay", "score", at(&latin1)].fails("not UTF-8 text"),
+        case!["replay", "score", at(&garbage)].fails("decoding the replay"),
+        case!["replay", "score", "@"].fails("No such file or directory"),
+        case!["replay", "score", "-"]
+            .stdin_file("/dev/zero")
+            .fails("standard input: larger than 16 MiB, not a replay"),
+        case!["replay", "score", "-"]
+            .stdin(b"\xc3\x28")
+            .fails("standard input: not UTF-8 text"),
+        case!["replay", "score", "DDDD", "--enemy", "nope"].fails("unknown enemy 'nope'"),
+        case!["replay", "score", "DDDD", "--enemy", ""].fails("unknown enemy"),
+        case!["replay", "score", "DDDD"].full(),
+        case!["replay", "score", "-"].stdin(b"DDDD").full(),
+        // replay show.
+        case!["replay", "show"].usage(),
+        case!["replay", "show", "RDLU##ABZ"].fails("decoding the replay"),
+        case!["replay", "show", "@/dev/zero"].fails("larger than 16 MiB"),
+        case!["replay", "show", at(&dir)].fails("Is a directory"),
+        case!["replay", "show", "-"]
+            .stdin(b"\xff")
+            .fails("not UTF-8 text"),
+        case!["replay", "show", "DDDD", "--enemy", "nope"].fails("unknown enemy"),
+        case!["replay", "show", "DDDD"].full(),
+        case!["replay", "show", "DDDD", "--json"].full(),
+        case!["replay", "show", "DDDD", "--json=yes"].usage(),
+        // replay encode.
+        case!["replay", "encode"].usage(),
+        case!["replay", "encode", "LRDX"].fails("'X' at position 3 is not a key"),
+        case!["replay", "encode", "L\nR"].fails("'\\n' at position 1 is not a key"),
+        case!["replay", "encode", "LRDU", "--format", "nope"].fails("unknown replay format"),
+        case!["replay", "encode", "LRDU", "--format", ""].fails("unknown replay format ''"),
+        case!["replay", "encode", "LRDU", "--format", "wells"].fails("unknown replay format"),
+        case!["replay", "encode", &bad_arg].usage(),
+        case!["replay", "encode", "@/dev/zero"].fails("larger than 16 MiB, not a list of keys"),
+        case!["replay", "encode", "-"]
+            .stdin_file("/dev/zero")
+            .fails("larger than 16 MiB"),
+        case!["replay", "encode", at(&missing)].fails("No such file or directory"),
+        case!["replay", "encode", at(&latin1)].fails("not UTF-8 text"),
+        case!["replay", "encode", "LRDU"].full(),
+        case!["replay", "encode", "LRDU", "--format", "hex"].full(),
+        // replay from-wells.
+        case!["replay", "from-wells"].usage(),
+        case!["replay", "from-wells", &missing].fails("No such file or directory"),
+        case!["replay", "from-wells", &dir].fails("Is a directory"),
+        case!["replay", "from-wells", "/dev/zero"]
+            .fails("larger than 256 MiB, not a list of wells"),
+        case!["replay", "from-wells", &sparse].fails("larger than 256 MiB, not a list of wells"),
+        case!["replay", "from-wells", "-"]
+            .stdin_file("/dev/zero")
+            .fails("larger than 256 MiB"),
+        case!["replay", "from-wells", "-"]
+            .stdin(b"0 0 0\n")
+            .fails("standard input, line 1"),
+        case!["replay", "from-wells", &latin1].fails("not UTF-8 text"),
+        case!["replay", "from-wells", &garbage].fails("garbage.txt, line 1"),
+        case!["replay", "from-wells", &bad_well_line].fails("line 2"),
+        case!["replay", "from-wells", &wells, "--enemy", "nope"].fails("unknown enemy"),
+        case!["replay", "from-wells", &wells, "--format", "nope"].fails("unknown replay format"),
+        case!["replay", "from-wells", &bad_name].fails("No such file or directory"),
+        case!["replay", "from-wells", &empty].full(),
+        // movegen children.
+        case!["movegen", "children", "--wells"].usage(),
+        case!["movegen", "children", "extra"].usage(),
+        case!["movegen", "children", "--wells", &missing].fails("No such file or directory"),
+        case!["movegen", "children", "--wells", &dir].fails("Is a directory"),
+        case!["movegen", "children", "--wells", "/dev/zero"].fails("larger than 256 MiB"),
+        case!["movegen", "children", "--wells", &latin1].fails("not UTF-8 text"),
+        case!["movegen", "children", "--wells", &bad_name].fails("No such file or directory"),
+        case!["movegen", "children"]
+            .stdin_file("/dev/zero")
+            .fails("standard input: larger than 256 MiB"),
+        case!["movegen", "children"]
+            .stdin(b"\x80abc")
+            .fails("standard input: not UTF-8 text"),
+        case!["movegen", "children"]
+            .stdin(b"0 0 0\n")
+            .fails("standard input, line 1: expected 20"),
+        case!["movegen", "children"]
+            .stdin(b"hello world\n")
+            .fails("standard input, line 1"),
+        case!["movegen", "children"]
+            .stdin(huge_row.as_bytes())
+            .fails("more than 10 columns"),
+        case!["movegen", "children"].stdin(EMPTY.as_bytes()).full(),
+        case!["movegen", "children", "--wells", &wells].full(),
+        // bench movegen.
+        case!["bench", "movegen", "--wells", &missing].fails("No such file or directory"),
+        case!["bench", "movegen", "--wells", &dir].fails("Is a directory"),
+        case!["bench", "movegen", "--wells", "/dev/zero"].fails("larger than 256 MiB"),
+        case!["bench", "movegen", "--wells", &empty].fails("holds no wells"),
+        case!["bench", "movegen", "--wells", &garbage].fails("garbage.txt, line 1"),
+        case!["bench", "movegen", "--wells", &latin1].fails("not UTF-8 text"),
+        case!["bench", "movegen", "--runs", "0"].usage(),
+        case!["bench", "movegen", "--runs", "1001"].usage(),
+        case!["bench", "movegen", "--runs", "-5"].usage(),
+        // The default wells file is relative to the current folder.
+        case!["bench", "movegen"].fails("data/bench-wells.txt: No such file or directory"),
+        case!["bench", "movegen", "--wells", &wells, "--runs", "1"].full(),
+        // bench eval.
+        case!["bench", "eval", "--wells", &missing].fails("No such file or directory"),
+        case!["bench", "eval", "--wells", "/dev/zero"].fails("larger than 256 MiB"),
+        case!["bench", "eval", "--wells", &sparse].fails("larger than 256 MiB"),
+        case!["bench", "eval", "--wells", &empty].fails("holds no wells"),
+        case!["bench", "eval", "--wells", &latin1].fails("not UTF-8 text"),
+        case!["bench", "eval", "--quiescent", "300"].usage(),
+        case!["bench", "eval", "--quiescent", "-1"].usage(),
+        case!["bench", "eval", "--wells", &wells].full(),
+        // bench search.
+        case!["bench", "search", "--width", "0"].fails("--width must be at least 1"),
+        case!["bench", "search", "--depths", "0"].fails("--depths must be at least 1"),
+        case!["bench", "search", "--depths", "x"].usage(),
+        case!["bench", "search", "--width", "1000000000000"].fails("needs about 80 TB of memory"),
+        case!["bench", "search", "--width", "18446744073709551615"].fails("needs more than 18 EB"),
+        case![
+            "bench",
+            "search",
+            "--width",
+            "18446744073709551615",
+            "--force"
+        ]
+        .fails("more than a process can address"),
+        case!["bench", "search", "--threads", "0"].fails("--threads must be at least 1"),
+        case!["bench", "search", "--threads", "1000000000"].fails("is too many"),
+        case!["bench", "search", "--width", "5", "--depths", "1", "--out", &run]
+            .fails("already holds a run"),
+        case![
+            "bench",
+            "search",
+            "--width",
+            "5",
+            "--depths",
+            "1",
+            "--out",
+            "/dev/null/x"
+        ]
+        .fails("Not a directory"),
+        case!["bench", "search", "--width", "5", "--depths", "2"].full(),
+    ];
+    // A size cap leaves an ordinary input of the same kind alone.
+    v.push(
+        case!["replay", "score", "-"]
+            .stdin(&vec![b' '; 3 << 20])
+            .full(),
+    );
+    v
+}
+
+/// The files the cases name, in a fresh folder, and a small run folder.
+fn fixtures(t: &Path) {
+    let write = |name: &str, bytes: &[u8]| std::fs::write(t.join(name), bytes).unwrap();
+    std::fs::create_dir(t.join("a-directory")).unwrap();
+    write("empty.txt", b"");
+    write("garbage.txt", b"{\"this\": is not anything}\n");
+    write("latin1.txt", b"caf\xe9 \xff\xfe\n");
+    write("wells.txt", format!("{EMPTY}\n").as_bytes());
+    write("bad.toml", b"holes = \n");
+    write("unknown-key.toml", b"bogus = 1\n");
+    write("wrong-type.toml", b"holes = \"eleven\"\n");
+    write("bad-well.txt", format!("{EMPTY}\n1 2 3\n").as_bytes());
+    // Larger than every cap, without taking the space (sparse).
+    File::create(t.join("sparse.txt"))
+        .unwrap()
+        .set_len(300 << 20)
+        .unwrap();
+    let o = Case::new(
+        [
+            "search",
+            "--width",
+            "5",
+            "--max-depth",
+            "3",
+            "-q",
+            "--out",
+            "run",
+        ]
+        .map(OsString::from)
+        .to_vec(),
+    )
+    .run(t);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let copy = |name: &str| {
+        let to = t.join(name);
+        std::fs::create_dir(&to).unwrap();
+        for f in std::fs::read_dir(t.join("run")).unwrap() {
+            let f = f.unwrap();
+            std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
+        }
+        to
+    };
+    std::fs::write(copy("run-bad-manifest").join("manifest.json"), "garbage").unwrap();
+    let truncated = copy("run-truncated").join("depth-00003.beam");
+    let bytes = std::fs::read(&truncated).unwrap();
+    std::fs::write(&truncated, &bytes[..bytes.len() / 3]).unwrap();
+    std::fs::remove_file(copy("run-missing-depth").join("depth-00002.beam")).unwrap();
+}
+
+/// Every bad input gives exit code 1 and one line (or a clap usage error),
+/// and nothing panics.
+#[test]
+fn bad_inputs_fail_with_one_line_and_no_panic() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    fixtures(t);
+    let cases = cases(t);
+    let started = Instant::now();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let o = case.run(t);
+        if let Some(why) = case.check(&o) {
+            failures.push(format!(
+                "{:?} (stdin {:?}, full {}): {why}",
+                case.args,
+                case.stdin_name(),
+                case.full
+            ));
+        }
+    }
+    println!(
+        "{} bad inputs ({} usage errors) in {:.1}s",
+        cases.len(),
+        cases
+            .iter()
+            .filter(|c| matches!(c.want, Want::Usage))
+            .count(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+impl Case {
+    fn stdin_name(&self) -> String {
+        match &self.stdin {
+            Input::Empty => "none".into(),
+            Input::Bytes(b) if b.len() > 40 => format!("{} bytes", b.len()),
+            Input::Bytes(b) => format!("{:?}", String::from_utf8_lossy(b)),
+            Input::File(p) => p.display().to_string(),
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! The run folder under swaps, corruption, crashes' leftovers and a second
+//! process: each is found before any depth is searched, and a resume
+//! reports the game an uninterrupted run does.
+
+use std::fs;
+use std::path::Path;
+
+use hatetris::enemy::EnemyKind;
+use hatetris::evaluate::{Evaluator, Identity};
+use hatetris::run::{self, RunError, RunLock};
+use hatetris::search::{self, SearchError, Silent};
+use hatetris::Well;
+
+use crate::beam::{beams, flat_search, opts, resume, start, Flat};
+
+fn manifest_text(dir: &Path) -> String {
+    fs::read_to_string(run::manifest_path(dir)).unwrap()
+}
+
+fn run_error(e: SearchError) -> RunError {
+    match e {
+        SearchError::Run(e) => e,
+        other => panic!("not a run error: {other}"),
+    }
+}
+
+/// The best game is one total order over the files (score, then depth,
+/// then well order), so resuming a finished run reports the same game.
+#[test]
+fn a_resumed_run_reports_the_uninterrupted_runs_best_game() {
+    let straight = tempfile::tempdir().unwrap();
+    let a = start(straight.path(), 200, 40, 2).unwrap();
+    assert!(a.best.score > 0, "the test run should clear lines");
+    let again = resume(straight.path(), 200, 40, 1).unwrap();
+    assert_eq!(again.best, a.best);
+    let pieces = tempfile::tempdir().unwrap();
+    start(pieces.path(), 200, 7, 1).unwrap();
+    resume(pieces.path(), 200, 19, 2).unwrap();
+    let b = resume(pieces.path(), 200, 40, 1).unwrap();
+    assert_eq!(b.best, a.best);
+    let (x, y) = (
+        run::read_manifest(straight.path()).unwrap(),
+        run::read_manifest(pieces.path()).unwrap(),
+    );
+    assert_eq!(x.best, y.best);
+    for (x, y) in x.depths.iter().zip(&y.depths) {
+        assert_eq!(
+            (x.kept, x.best_score, &x.histogram, x.best_cost.to_bits()),
+            (y.kept, y.best_score, &y.histogram, y.best_cost.to_bits())
+        );
+    }
+}
+
+/// A weight that serde_json misreads by one unit in the last place
+/// without `float_roundtrip` still resumes, and costs survive exactly.
+#[test]
+fn a_float_weight_survives_the_manifest() {
+    struct Odd;
+    impl Evaluator for Odd {
+        fn identity(&self) -> Identity {
+            Identity::new().with("holes", 1915.3751999999997f64)
+        }
+        fn cost(&self, well: &Well, score: f64) -> f64 {
+            Flat.cost(well, score) * 1.000_000_1 + 0.1
+        }
+    }
+    let search = search::Search {
+        evaluator: &Odd,
+        ..flat_search(30, EnemyKind::Hatetris)
+    };
+    let dir = tempfile::tempdir().unwrap();
+    search::start(dir.path(), &search, &opts(6, 1), &Silent).unwrap();
+    let before = run::read_manifest(dir.path()).unwrap();
+    search::resume(dir.path(), &search, &opts(6, 1), &Silent).unwrap();
+    let after = run::read_manifest(dir.path()).unwrap();
+    for (x, y) in before.depths.iter().zip(&after.depths) {
+        assert_eq!(x.best_cost.to_bits(), y.best_cost.to_bits());
+    }
+}
+
+/// Another depth's file, or another run's, in a run's place is refused
+/// before any depth is searched, naming the file.
+#[test]
+fn a_swapped_or_foreign_depth_file_is_refused_before_searching() {
+    let dir = tempfile::tempdir().unwrap();
+    start(dir.path(), 40, 20, 1).unwrap();
+    let manifest = manifest_text(dir.path());
+    let d10 = run::depth_path(dir.path(), 10);
+    let d12 = run::depth_path(dir.path(), 12);
+    let good = fs::read(&d12).unwrap();
+    fs::copy(&d10, &d12).unwrap();
+    let err = run_error(resume(dir.path(), 40, 25, 1).unwrap_err());
+    assert!(matches!(err, RunError::BrokenChain { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .contains("depth-00012.beam holds depth 10, not 12"),
+        "{err}"
+    );
+    assert_eq!(manifest_text(dir.path()), manifest, "nothing was searched");
+    assert!(!run::depth_path(dir.path(), 21).exists());
+
+    // Another run's file of the same depth and width.
+    struct Other;
+    impl Evaluator for Other {
+        fn identity(&self) -> Identity {
+            Identity::new().with("test", "other")
+        }
+        fn cost(&self, well: &Well, score: f64) -> f64 {
+            Flat.cost(well, score)
+        }
+    }
+    let other = tempfile::tempdir().unwrap();
+    let s = search::Search {
+        evaluator: &Other,
+        ..flat_search(40, EnemyKind::Hatetris)
+    };
+    search::start(other.path(), &s, &opts(20, 1), &Silent).unwrap();
+    fs::copy(run::depth_path(other.path(), 12), &d12).unwrap();
+    let err = run_error(resume(dir.path(), 40, 25, 1).unwrap_err());
+    assert!(
+        err.to_string()
+            .contains("depth-00012.beam belongs to another run"),
+        "{err}"
+    );
+    // The same run's file, but not the one the next depth followed:
+    // depth 0 of a run of another width is depth 0 of no use here, so
+    // put back the right depth 12 and swap the newest with a copy made
+    // before the run went on.
+    fs::write(&d12, &good).unwrap();
+    resume(dir.path(), 40, 25, 1).unwrap();
+}
+
+/// A damaged file in the middle of a run is found on resume, not when the
+/// final rebuild reaches it, and `verify` names it.
+#[test]
+fn a_corrupt_middle_depth_is_refused_and_verify_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    start(dir.path(), 40, 20, 1).unwrap();
+    assert!(search::verify(dir.path()).unwrap().is_ok());
+    let d8 = run::depth_path(dir.path(), 8);
+    let mut bytes = fs::read(&d8).unwrap();
+    bytes[40] ^= 0x10;
+    fs::write(&d8, &bytes).unwrap();
+    let err = run_error(resume(dir.path(), 40, 25, 1).unwrap_err());
+    assert!(err.to_string().contains("depth-00008.beam"), "{err}");
+    let report = search::verify(dir.path()).unwrap();
+    assert!(!report.is_ok());
+    assert!(
+        report.problems.iter().any(|p| p.starts_with("depth 8:")),
+        "{:?}",
+        report.problems
+    );
+}
+
+/// A damaged newest depth falls back, and the run goes on to the same
+/// files as a run never damaged.
+#[test]
+fn a_foreign_newest_depth_falls_back_to_the_same_run() {
+    let clean = tempfile::tempdir().unwrap();
+    start(clean.path(), 40, 16, 1).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    start(dir.path(), 40, 14, 1).unwrap();
+    fs::copy(
+        run::depth_path(dir.path(), 13),
+        run::depth_path(dir.path(), 14),
+    )
+    .unwrap();
+    resume(dir.path(), 40, 16, 2).unwrap();
+    assert_eq!(beams(clean.path()), beams(dir.path()));
+}
+
+/// A second process on a run folder stops at once, naming the first; the
+/// lock goes with its holder.
+#[test]
+fn a_second_process_on_a_run_folder_stops_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    start(dir.path(), 30, 5, 1).unwrap();
+    let held = RunLock::take(dir.path()).unwrap();
+    let err = run_error(resume(dir.path(), 30, 8, 1).unwrap_err());
+    let pid = std::process::id();
+    assert!(
+        err.to_string()
+            .contains(&format!("is in use by process {pid}")),
+        "{err}"
+    );
+    let fresh = dir.path().join("fresh");
+    let _fresh_lock = RunLock::take(&fresh).unwrap();
+    assert!(start(&fresh, 30, 5, 1).is_err());
+    drop(held);
+    resume(dir.path(), 30, 8, 1).unwrap();
+}
+
+/// What a kill leaves (temporary files, a lost log line, a folder with a
+/// manifest and no root) is cleaned or rebuilt by the next resume.
+#[test]
+fn a_resume_cleans_temporaries_and_rebuilds_the_log_and_the_root() {
+    let clean = tempfile::tempdir().unwrap();
+    start(clean.path(), 30, 10, 1).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    start(dir.path(), 30, 8, 1).unwrap();
+    let tmp = dir.path().join("depth-00009.beam.tmp-4242");
+    fs::write(&tmp, b"half").unwrap();
+    let log = run::log_path(dir.path());
+    let text = fs::read_to_string(&log).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.remove(3);
+    fs::write(&log, lines.join("\n")).unwrap();
+    fs::remove_file(run::depth_path(dir.path(), 0)).unwrap();
+    resume(dir.path(), 30, 10, 1).unwrap();
+    assert!(!tmp.exists());
+    assert_eq!(fs::read_to_string(&log).unwrap().lines().count(), 10);
+    assert_eq!(beams(clean.path()), beams(dir.path()));
+    assert!(search::verify(dir.path()).unwrap().is_ok());
+}
+
+/// `--out` never starts a run in a folder holding anything else.
+#[test]
+fn a_new_run_refuses_a_folder_that_is_not_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("notes.txt"), b"mine").unwrap();
+    let err = run_error(start(dir.path(), 30, 3, 1).unwrap_err());
+    assert!(matches!(err, RunError::NotEmpty(_)), "{err}");
+    assert_eq!(fs::read(dir.path().join("notes.txt")).unwrap(), b"mine");
+}
+
+/// Through the command line with the knewjade heuristic, where several
+/// wells share the top score at the depth it is first reached (at this
+/// width and depth, the run's lowest-cost one is not the first in well
+/// order): a resume of the finished run prints the same game.
+#[test]
+fn a_resumed_finished_run_prints_the_same_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let out = out.to_str().unwrap();
+    let args = |how: &'static str| {
+        [
+            "search",
+            "--quiet",
+            "--json",
+            "--width",
+            "2000",
+            "--max-depth",
+            "60",
+            "--threads",
+            "2",
+            how,
+            out,
+        ]
+    };
+    let first = crate::cli::hatetris(&args("--out"), None);
+    assert!(first.status.success(), "{}", crate::cli::stderr(&first));
+    let again = crate::cli::hatetris(&args("--resume"), None);
+    assert!(again.status.success(), "{}", crate::cli::stderr(&again));
+    let last = |o: &std::process::Output| crate::cli::stdout(o).lines().last().map(String::from);
+    assert_eq!(last(&first), last(&again));
+}
