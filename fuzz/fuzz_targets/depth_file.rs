@@ -5,14 +5,16 @@
 //! process under /dev/shm, and removed again at the end of the run. No
 //! [`DepthFile`] is alive while that file is rewritten.
 //!
-//! Only the public reading API is used (`open`, `verify`, `read_all`,
-//! `blocks`, `block`, `block_for`, `find`, `wells_at`, `len`), never a byte
-//! offset of the layout, so the target survives a format change.
+//! Only the public reading API is used (`open`, `verify`,
+//! `verify_checksums`, `read_all`, `blocks`, `block`, `block_for`, `find`,
+//! `wells_at`, `len`, `digest`), never a byte offset of the layout, so the
+//! target survives a format change.
 //!
 //! Checks on the input as a depth file, beyond "no panic":
 //! - `verify`, `read_all` and the blocks one by one agree: all succeed or
 //!   all fail; when they succeed `read_all` has `len()` entries and is the
-//!   blocks' entries in order;
+//!   blocks' entries in order; `verify_checksums` fails only if `verify`
+//!   does;
 //! - every well read back is a valid well (no row wider than 10 columns);
 //! - `wells_at` gives the wells `read_all` has at those indices, and an
 //!   error for an index past the end;
@@ -26,14 +28,16 @@
 //! the input picks a seed and a few corruptions, each applied alone to a
 //! fresh copy: a truncation, or one byte changed (a burst of at most 8 bits,
 //! which any CRC-32 detects). Each must give an error, or (a byte outside
-//! every checksum, such as the depth in the header) the seed's own entries:
-//! never a panic, never a different read.
+//! every block checksum, such as the depth in the header) the seed's own
+//! entries under a different digest, so that the next depth's file, which
+//! records the digest, no longer links to it: never a panic, never a
+//! different read, never an unnoticed change.
 #![no_main]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use hatetris::run::store::{DepthFile, Stored};
+use hatetris::run::store::{DepthFile, StoreError, Stored};
 use hatetris::well::{FULL_ROW, LIVE_ROWS};
 use hatetris::Well;
 use libfuzzer_sys::fuzz_target;
@@ -64,11 +68,14 @@ fn scratch_path() -> &'static PathBuf {
 }
 
 /// Reads the file at `path` (holding `data`) every way there is.
-fn check_any(data: &[u8], path: &PathBuf) {
+fn check_any(data: &[u8], path: &Path) {
     let Ok(file) = DepthFile::open(path) else {
         return;
     };
     let verified = file.verify();
+    if file.verify_checksums().is_err() {
+        assert!(verified.is_err(), "verify passes a bad checksum");
+    }
     let all = file.read_all();
     let blocks: Vec<_> = (0..file.blocks()).map(|i| file.block(i)).collect();
     assert_eq!(verified.is_ok(), all.is_ok(), "verify and read_all agree");
@@ -178,6 +185,7 @@ struct Seed {
     name: String,
     bytes: Vec<u8>,
     entries: Vec<Stored>,
+    digest: u64,
 }
 
 /// The seeds that open and verify under this build.
@@ -193,17 +201,14 @@ fn seeds() -> &'static [Seed] {
         let mut seeds = Vec::new();
         for p in names {
             let name = p.display().to_string();
-            let read = DepthFile::open(&p).and_then(|f| {
-                f.verify()?;
-                f.read_all()
-            });
-            match read {
-                Ok(entries) => {
+            match read(&p) {
+                Ok((entries, digest)) => {
                     let bytes = std::fs::read(&p).expect("the seed was just read");
                     seeds.push(Seed {
                         name,
                         bytes,
                         entries,
+                        digest,
                     });
                 }
                 Err(e) => eprintln!("depth_file: skipping seed {name}: {e}"),
@@ -222,7 +227,7 @@ fn seeds() -> &'static [Seed] {
 
 /// The input as corruptions of one seed: byte 0 picks the seed, then each
 /// 5 bytes are one corruption (a kind byte and a position u32).
-fn check_corruptions(data: &[u8], path: &PathBuf) {
+fn check_corruptions(data: &[u8], path: &Path) {
     let seeds = seeds();
     let Some((&pick, ops)) = data.split_first() else {
         return;
@@ -243,13 +248,7 @@ fn check_corruptions(data: &[u8], path: &PathBuf) {
             format!("byte {at} ^ {:#04x}", op[0])
         };
         std::fs::write(path, &bytes).expect("write the scratch file");
-        let read = DepthFile::open(path).and_then(|f| {
-            f.verify()?;
-            let all = f.read_all()?;
-            assert_eq!(all.len(), f.len());
-            Ok(all)
-        });
-        if let Ok(all) = read {
+        if let Ok((all, digest)) = read(path) {
             assert!(
                 all == seed.entries,
                 "{}, {what}: read {} entries that are not the seed's {}",
@@ -257,6 +256,16 @@ fn check_corruptions(data: &[u8], path: &PathBuf) {
                 all.len(),
                 seed.entries.len()
             );
+            assert_ne!(digest, seed.digest, "{}, {what}: same digest", seed.name);
         }
     }
+}
+
+/// A depth file's entries and digest, if it opens and verifies.
+fn read(path: &Path) -> Result<(Vec<Stored>, u64), StoreError> {
+    let f = DepthFile::open(path)?;
+    f.verify()?;
+    let all = f.read_all()?;
+    assert_eq!(all.len(), f.len());
+    Ok((all, f.digest()))
 }
