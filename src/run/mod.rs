@@ -380,11 +380,12 @@ impl RunLock {
         // A lock can look held for a moment after its holder let it go: a
         // process that forks (to run a command) shares the lock file's
         // descriptor with its child until the child's exec closes it. So
-        // a held lock is tried again for half a second before giving up.
+        // a held lock is tried again for a tenth of a second before giving
+        // up.
         let mut tries = 0;
         let taken = loop {
             match file.try_lock() {
-                Err(fs::TryLockError::WouldBlock) if tries < 50 => {
+                Err(fs::TryLockError::WouldBlock) if tries < 10 => {
                     tries += 1;
                     std::thread::sleep(std::time::Duration::from_millis(10));
                 }

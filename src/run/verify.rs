@@ -107,7 +107,9 @@ fn check_one_depth(
         // A damaged root is rewritten by a resume (a note below), so
         // depth 1 is not held against it.
         1 => check_depth(dir, 0, run, 0, 1).ok().map(|f| f.digest()),
-        _ => DepthFile::open(&depth_path(dir, d - 1)).ok().map(|f| f.digest()),
+        _ => DepthFile::open(&depth_path(dir, d - 1))
+            .ok()
+            .map(|f| f.digest()),
     };
     if let Some(previous) = previous {
         if let Err(why) = check_depth(dir, d, run, previous, expected) {

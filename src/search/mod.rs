@@ -118,7 +118,11 @@ impl From<store::StoreError> for SearchError {
 }
 
 /// What a finished (or stopped) run reached.
-#[derive(Clone, Debug)]
+///
+/// It holds the run folder's lock ([`run::RunLock`]): no other process can
+/// take the folder until the result is dropped, so the caller can finish
+/// with it (rebuild and write the best game) first.
+#[derive(Debug)]
 pub struct RunResult {
     /// The best game.
     pub best: Best,
@@ -126,6 +130,8 @@ pub struct RunResult {
     pub depth: u32,
     /// Whether the beam died out.
     pub exhausted: bool,
+    /// The folder's lock, held until the result is dropped.
+    _lock: run::RunLock,
 }
 
 /// Starts a new run in `dir` (which must be new or empty).
@@ -135,7 +141,7 @@ pub fn start(
     opts: &Options,
     observer: &dyn Observer,
 ) -> Result<RunResult, SearchError> {
-    let (_lock, manifest) = run::create(dir, search.settings())?;
+    let (lock, manifest) = run::create(dir, search.settings())?;
     let history = search
         .adversary
         .keeps_history()
@@ -143,7 +149,7 @@ pub fn start(
     if let Some(h) = &history {
         run::write_snapshot(dir, 0, &h.to_snapshot(0))?;
     }
-    run_from(dir, manifest, history, search, opts, observer)
+    run_from(dir, lock, manifest, history, search, opts, observer)
 }
 
 /// Continues the run in `dir` from its last complete depth, once the depth
@@ -155,7 +161,7 @@ pub fn resume(
     opts: &Options,
     observer: &dyn Observer,
 ) -> Result<RunResult, SearchError> {
-    let (_lock, mut manifest) = run::open_to_resume(dir)?;
+    let (lock, mut manifest) = run::open_to_resume(dir)?;
     run::check_settings(dir, &manifest.settings, &search.settings())?;
     let adversary = search.adversary;
     let (d, len, history) = run::last_good_depth(
@@ -182,7 +188,7 @@ pub fn resume(
     run::write_manifest(dir, &manifest)?;
     run::rewrite_log(dir, &manifest.depths)?;
     observer.resumed(d, len);
-    run_from(dir, manifest, history, search, opts, observer)
+    run_from(dir, lock, manifest, history, search, opts, observer)
 }
 
 /// Checks the whole run in `dir` ([`run::verify`]), its history snapshots
@@ -206,6 +212,7 @@ pub fn verify(dir: &Path) -> Result<run::verify::Report, RunError> {
 /// The depth loop, from the manifest's last depth to `opts.max_depth`.
 fn run_from(
     dir: &Path,
+    lock: run::RunLock,
     mut manifest: Manifest,
     mut history: Option<History>,
     search: &Search,
@@ -340,5 +347,6 @@ fn run_from(
         best: manifest.best,
         depth,
         exhausted: manifest.exhausted,
+        _lock: lock,
     })
 }
