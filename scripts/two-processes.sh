@@ -21,7 +21,7 @@ HATETRIS=${HATETRIS:-target/release/hatetris}
 WIDTH=3000
 DEPTH=60
 # Seconds after A holds the lock.
-DELAYS=(0 0.05 0.2 0.5 0.8 1.2 1.6 2 2.5 3 3.5 4)
+DELAYS=(0 0.05 0.1 0.2 0.3 0.5 0.7 0.9 1.1 1.3 1.5 1.8)
 
 [[ -x $HATETRIS ]] || { echo "two-processes: no binary at $HATETRIS (build it, or set HATETRIS)" >&2; exit 2; }
 HATETRIS=$(realpath "$HATETRIS")
