@@ -100,9 +100,11 @@ impl Evaluator for NetEvaluator {
         let mut added = [0u32; ACTIVE];
         features::active(parent, layout, &mut idx);
         let acc = self.kernel.accumulate(net, &net.bias, &idx, &[]);
+        let windows = features::Windows::new(parent);
         out.extend(children.iter().map(|c| {
             let y = if c.lines == 0 {
-                let n = features::changes(parent, &c.well, layout, &mut removed, &mut added);
+                let n =
+                    features::changes(parent, &windows, &c.well, layout, &mut removed, &mut added);
                 self.kernel.output(net, &acc, &added[..n], &removed[..n])
             } else {
                 features::active(&c.well, layout, &mut idx);

@@ -22,14 +22,17 @@
 //! both. Which one inference uses is decided in [`crate::nnue`]'s module doc.
 //!
 //! # Speed
-//! Window patterns are built eight at a time: [`SPREAD`]`[p]` holds
-//! `(p >> h) & 7` in the 16-bit lane `h` of a `u128` (a 16 KiB table built
-//! at compile time), so the eight windows whose top row is `v` are
-//! `S[v] | S[v+1] << 3 | S[v+2] << 6 | S[v+3] << 9`, lane by lane (12 bits
-//! never carry into the next lane). [`changes`] compares only the windows
-//! that overlap a changed row, so a placement without a clear (at most four
-//! rows changed) lists at most 4 row and 56 window changes, usually far
-//! fewer. Both write into caller-owned fixed arrays: nothing allocates.
+//! Window patterns are built eight at a time: `SPREAD[p]` holds
+//! `(p >> h) & 7` in the 16-bit lane `h` of two `u64` (lanes 0..4, 4..8; a
+//! 16 KiB table built at compile time), so the eight windows whose top row
+//! is `v` are `S[v] | S[v+1] << 3 | S[v+2] << 6 | S[v+3] << 9`, lane by lane
+//! (12 bits never carry into the next lane). Two `u64` rather than one
+//! `u128`: the shifts and the lane scans are single instructions. [`changes`]
+//! compares only the windows that overlap a changed row, against the
+//! parent's windows computed once ([`Windows`]), so a placement without a
+//! clear (at most four rows changed) lists at most 4 row and 56 window
+//! changes, usually far fewer. Everything writes into caller-owned fixed
+//! arrays: nothing allocates.
 //!
 //! The slow twin, [`window_pattern`], reads the window cell by cell; the
 //! tests check the fast path against it.
@@ -130,14 +133,15 @@ impl Layout {
     }
 }
 
-/// `SPREAD[p]`: lane `h` (bits `16h..16h + 16`) holds `(p >> h) & 7`.
-static SPREAD: [u128; ROW_PATTERNS] = {
-    let mut out = [0u128; ROW_PATTERNS];
+/// `SPREAD[p]`: lane `h` (bits `16h..16h + 16` of the 128 bits, the low
+/// four lanes in the first word) holds `(p >> h) & 7`.
+static SPREAD: [[u64; 2]; ROW_PATTERNS] = {
+    let mut out = [[0u64; 2]; ROW_PATTERNS];
     let mut p = 0;
     while p < ROW_PATTERNS {
         let mut h = 0;
         while h < WINDOW_COLUMNS {
-            out[p] |= (((p >> h) & 7) as u128) << (16 * h);
+            out[p][h / 4] |= (((p >> h) & 7) as u64) << (16 * (h % 4));
             h += 1;
         }
         p += 1;
@@ -147,15 +151,37 @@ static SPREAD: [u128; ROW_PATTERNS] = {
 
 /// The eight window patterns with top row `v`, one per 16-bit lane.
 #[inline(always)]
-fn window_lanes(rows: &[u16; LIVE_ROWS], v: usize) -> u128 {
-    let s = |k: usize| SPREAD[(rows[v + k] & 0x3FF) as usize];
-    s(0) | s(1) << 3 | s(2) << 6 | s(3) << 9
+fn window_lanes(rows: &[u16; LIVE_ROWS], v: usize) -> [u64; 2] {
+    let s = |k: usize| &SPREAD[(rows[v + k] & 0x3FF) as usize];
+    let (a, b, c, d) = (s(0), s(1), s(2), s(3));
+    [
+        a[0] | b[0] << 3 | c[0] << 6 | d[0] << 9,
+        a[1] | b[1] << 3 | c[1] << 6 | d[1] << 9,
+    ]
 }
 
 /// Lane `h` of [`window_lanes`].
 #[inline(always)]
-fn lane(lanes: u128, h: usize) -> u16 {
-    (lanes >> (16 * h)) as u16 & 0xFFF
+fn lane(lanes: [u64; 2], h: usize) -> u16 {
+    (lanes[h / 4] >> (16 * (h % 4))) as u16 & 0xFFF
+}
+
+/// The window patterns of one well, eight per top row: computed once for a
+/// parent and reused for each of its children ([`changes`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Windows([[u64; 2]; WINDOW_ROWS]);
+
+impl Windows {
+    /// The windows of `well`.
+    #[inline]
+    pub fn new(well: &Well) -> Windows {
+        let rows = well.rows();
+        let mut out = [[0u64; 2]; WINDOW_ROWS];
+        for (v, o) in out.iter_mut().enumerate() {
+            *o = window_lanes(rows, v);
+        }
+        Windows(out)
+    }
 }
 
 /// The pattern of the window with top row `v` (0..13) and left column `h`
@@ -209,12 +235,14 @@ pub fn active(well: &Well, layout: Layout, out: &mut [u32; ACTIVE]) {
 /// the same position. So `from`'s first-layer sum, minus the removed rows,
 /// plus the added ones, is `to`'s.
 ///
-/// Right for any two wells; cheap when few rows differ (a placement without
-/// a line clear changes at most four), since only the windows overlapping a
-/// changed row are compared.
+/// `from_windows` must be `Windows::new(from)`. Right for any two wells;
+/// cheap when few rows differ (a placement without a line clear changes at
+/// most four), since only the windows overlapping a changed row are
+/// compared.
 #[inline]
 pub fn changes(
     from: &Well,
+    from_windows: &Windows,
     to: &Well,
     layout: Layout,
     removed: &mut [u32; ACTIVE],
@@ -222,6 +250,7 @@ pub fn changes(
 ) -> usize {
     let (rs, base, ws) = layout.strides();
     let (a, b) = (from.rows(), to.rows());
+    debug_assert_eq!(from_windows.0, Windows::new(from).0);
     let mut changed = 0u32;
     let mut n = 0;
     for r in 0..ROW_POSITIONS {
@@ -239,15 +268,18 @@ pub fn changes(
     let first = changed.trailing_zeros() as usize;
     let last = 31 - changed.leading_zeros() as usize;
     for v in first.saturating_sub(3)..=last.min(WINDOW_ROWS - 1) {
-        let (la, lb) = (window_lanes(a, v), window_lanes(b, v));
-        let mut diff = la ^ lb;
-        while diff != 0 {
-            let h = diff.trailing_zeros() as usize / 16;
-            diff &= !(0xFFFFu128 << (16 * h));
-            let w = WINDOW_COLUMNS * v + h;
-            removed[n] = base + w as u32 * ws + u32::from(lane(la, h));
-            added[n] = base + w as u32 * ws + u32::from(lane(lb, h));
-            n += 1;
+        let (la, lb) = (from_windows.0[v], window_lanes(b, v));
+        for half in 0..2 {
+            let mut diff = la[half] ^ lb[half];
+            while diff != 0 {
+                let j = diff.trailing_zeros() as usize / 16;
+                diff &= !(0xFFFF << (16 * j));
+                let w = WINDOW_COLUMNS * v + 4 * half + j;
+                let (old, new) = (la[half] >> (16 * j), lb[half] >> (16 * j));
+                removed[n] = base + w as u32 * ws + (old & 0xFFF) as u32;
+                added[n] = base + w as u32 * ws + (new & 0xFFF) as u32;
+                n += 1;
+            }
         }
     }
     n
@@ -316,7 +348,8 @@ mod tests {
                 active(&pair[0], layout, &mut from);
                 active(&pair[1], layout, &mut to);
                 let (mut rem, mut add) = ([0; ACTIVE], [0; ACTIVE]);
-                let n = changes(&pair[0], &pair[1], layout, &mut rem, &mut add);
+                let windows = Windows::new(&pair[0]);
+                let n = changes(&pair[0], &windows, &pair[1], layout, &mut rem, &mut add);
                 let mut a: Vec<u32> = from.to_vec();
                 for i in 0..n {
                     let at = a

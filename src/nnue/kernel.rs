@@ -2,7 +2,7 @@
 //!
 //! Two operations, both on a base accumulator (the net's bias, or a
 //! parent's accumulator) plus lists of table rows to add and to subtract:
-//! [`Kernel::accumulate`] returns the accumulator, [`Kernel::output`]
+//! `Kernel::accumulate` returns the accumulator, `Kernel::output`
 //! applies the clipped ReLU and the output layer and returns the int32
 //! output without storing the accumulator. The feature lists are built by
 //! [`super::features`], once, for both paths.

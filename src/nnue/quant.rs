@@ -23,7 +23,7 @@
 //! wrap in any order (they are exact modulo 2¹⁶, and the final value is in
 //! range), which is what makes the incremental update, the full recompute,
 //! the scalar path and the SIMD path give the same integers. The bounds are
-//! checked again whenever a net is loaded ([`QuantNet::check`]).
+//! checked again whenever a net is loaded (`QuantNet::check`).
 //!
 //! Adaptive scales rather than fixed ones (chess engines use QA = 255,
 //! QB = 64): our nets are small and their weights' range is not known in
@@ -39,7 +39,7 @@
 //!
 //! # Layout in memory
 //! Hidden units are padded to a multiple of 16 (`lanes`), the padding all
-//! zero weights, so that a table row is 1 to 4 [`Block`]s of 16 int16 (one
+//! zero weights, so that a table row is 1 to 4 `Block`s of 16 int16 (one
 //! AVX2 register, 32-byte aligned, never split across cache lines). The
 //! table is `inputs × lanes` int16: 640 KiB for the shared layout at
 //! H = 64, 54 MiB for the positional one.
@@ -263,26 +263,39 @@ impl QuantNet {
                 self.qa, self.qb
             )));
         }
-        for k in 0..self.hidden {
-            let bias = i64::from(self.bias[k / 16].0[k % 16]);
-            let (mut lo, mut hi) = (bias, bias);
-            let mut r = 0;
-            for (count, positions, patterns) in position_groups(self.layout) {
-                for _ in 0..positions {
-                    let (mut least, mut most) = (i64::MAX, i64::MIN);
-                    for _ in 0..patterns {
-                        let w = i64::from(self.table[r * self.blocks + k / 16].0[k % 16]);
-                        least = least.min(w);
-                        most = most.max(w);
-                        r += 1;
+        if self.blocks != self.hidden.div_ceil(16)
+            || self.table.len() != self.layout.inputs() * self.blocks
+        {
+            return Err(NetError::Architecture("table of the wrong size".into()));
+        }
+        // One pass over the table: per position, each unit's least and
+        // most weight (every lane, padding included).
+        let lanes = 16 * self.blocks;
+        let mut lo: Vec<i64> = self.bias.iter().flat_map(|b| b.0).map(i64::from).collect();
+        let mut hi = lo.clone();
+        let (mut least, mut most) = (vec![0i64; lanes], vec![0i64; lanes]);
+        let mut rows = self.table.chunks_exact(self.blocks);
+        for (count, positions, patterns) in position_groups(self.layout) {
+            for _ in 0..positions {
+                least.fill(i64::MAX);
+                most.fill(i64::MIN);
+                for row in rows.by_ref().take(patterns) {
+                    for (k, &w) in row.iter().flat_map(|b| &b.0).enumerate() {
+                        least[k] = least[k].min(i64::from(w));
+                        most[k] = most[k].max(i64::from(w));
                     }
-                    lo += count as i64 * least;
-                    hi += count as i64 * most;
+                }
+                for k in 0..lanes {
+                    lo[k] += count as i64 * least[k];
+                    hi[k] += count as i64 * most[k];
                 }
             }
-            if lo < i64::from(i16::MIN) || hi > i64::from(i16::MAX) {
+        }
+        for k in 0..lanes {
+            if lo[k] < i64::from(i16::MIN) || hi[k] > i64::from(i16::MAX) {
                 return Err(NetError::Architecture(format!(
-                    "hidden unit {k}'s accumulator can reach {lo}..{hi}, more than int16 holds"
+                    "hidden unit {k}'s accumulator can reach {}..{}, more than int16 holds",
+                    lo[k], hi[k]
                 )));
             }
         }
