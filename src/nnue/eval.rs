@@ -5,8 +5,10 @@
 //! child without a line clear from it: the child differs from the parent
 //! only in the rows the piece filled (at most four), so it subtracts the
 //! parent's features at the changed positions and adds the child's
-//! ([`features::changes`]; usually 10 to 30 pairs instead of 120 rows). A
-//! child with a clear has its rows shifted, so it is recomputed. The two
+//! ([`features::changes`]: on the 294,195 children without a clear of the
+//! bench wells, 19.4 changed features on average and 25 at most, so about
+//! 39 row reads instead of 120). A child with a clear has its rows
+//! shifted, so it is recomputed. The two
 //! give the same integers (see [`super::kernel`]), so `costs` equals
 //! `cost` exactly, as the seam requires. Nothing allocates: the feature
 //! lists and accumulators are fixed arrays on the stack.

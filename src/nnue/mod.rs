@@ -59,7 +59,7 @@
 //! | knewjade heuristic | 0.484, 0.458 | |
 //!
 //! The positional table costs about twice the time per child (cache
-//! misses: each child reads 20 to 60 rows scattered over 54 MiB). H does
+//! misses: each child reads about 39 rows scattered over 54 MiB). H does
 //! not matter much for speed with the reuse (32 and 64 both about
 //! 0.12 µs), so the trainer can choose H on the validation loss alone.
 //! With the quiescent lookahead, which has no batch path and so calls
