@@ -42,6 +42,7 @@ pub mod heuristic;
 pub mod key;
 pub(crate) mod lock;
 pub mod movegen;
+pub mod nnue;
 pub mod piece;
 pub mod reference;
 pub mod replay;

@@ -12,6 +12,7 @@ mod codec;
 mod heuristic;
 mod kill;
 mod movegen;
+mod nnue;
 mod replays;
 mod rules;
 mod run_folder;

@@ -1,0 +1,368 @@
+//! The network's inputs: sparse binary features read off the well's rows.
+//!
+//! # The two pattern families
+//! - **Rows**: each of the 16 live rows (position `r`, top first) as its
+//!   10-bit pattern `p` (bit 0 the leftmost column, as in [`Well`]). 1,024
+//!   patterns; the full row never occurs in a live well but keeps its slot.
+//! - **Windows**: every 4-row × 3-column window, 13 vertical × 8 horizontal
+//!   positions (`w = 8·v + h`, top row `v`, left column `h`), its 12 cells as
+//!   a 12-bit pattern `q`: bits `3k..3k + 3` are the window's row `k` (top
+//!   first), bit 0 of each its left column. 4,096 patterns.
+//!
+//! Every position has exactly one active pattern (the empty pattern
+//! included), so every well has exactly [`ACTIVE`] = 16 + 104 = 120 active
+//! features, and a network's first layer is a sum of 120 table rows.
+//!
+//! # Layouts: where a feature's weights live
+//! [`Layout::Positional`] gives every (position, pattern) its own table row:
+//! 16 · 1,024 + 104 · 4,096 = 442,368 rows. [`Layout::Shared`] gives every
+//! pattern one row whatever its position: 1,024 + 4,096 = 5,120 rows. The
+//! index arithmetic is the same for both (a base, a per-position stride
+//! that is zero when shared, and the pattern), so one code path serves
+//! both. Which one inference uses is decided in [`crate::nnue`]'s module doc.
+//!
+//! # Speed
+//! Window patterns are built eight at a time: `SPREAD[p]` holds
+//! `(p >> h) & 7` in the 16-bit lane `h` of two `u64` (lanes 0..4, 4..8; a
+//! 16 KiB table built at compile time), so the eight windows whose top row
+//! is `v` are `S[v] | S[v+1] << 3 | S[v+2] << 6 | S[v+3] << 9`, lane by lane
+//! (12 bits never carry into the next lane). Two `u64` rather than one
+//! `u128`: the shifts and the lane scans are single instructions. [`changes`]
+//! compares only the windows that overlap a changed row, against the
+//! parent's windows computed once ([`Windows`]), so a placement without a
+//! clear (at most four rows changed) lists at most 4 row and 56 window
+//! changes, usually far fewer. Everything writes into caller-owned fixed
+//! arrays: nothing allocates.
+//!
+//! The slow twin, [`window_pattern`], reads the window cell by cell; the
+//! tests check the fast path against it.
+
+use crate::well::{Well, LIVE_ROWS, WIDTH};
+
+/// Row positions (the live rows).
+pub const ROW_POSITIONS: usize = LIVE_ROWS;
+/// Patterns of one row: 10 bits.
+pub const ROW_PATTERNS: usize = 1 << WIDTH;
+/// Vertical window positions (top rows 0..13).
+pub const WINDOW_ROWS: usize = LIVE_ROWS - 3;
+/// Horizontal window positions (left columns 0..8).
+pub const WINDOW_COLUMNS: usize = WIDTH - 2;
+/// Window positions: 13 × 8.
+pub const WINDOW_POSITIONS: usize = WINDOW_ROWS * WINDOW_COLUMNS;
+/// Patterns of one window: 12 bits.
+pub const WINDOW_PATTERNS: usize = 1 << 12;
+/// Active features in every well: one per position.
+pub const ACTIVE: usize = ROW_POSITIONS + WINDOW_POSITIONS;
+
+const _: () = assert!(WINDOW_POSITIONS == 104 && ACTIVE == 120);
+const _: () = assert!(Layout::Positional.inputs() == 442_368);
+const _: () = assert!(Layout::Shared.inputs() == 5_120);
+
+/// Where a feature's weights live: one table row per pattern, or one per
+/// (position, pattern). See the module doc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// One row per pattern: 1,024 row patterns then 4,096 window patterns.
+    Shared,
+    /// One row per (position, pattern): 16 × 1,024 row features, then
+    /// 104 × 4,096 window features.
+    Positional,
+}
+
+impl Layout {
+    /// Number of table rows (inputs).
+    pub const fn inputs(self) -> usize {
+        match self {
+            Layout::Shared => ROW_PATTERNS + WINDOW_PATTERNS,
+            Layout::Positional => ROW_POSITIONS * ROW_PATTERNS + WINDOW_POSITIONS * WINDOW_PATTERNS,
+        }
+    }
+
+    /// `(row stride, window base, window stride)`: the row feature `(r, p)`
+    /// is row `r·row_stride + p`, the window feature `(w, q)` is row
+    /// `window_base + w·window_stride + q`.
+    #[inline(always)]
+    const fn strides(self) -> (u32, u32, u32) {
+        match self {
+            Layout::Shared => (0, ROW_PATTERNS as u32, 0),
+            Layout::Positional => (
+                ROW_PATTERNS as u32,
+                (ROW_POSITIONS * ROW_PATTERNS) as u32,
+                WINDOW_PATTERNS as u32,
+            ),
+        }
+    }
+
+    /// The table row of row position `r` (0..16) with pattern `p`.
+    #[inline(always)]
+    pub fn row_feature(self, r: usize, p: u16) -> u32 {
+        let (rs, _, _) = self.strides();
+        r as u32 * rs + u32::from(p)
+    }
+
+    /// The table row of window position `w` (0..104) with pattern `q`.
+    #[inline(always)]
+    pub fn window_feature(self, w: usize, q: u16) -> u32 {
+        let (_, base, ws) = self.strides();
+        base + w as u32 * ws + u32::from(q)
+    }
+
+    /// The code stored in net files.
+    pub(crate) const fn code(self) -> u32 {
+        match self {
+            Layout::Shared => 0,
+            Layout::Positional => 1,
+        }
+    }
+
+    /// The layout of a file code.
+    pub(crate) const fn from_code(code: u32) -> Option<Layout> {
+        match code {
+            0 => Some(Layout::Shared),
+            1 => Some(Layout::Positional),
+            _ => None,
+        }
+    }
+
+    /// A short name (`shared`, `positional`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Layout::Shared => "shared",
+            Layout::Positional => "positional",
+        }
+    }
+}
+
+/// `SPREAD[p]`: lane `h` (bits `16h..16h + 16` of the 128 bits, the low
+/// four lanes in the first word) holds `(p >> h) & 7`.
+static SPREAD: [[u64; 2]; ROW_PATTERNS] = {
+    let mut out = [[0u64; 2]; ROW_PATTERNS];
+    let mut p = 0;
+    while p < ROW_PATTERNS {
+        let mut h = 0;
+        while h < WINDOW_COLUMNS {
+            out[p][h / 4] |= (((p >> h) & 7) as u64) << (16 * (h % 4));
+            h += 1;
+        }
+        p += 1;
+    }
+    out
+};
+
+/// The eight window patterns with top row `v`, one per 16-bit lane.
+#[inline(always)]
+fn window_lanes(rows: &[u16; LIVE_ROWS], v: usize) -> [u64; 2] {
+    let s = |k: usize| &SPREAD[(rows[v + k] & 0x3FF) as usize];
+    let (a, b, c, d) = (s(0), s(1), s(2), s(3));
+    [
+        a[0] | b[0] << 3 | c[0] << 6 | d[0] << 9,
+        a[1] | b[1] << 3 | c[1] << 6 | d[1] << 9,
+    ]
+}
+
+/// Lane `h` of [`window_lanes`].
+#[inline(always)]
+fn lane(lanes: [u64; 2], h: usize) -> u16 {
+    (lanes[h / 4] >> (16 * (h % 4))) as u16 & 0xFFF
+}
+
+/// The window patterns of one well, eight per top row: computed once for a
+/// parent and reused for each of its children ([`changes`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Windows([[u64; 2]; WINDOW_ROWS]);
+
+impl Windows {
+    /// The windows of `well`.
+    #[inline]
+    pub fn new(well: &Well) -> Windows {
+        let rows = well.rows();
+        let mut out = [[0u64; 2]; WINDOW_ROWS];
+        for (v, o) in out.iter_mut().enumerate() {
+            *o = window_lanes(rows, v);
+        }
+        Windows(out)
+    }
+}
+
+/// The pattern of the window with top row `v` (0..13) and left column `h`
+/// (0..8), read cell by cell: the slow twin of the table-driven path.
+pub fn window_pattern(well: &Well, v: usize, h: usize) -> u16 {
+    let mut q = 0u16;
+    for k in 0..4 {
+        for c in 0..3 {
+            if well.rows()[v + k] >> (h + c) & 1 == 1 {
+                q |= 1 << (3 * k + c);
+            }
+        }
+    }
+    q
+}
+
+/// The active patterns of a well, position by position: the 16 row
+/// patterns, then the 104 window patterns (window `w = 8·v + h`).
+pub fn patterns(well: &Well) -> [u16; ACTIVE] {
+    let rows = well.rows();
+    let mut out = [0u16; ACTIVE];
+    out[..ROW_POSITIONS].copy_from_slice(rows);
+    for v in 0..WINDOW_ROWS {
+        let lanes = window_lanes(rows, v);
+        for h in 0..WINDOW_COLUMNS {
+            out[ROW_POSITIONS + WINDOW_COLUMNS * v + h] = lane(lanes, h);
+        }
+    }
+    out
+}
+
+/// Writes the table rows of `well`'s 120 active features under `layout`.
+#[inline]
+pub fn active(well: &Well, layout: Layout, out: &mut [u32; ACTIVE]) {
+    let (rs, base, ws) = layout.strides();
+    let rows = well.rows();
+    for (r, (o, &p)) in out.iter_mut().zip(rows).enumerate() {
+        *o = r as u32 * rs + u32::from(p);
+    }
+    for v in 0..WINDOW_ROWS {
+        let lanes = window_lanes(rows, v);
+        for h in 0..WINDOW_COLUMNS {
+            let w = WINDOW_COLUMNS * v + h;
+            out[ROW_POSITIONS + w] = base + w as u32 * ws + u32::from(lane(lanes, h));
+        }
+    }
+}
+
+/// The features that differ between `from` and `to`: for `i < n` (the
+/// returned count), `to` has `added[i]` where `from` has `removed[i]`, at
+/// the same position. So `from`'s first-layer sum, minus the removed rows,
+/// plus the added ones, is `to`'s.
+///
+/// `from_windows` must be `Windows::new(from)`. Right for any two wells;
+/// cheap when few rows differ (a placement without a line clear changes at
+/// most four), since only the windows overlapping a changed row are
+/// compared.
+#[inline]
+pub fn changes(
+    from: &Well,
+    from_windows: &Windows,
+    to: &Well,
+    layout: Layout,
+    removed: &mut [u32; ACTIVE],
+    added: &mut [u32; ACTIVE],
+) -> usize {
+    let (rs, base, ws) = layout.strides();
+    let (a, b) = (from.rows(), to.rows());
+    debug_assert_eq!(from_windows.0, Windows::new(from).0);
+    let mut changed = 0u32;
+    let mut n = 0;
+    for r in 0..ROW_POSITIONS {
+        if a[r] != b[r] {
+            changed |= 1 << r;
+            removed[n] = r as u32 * rs + u32::from(a[r]);
+            added[n] = r as u32 * rs + u32::from(b[r]);
+            n += 1;
+        }
+    }
+    if changed == 0 {
+        return 0;
+    }
+    // Window rows v..v+4 overlap a changed row for v in [first - 3, last].
+    let first = changed.trailing_zeros() as usize;
+    let last = 31 - changed.leading_zeros() as usize;
+    for v in first.saturating_sub(3)..=last.min(WINDOW_ROWS - 1) {
+        let (la, lb) = (from_windows.0[v], window_lanes(b, v));
+        for half in 0..2 {
+            let mut diff = la[half] ^ lb[half];
+            while diff != 0 {
+                let j = diff.trailing_zeros() as usize / 16;
+                diff &= !(0xFFFF << (16 * j));
+                let w = WINDOW_COLUMNS * v + 4 * half + j;
+                let (old, new) = (la[half] >> (16 * j), lb[half] >> (16 * j));
+                removed[n] = base + w as u32 * ws + (old & 0xFFF) as u32;
+                added[n] = base + w as u32 * ws + (new & 0xFFF) as u32;
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wells() -> Vec<Well> {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        (0..200)
+            .map(|_| {
+                let mut rows = [0u16; LIVE_ROWS];
+                for r in rows.iter_mut() {
+                    *r = (next() & 0x3FF) as u16;
+                }
+                Well::from_live_rows_unchecked(rows)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn window_patterns_match_the_cell_by_cell_twin() {
+        for well in wells() {
+            let p = patterns(&well);
+            assert_eq!(&p[..16], well.rows());
+            for v in 0..WINDOW_ROWS {
+                for h in 0..WINDOW_COLUMNS {
+                    assert_eq!(p[16 + 8 * v + h], window_pattern(&well, v, h));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn active_features_are_the_patterns_at_their_positions() {
+        for well in wells() {
+            let p = patterns(&well);
+            for layout in [Layout::Shared, Layout::Positional] {
+                let mut idx = [0; ACTIVE];
+                active(&well, layout, &mut idx);
+                for r in 0..16 {
+                    assert_eq!(idx[r], layout.row_feature(r, p[r]));
+                }
+                for w in 0..WINDOW_POSITIONS {
+                    assert_eq!(idx[16 + w], layout.window_feature(w, p[16 + w]));
+                }
+                assert!(idx.iter().all(|&i| (i as usize) < layout.inputs()));
+            }
+        }
+    }
+
+    #[test]
+    fn changes_turn_one_well_into_another() {
+        let ws = wells();
+        for pair in ws.windows(2) {
+            for layout in [Layout::Shared, Layout::Positional] {
+                let (mut from, mut to) = ([0; ACTIVE], [0; ACTIVE]);
+                active(&pair[0], layout, &mut from);
+                active(&pair[1], layout, &mut to);
+                let (mut rem, mut add) = ([0; ACTIVE], [0; ACTIVE]);
+                let windows = Windows::new(&pair[0]);
+                let n = changes(&pair[0], &windows, &pair[1], layout, &mut rem, &mut add);
+                let mut a: Vec<u32> = from.to_vec();
+                for i in 0..n {
+                    let at = a
+                        .iter()
+                        .position(|&x| x == rem[i])
+                        .expect("removed is active");
+                    a[at] = add[i];
+                }
+                let mut b = to.to_vec();
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b);
+            }
+        }
+    }
+}

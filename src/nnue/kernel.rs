@@ -1,0 +1,226 @@
+//! The inner loops of quantised inference, twice: plain Rust and AVX2.
+//!
+//! Two operations, both on a base accumulator (the net's bias, or a
+//! parent's accumulator) plus lists of table rows to add and to subtract:
+//! `Kernel::accumulate` returns the accumulator, `Kernel::output`
+//! applies the clipped ReLU and the output layer and returns the int32
+//! output without storing the accumulator. The feature lists are built by
+//! [`super::features`], once, for both paths.
+//!
+//! The AVX2 path keeps the accumulator in `ceil(H/16)` registers (at most
+//! four) for the whole sum, with one aligned 32-byte load and one
+//! `vpaddw`/`vpsubw` per row and register, then `vpmaxsw`/`vpminsw` for the
+//! clamp and `vpmaddwd` for the output products. It is chosen at run time
+//! ([`Kernel::detect`], `is_x86_feature_detected!`), so the binary still
+//! runs on a CPU without AVX2.
+//!
+//! Both paths compute the same integers: the int16 adds wrap identically
+//! (`wrapping_add` and `vpaddw`), the true accumulator is in range
+//! ([`super::quant`] picks the scales for that), and the int32 output sum
+//! cannot overflow, so its order does not matter. The tests compare the two
+//! on every child of many wells.
+
+use super::quant::{Acc, Block, QuantNet};
+
+/// Which implementation of the inner loops to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// Plain Rust, any CPU.
+    Scalar,
+    /// `std::arch` AVX2 intrinsics (x86_64 only).
+    Avx2,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU runs.
+    pub fn detect() -> Kernel {
+        if Kernel::Avx2.is_available() {
+            Kernel::Avx2
+        } else {
+            Kernel::Scalar
+        }
+    }
+
+    /// Whether this CPU can run the kernel.
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Avx2 => false,
+        }
+    }
+
+    /// A short name (`scalar`, `avx2`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Scalar => "scalar",
+            Kernel::Avx2 => "avx2",
+        }
+    }
+
+    /// `base` plus the rows `adds` minus the rows `subs` of `net`'s table.
+    /// A kernel that is not available runs as [`Kernel::Scalar`] (the
+    /// evaluator never holds one; see [`Kernel::is_available`]).
+    #[inline]
+    pub(crate) fn accumulate(self, net: &QuantNet, base: &Acc, adds: &[u32], subs: &[u32]) -> Acc {
+        #[cfg(target_arch = "x86_64")]
+        if self == Kernel::Avx2 && self.is_available() {
+            // SAFETY: AVX2 is available (checked just above; the standard
+            // library caches the answer, so the check is one load), and
+            // `net.blocks` (1 to 4, see `QuantNet::check`) selects `C`.
+            return unsafe {
+                match net.blocks {
+                    1 => avx2::accumulate::<1>(net, base, adds, subs),
+                    2 => avx2::accumulate::<2>(net, base, adds, subs),
+                    3 => avx2::accumulate::<3>(net, base, adds, subs),
+                    _ => avx2::accumulate::<4>(net, base, adds, subs),
+                }
+            };
+        }
+        scalar::accumulate(net, base, adds, subs)
+    }
+
+    /// The int32 output of the accumulator `base + adds - subs`.
+    #[inline]
+    pub(crate) fn output(self, net: &QuantNet, base: &Acc, adds: &[u32], subs: &[u32]) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self == Kernel::Avx2 && self.is_available() {
+            // SAFETY: AVX2 is available (checked just above; the standard
+            // library caches the answer, so the check is one load), and
+            // `net.blocks` (1 to 4, see `QuantNet::check`) selects `C`.
+            return unsafe {
+                match net.blocks {
+                    1 => avx2::output::<1>(net, base, adds, subs),
+                    2 => avx2::output::<2>(net, base, adds, subs),
+                    3 => avx2::output::<3>(net, base, adds, subs),
+                    _ => avx2::output::<4>(net, base, adds, subs),
+                }
+            };
+        }
+        scalar::output(net, &scalar::accumulate(net, base, adds, subs))
+    }
+}
+
+mod scalar {
+    use super::{Acc, Block, QuantNet};
+
+    #[inline]
+    fn add(acc: &mut [Block], row: &[Block]) {
+        for (a, r) in acc.iter_mut().zip(row) {
+            for (a, r) in a.0.iter_mut().zip(&r.0) {
+                *a = a.wrapping_add(*r);
+            }
+        }
+    }
+
+    #[inline]
+    fn sub(acc: &mut [Block], row: &[Block]) {
+        for (a, r) in acc.iter_mut().zip(row) {
+            for (a, r) in a.0.iter_mut().zip(&r.0) {
+                *a = a.wrapping_sub(*r);
+            }
+        }
+    }
+
+    pub(super) fn accumulate(net: &QuantNet, base: &Acc, adds: &[u32], subs: &[u32]) -> Acc {
+        let b = net.blocks;
+        let mut acc = *base;
+        for &f in adds {
+            add(&mut acc[..b], &net.table[f as usize * b..][..b]);
+        }
+        for &f in subs {
+            sub(&mut acc[..b], &net.table[f as usize * b..][..b]);
+        }
+        acc
+    }
+
+    pub(super) fn output(net: &QuantNet, acc: &Acc) -> i32 {
+        let top = net.qa as i16;
+        let mut y = net.out_bias;
+        for (a, w) in acc[..net.blocks].iter().zip(&net.out) {
+            for (a, w) in a.0.iter().zip(&w.0) {
+                y += i32::from((*a).clamp(0, top)) * i32::from(*w);
+            }
+        }
+        y
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::{Acc, Block, QuantNet};
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn load(b: &Block) -> __m256i {
+        // SAFETY: a `Block` is 32 bytes aligned to 32, as the load requires.
+        unsafe { _mm256_load_si256((b as *const Block).cast()) }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn sum<const C: usize>(net: &QuantNet, base: &Acc, adds: &[u32], subs: &[u32]) -> [__m256i; C] {
+        let mut acc = [_mm256_setzero_si256(); C];
+        for c in 0..C {
+            acc[c] = load(&base[c]);
+        }
+        for &f in adds {
+            let row = &net.table[f as usize * C..][..C];
+            for c in 0..C {
+                acc[c] = _mm256_add_epi16(acc[c], load(&row[c]));
+            }
+        }
+        for &f in subs {
+            let row = &net.table[f as usize * C..][..C];
+            for c in 0..C {
+                acc[c] = _mm256_sub_epi16(acc[c], load(&row[c]));
+            }
+        }
+        acc
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; `net.blocks` must be `C`.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn accumulate<const C: usize>(
+        net: &QuantNet,
+        base: &Acc,
+        adds: &[u32],
+        subs: &[u32],
+    ) -> Acc {
+        let acc = sum::<C>(net, base, adds, subs);
+        let mut out = *base;
+        for c in 0..C {
+            // SAFETY: a `Block` is 32 bytes aligned to 32, as the store requires.
+            unsafe { _mm256_store_si256((&mut out[c] as *mut Block).cast(), acc[c]) };
+        }
+        out
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; `net.blocks` must be `C`.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn output<const C: usize>(
+        net: &QuantNet,
+        base: &Acc,
+        adds: &[u32],
+        subs: &[u32],
+    ) -> i32 {
+        let acc = sum::<C>(net, base, adds, subs);
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(net.qa as i16);
+        let mut y = _mm256_setzero_si256();
+        for (a, w) in acc.iter().zip(&net.out) {
+            let a = _mm256_min_epi16(_mm256_max_epi16(*a, zero), top);
+            y = _mm256_add_epi32(y, _mm256_madd_epi16(a, load(w)));
+        }
+        let y = _mm_add_epi32(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y));
+        let y = _mm_add_epi32(y, _mm_shuffle_epi32::<0b01_00_11_10>(y));
+        let y = _mm_add_epi32(y, _mm_shuffle_epi32::<0b10_11_00_01>(y));
+        _mm_cvtsi128_si32(y) + net.out_bias
+    }
+}

@@ -1,0 +1,880 @@
+//! The f32 network the trainer fits, with its gradient and Adam.
+//!
+//! # The function
+//! ```text
+//! h[k] = bias[k] + Σ_{f active} W[f][k]          (k < H, 120 active f)
+//! a[k] = clamp(h[k], 0, 1)                       (clipped ReLU)
+//! y    = out_bias + Σ_k out[k] · a[k]            (the value, higher is better)
+//! ```
+//! `W[f]` is the feature's shared row plus, with [`Layout::Positional`],
+//! its positional row: the factorisation chess trainers use. The shared
+//! table learns what a pattern means anywhere, the positional one only the
+//! correction for one place; positional rows start at zero, so a fresh net
+//! is a shared one. Export folds the two into one table per (position,
+//! pattern) ([`crate::nnue::QuantNet::from_net`]). With [`Layout::Shared`]
+//! there is no positional table at all.
+//!
+//! Why clipped ReLU and a linear output: the clamp is exact in integers
+//! (the quantised net clamps its int16 accumulators to `[0, QA]`), where
+//! tanh would need a table and rounding; a linear output keeps the squared
+//! error's gradient simple, and the beam only needs the order of the values.
+//!
+//! # Loss and gradient
+//! The loss of a batch is the mean of `(y - target)²`. [`Net::gradient`]
+//! computes its derivative with respect to every parameter:
+//! `dy = 2(y - t)/N`; `d out[k] = dy·a[k]`; `d out_bias = dy`;
+//! `dh[k] = dy·out[k]` where `0 < h[k] < 1`, else 0 (the clamp's flat
+//! parts, and 0 at the two kinks); `d bias[k] = dh[k]`; and `dh` added to
+//! the shared (and positional) row of every active feature. A pattern that
+//! occurs at several positions of one well (the empty window, most often)
+//! gets `dh` once per occurrence. The unit tests check every parameter
+//! against central finite differences of an f64 twin of the forward pass.
+//!
+//! # Adam with sparse rows
+//! A batch touches a few thousand of the table rows (at most 120 per
+//! sample); the dense parameters (`bias`, `out`, `out_bias`) are few. The
+//! gradient keeps the table rows it touched in a list, and
+//! [`Adam::step`] updates only those rows (then zeroes them): the cost of a
+//! step is the batch's rows, not the 442,368 × H table.
+//!
+//! Untouched rows are handled lazily: their moments do not decay and their
+//! weights do not coast on old momentum while they are absent. Each row
+//! keeps its own powers `β₁ᵗ`, `β₂ᵗ` for the bias correction, `t` counting
+//! the steps that touched that row, so every row runs exactly the Adam of
+//! the subsequence of steps that touched it (its first step moves it by the
+//! learning rate, as dense Adam's first step does). Rejected: dense Adam
+//! (every step costs the whole table, and a row absent for a while keeps
+//! moving on stale momentum); lazy moments with the global step count in
+//! the bias correction (TensorFlow's LazyAdam), which makes a rare row's
+//! first step about 3.2 times the learning rate. The powers are kept as
+//! running products, not `powi`, whose precision the standard library does
+//! not promise: training is deterministic (a seeded xorshift for the
+//! initial weights, no global random numbers, one thread, a fixed order).
+
+use super::features::{self, Layout, ACTIVE};
+use super::NetError;
+use crate::well::Well;
+
+/// The largest number of hidden units.
+pub const MAX_HIDDEN: usize = 64;
+
+/// Half-width of the uniform range of the initial table weights: small, so
+/// that a fresh net's hidden units start in the clamp's linear part even in
+/// a well where one pattern (the empty window) occurs a hundred times.
+const INIT_TABLE: f32 = 1.0 / 512.0;
+
+/// A seeded xorshift64* generator: the one source of randomness in the
+/// network code (initial weights; the trainer's shuffles may use it too).
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed (any value; zero is remapped).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15 | 1)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// Uniform in `[-a, a)`.
+    pub fn symmetric(&mut self, a: f32) -> f32 {
+        (2.0 * self.unit() - 1.0) * a
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// One training example: a well and the value the net should give it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// The well.
+    pub well: Well,
+    /// Its target value (higher is better).
+    pub target: f32,
+}
+
+/// The f32 network (see the module doc). Cloning copies every table.
+#[derive(Clone, PartialEq)]
+pub struct Net {
+    pub(crate) hidden: usize,
+    pub(crate) layout: Layout,
+    pub(crate) line_weight: f64,
+    /// `Layout::Shared.inputs()` rows of `hidden`.
+    pub(crate) shared: Vec<f32>,
+    /// `Layout::Positional.inputs()` rows of `hidden`, or empty.
+    pub(crate) positional: Vec<f32>,
+    pub(crate) bias: Vec<f32>,
+    pub(crate) out: Vec<f32>,
+    pub(crate) out_bias: f32,
+}
+
+impl std::fmt::Debug for Net {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Net")
+            .field("hidden", &self.hidden)
+            .field("layout", &self.layout)
+            .field("line_weight", &self.line_weight)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Checks a hidden-unit count.
+pub(crate) fn check_hidden(hidden: usize) -> Result<(), NetError> {
+    if (1..=MAX_HIDDEN).contains(&hidden) {
+        Ok(())
+    } else {
+        Err(NetError::Architecture(format!(
+            "{hidden} hidden units (1 to {MAX_HIDDEN} are supported)"
+        )))
+    }
+}
+
+impl Net {
+    /// A fresh net with `hidden` units (1..=64) and this layout, its initial
+    /// weights drawn from `seed`: table rows uniform in ±1/512, positional
+    /// rows zero, hidden biases 0.5 (the middle of the clamp), output
+    /// weights uniform in ±1/√H, output bias 0. `line_weight` is the cost
+    /// per cleared line ([`crate::nnue`] explains it).
+    pub fn new(
+        hidden: usize,
+        layout: Layout,
+        line_weight: f64,
+        seed: u64,
+    ) -> Result<Net, NetError> {
+        check_hidden(hidden)?;
+        let mut rng = Rng::new(seed);
+        let shared = (0..Layout::Shared.inputs() * hidden)
+            .map(|_| rng.symmetric(INIT_TABLE))
+            .collect();
+        let positional = match layout {
+            Layout::Shared => Vec::new(),
+            Layout::Positional => vec![0.0; Layout::Positional.inputs() * hidden],
+        };
+        let scale = 1.0 / (hidden as f32).sqrt();
+        let out = (0..hidden).map(|_| rng.symmetric(scale)).collect();
+        Ok(Net {
+            hidden,
+            layout,
+            line_weight,
+            shared,
+            positional,
+            bias: vec![0.5; hidden],
+            out,
+            out_bias: 0.0,
+        })
+    }
+
+    /// Hidden units.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The feature layout.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// Cost per cleared line (see [`crate::nnue`]).
+    pub fn line_weight(&self) -> f64 {
+        self.line_weight
+    }
+
+    /// Whether every weight is finite.
+    pub fn is_finite(&self) -> bool {
+        [&self.shared, &self.positional, &self.bias, &self.out]
+            .iter()
+            .all(|v| v.iter().all(|w| w.is_finite()))
+            && self.out_bias.is_finite()
+            && self.line_weight.is_finite()
+    }
+
+    /// Sets the cost per cleared line.
+    pub fn set_line_weight(&mut self, line_weight: f64) {
+        self.line_weight = line_weight;
+    }
+
+    /// The effective first-layer row of `(position, pattern)`: the shared
+    /// row plus the positional one; `position` < 16 is a row, else the
+    /// window `position - 16`.
+    pub(crate) fn effective_row(&self, position: usize, pattern: u16, out: &mut [f32]) {
+        let h = self.hidden;
+        let (s, p) = feature_rows(position, pattern);
+        out.copy_from_slice(&self.shared[s * h..][..h]);
+        if self.layout == Layout::Positional {
+            for (o, w) in out.iter_mut().zip(&self.positional[p * h..][..h]) {
+                *o += w;
+            }
+        }
+    }
+
+    /// Pre-activations of `well`'s hidden units into `pre[..H]`.
+    fn pre_activations(&self, active: &Active, pre: &mut [f32; MAX_HIDDEN]) {
+        let h = self.hidden;
+        let pre = &mut pre[..h];
+        pre.copy_from_slice(&self.bias);
+        for &f in &active.shared {
+            for (p, w) in pre.iter_mut().zip(&self.shared[f as usize * h..][..h]) {
+                *p += w;
+            }
+        }
+        if self.layout == Layout::Positional {
+            for &f in &active.positional {
+                for (p, w) in pre.iter_mut().zip(&self.positional[f as usize * h..][..h]) {
+                    *p += w;
+                }
+            }
+        }
+    }
+
+    /// The value of `well` (higher is better), in f32.
+    pub fn value(&self, well: &Well) -> f32 {
+        let active = Active::new(well);
+        let mut pre = [0.0; MAX_HIDDEN];
+        self.pre_activations(&active, &mut pre);
+        self.output(&pre)
+    }
+
+    fn output(&self, pre: &[f32; MAX_HIDDEN]) -> f32 {
+        let mut y = self.out_bias;
+        for (p, w) in pre.iter().zip(&self.out) {
+            y += w * p.clamp(0.0, 1.0);
+        }
+        y
+    }
+
+    /// The mean squared error over `samples` (0 for none).
+    pub fn loss(&self, samples: &[Sample]) -> f64 {
+        if samples.is_empty() {
+            return 0.0;
+        }
+        let sum: f64 = samples
+            .iter()
+            .map(|s| {
+                let e = f64::from(self.value(&s.well)) - f64::from(s.target);
+                e * e
+            })
+            .sum();
+        sum / samples.len() as f64
+    }
+
+    /// Adds the gradient of the batch's loss (the mean of `(y - target)²`)
+    /// to `grad` and returns that loss. `grad` must have been made for this
+    /// net ([`Gradient::new`]).
+    pub fn gradient(&self, batch: &[Sample], grad: &mut Gradient) -> f64 {
+        let h = self.hidden;
+        let n = batch.len().max(1) as f32;
+        let mut sum = 0.0f64;
+        let mut pre = [0.0; MAX_HIDDEN];
+        let mut dh = [0.0f32; MAX_HIDDEN];
+        for s in batch {
+            let active = Active::new(&s.well);
+            self.pre_activations(&active, &mut pre);
+            let y = self.output(&pre);
+            let e = y - s.target;
+            sum += f64::from(e) * f64::from(e);
+            let dy = 2.0 * e / n;
+            grad.out_bias += dy;
+            for k in 0..h {
+                let p = pre[k];
+                grad.out[k] += dy * p.clamp(0.0, 1.0);
+                dh[k] = if p > 0.0 && p < 1.0 {
+                    dy * self.out[k]
+                } else {
+                    0.0
+                };
+                grad.bias[k] += dh[k];
+            }
+            let dh = &dh[..h];
+            for &f in &active.shared {
+                for (g, d) in grad.shared.row(f, h).iter_mut().zip(dh) {
+                    *g += d;
+                }
+            }
+            if self.layout == Layout::Positional {
+                for &f in &active.positional {
+                    for (g, d) in grad.positional.row(f, h).iter_mut().zip(dh) {
+                        *g += d;
+                    }
+                }
+            }
+        }
+        sum / f64::from(n)
+    }
+}
+
+/// The shared and positional table rows of `(position, pattern)`.
+fn feature_rows(position: usize, pattern: u16) -> (usize, usize) {
+    let rows = features::ROW_POSITIONS;
+    if position < rows {
+        (
+            Layout::Shared.row_feature(position, pattern) as usize,
+            Layout::Positional.row_feature(position, pattern) as usize,
+        )
+    } else {
+        (
+            Layout::Shared.window_feature(position - rows, pattern) as usize,
+            Layout::Positional.window_feature(position - rows, pattern) as usize,
+        )
+    }
+}
+
+/// A well's active features in both tables.
+struct Active {
+    shared: [u32; ACTIVE],
+    positional: [u32; ACTIVE],
+}
+
+impl Active {
+    fn new(well: &Well) -> Active {
+        let mut a = Active {
+            shared: [0; ACTIVE],
+            positional: [0; ACTIVE],
+        };
+        features::active(well, Layout::Shared, &mut a.shared);
+        features::active(well, Layout::Positional, &mut a.positional);
+        a
+    }
+}
+
+/// A table's gradient: dense storage, but only the rows in `touched` are
+/// non-zero.
+#[derive(Clone, Debug, Default)]
+struct SparseRows {
+    grad: Vec<f32>,
+    marked: Vec<bool>,
+    touched: Vec<u32>,
+}
+
+impl SparseRows {
+    fn new(rows: usize, hidden: usize) -> SparseRows {
+        SparseRows {
+            grad: vec![0.0; rows * hidden],
+            marked: vec![false; rows],
+            touched: Vec::new(),
+        }
+    }
+
+    fn row(&mut self, row: u32, hidden: usize) -> &mut [f32] {
+        if !self.marked[row as usize] {
+            self.marked[row as usize] = true;
+            self.touched.push(row);
+        }
+        &mut self.grad[row as usize * hidden..][..hidden]
+    }
+
+    fn clear(&mut self, hidden: usize) {
+        for &r in &self.touched {
+            self.marked[r as usize] = false;
+            self.grad[r as usize * hidden..][..hidden].fill(0.0);
+        }
+        self.touched.clear();
+    }
+}
+
+/// The gradient of a batch's loss with respect to every parameter of a
+/// [`Net`]; the table parts are sparse (see the module doc).
+#[derive(Clone, Debug)]
+pub struct Gradient {
+    hidden: usize,
+    shared: SparseRows,
+    positional: SparseRows,
+    bias: Vec<f32>,
+    out: Vec<f32>,
+    out_bias: f32,
+}
+
+impl Gradient {
+    /// A zero gradient shaped for `net`.
+    pub fn new(net: &Net) -> Gradient {
+        let h = net.hidden;
+        Gradient {
+            hidden: h,
+            shared: SparseRows::new(Layout::Shared.inputs(), h),
+            positional: match net.layout {
+                Layout::Shared => SparseRows::default(),
+                Layout::Positional => SparseRows::new(Layout::Positional.inputs(), h),
+            },
+            bias: vec![0.0; h],
+            out: vec![0.0; h],
+            out_bias: 0.0,
+        }
+    }
+
+    /// Back to zero (only the touched rows are written).
+    pub fn clear(&mut self) {
+        self.shared.clear(self.hidden);
+        self.positional.clear(self.hidden);
+        self.bias.fill(0.0);
+        self.out.fill(0.0);
+        self.out_bias = 0.0;
+    }
+
+    /// Table rows with a gradient (shared, positional).
+    pub fn touched_rows(&self) -> (usize, usize) {
+        (self.shared.touched.len(), self.positional.touched.len())
+    }
+}
+
+/// Adam's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AdamConfig {
+    /// Step size α; default 1e-3 (the public trainer used 1e-4 to 5e-4 on
+    /// its batches of 4,096).
+    pub learning_rate: f32,
+    /// β₁, default 0.9.
+    pub beta1: f32,
+    /// β₂, default 0.999.
+    pub beta2: f32,
+    /// ε, default 1e-8.
+    pub epsilon: f32,
+    /// Decoupled weight decay λ (AdamW): each step also moves a weight by
+    /// `-learning_rate · λ · weight`. Applied to the table rows a step
+    /// touches and to the output weights, not to the biases; default 0.
+    pub weight_decay: f32,
+}
+
+impl Default for AdamConfig {
+    fn default() -> AdamConfig {
+        AdamConfig {
+            learning_rate: 1e-3,
+            beta1: 0.9,
+            beta2: 0.999,
+            epsilon: 1e-8,
+            weight_decay: 0.0,
+        }
+    }
+}
+
+/// Adam's moments for one group of parameters that are stepped together.
+#[derive(Clone, Debug, Default)]
+struct Moments {
+    m: Vec<f32>,
+    v: Vec<f32>,
+}
+
+impl Moments {
+    fn new(n: usize) -> Moments {
+        Moments {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+        }
+    }
+}
+
+/// A group's `(β₁ᵗ, β₂ᵗ)`, starting at `(1, 1)`.
+#[derive(Clone, Copy, Debug)]
+struct Powers(f32, f32);
+
+impl Default for Powers {
+    fn default() -> Powers {
+        Powers(1.0, 1.0)
+    }
+}
+
+/// The Adam optimiser's state for one [`Net`] (see the module doc for the
+/// sparse rows).
+#[derive(Clone, Debug)]
+pub struct Adam {
+    config: AdamConfig,
+    shared: Moments,
+    shared_powers: Vec<Powers>,
+    positional: Moments,
+    positional_powers: Vec<Powers>,
+    dense: Moments,
+    dense_powers: Powers,
+}
+
+impl Adam {
+    /// Fresh state (zero moments) for `net`.
+    pub fn new(net: &Net, config: AdamConfig) -> Adam {
+        let h = net.hidden;
+        let (positional, positional_powers) = match net.layout {
+            Layout::Shared => (Moments::default(), Vec::new()),
+            Layout::Positional => (
+                Moments::new(Layout::Positional.inputs() * h),
+                vec![Powers::default(); Layout::Positional.inputs()],
+            ),
+        };
+        Adam {
+            config,
+            shared: Moments::new(Layout::Shared.inputs() * h),
+            shared_powers: vec![Powers::default(); Layout::Shared.inputs()],
+            positional,
+            positional_powers,
+            dense: Moments::new(2 * h + 1),
+            dense_powers: Powers::default(),
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &AdamConfig {
+        &self.config
+    }
+
+    /// One step of `net` along `grad`, which is then cleared.
+    pub fn step(&mut self, net: &mut Net, grad: &mut Gradient) {
+        let c = self.config;
+        let h = net.hidden;
+        for &r in &grad.shared.touched {
+            let at = r as usize * h..(r as usize + 1) * h;
+            let correction = self.shared_powers[r as usize].advance(&c);
+            adam_rows(
+                &c,
+                correction,
+                true,
+                &mut net.shared[at.clone()],
+                &grad.shared.grad[at.clone()],
+                &mut self.shared.m[at.clone()],
+                &mut self.shared.v[at],
+            );
+        }
+        for &r in &grad.positional.touched {
+            let at = r as usize * h..(r as usize + 1) * h;
+            let correction = self.positional_powers[r as usize].advance(&c);
+            adam_rows(
+                &c,
+                correction,
+                true,
+                &mut net.positional[at.clone()],
+                &grad.positional.grad[at.clone()],
+                &mut self.positional.m[at.clone()],
+                &mut self.positional.v[at],
+            );
+        }
+        // The dense parameters, every step: `bias`, `out`, `out_bias` at
+        // 0..h, h..2h, 2h of the dense moments.
+        let correction = self.dense_powers.advance(&c);
+        let (m, v) = (&mut self.dense.m, &mut self.dense.v);
+        adam_rows(
+            &c,
+            correction,
+            false,
+            &mut net.bias,
+            &grad.bias,
+            &mut m[..h],
+            &mut v[..h],
+        );
+        adam_rows(
+            &c,
+            correction,
+            true,
+            &mut net.out,
+            &grad.out,
+            &mut m[h..2 * h],
+            &mut v[h..2 * h],
+        );
+        adam_rows(
+            &c,
+            correction,
+            false,
+            std::slice::from_mut(&mut net.out_bias),
+            &[grad.out_bias],
+            &mut m[2 * h..],
+            &mut v[2 * h..],
+        );
+        grad.clear();
+    }
+}
+
+impl Powers {
+    /// One more step: returns Adam's bias corrections `(1 - β₁ᵗ, 1 - β₂ᵗ)`.
+    fn advance(&mut self, c: &AdamConfig) -> (f32, f32) {
+        self.0 *= c.beta1;
+        self.1 *= c.beta2;
+        (1.0 - self.0, 1.0 - self.1)
+    }
+}
+
+/// One Adam step of a group of parameters with the bias corrections
+/// `(c1, c2)`; `decay`: whether the weight decay applies.
+fn adam_rows(
+    c: &AdamConfig,
+    (c1, c2): (f32, f32),
+    decay: bool,
+    params: &mut [f32],
+    grads: &[f32],
+    m: &mut [f32],
+    v: &mut [f32],
+) {
+    let lambda = if decay { c.weight_decay } else { 0.0 };
+    for i in 0..params.len() {
+        let g = grads[i];
+        m[i] = c.beta1 * m[i] + (1.0 - c.beta1) * g;
+        v[i] = c.beta2 * v[i] + (1.0 - c.beta2) * g * g;
+        let m_hat = m[i] / c1;
+        let v_hat = v[i] / c2;
+        params[i] -= c.learning_rate * (m_hat / (v_hat.sqrt() + c.epsilon) + lambda * params[i]);
+    }
+}
+
+/// A net with its optimiser and gradient buffers: one call per minibatch.
+#[derive(Clone, Debug)]
+pub struct Trainer {
+    net: Net,
+    adam: Adam,
+    grad: Gradient,
+}
+
+impl Trainer {
+    /// Starts training `net` with fresh Adam state.
+    pub fn new(net: Net, config: AdamConfig) -> Trainer {
+        let adam = Adam::new(&net, config);
+        let grad = Gradient::new(&net);
+        Trainer { net, adam, grad }
+    }
+
+    /// One Adam step on `batch`; returns the batch's loss before the step.
+    pub fn step(&mut self, batch: &[Sample]) -> f64 {
+        let loss = self.net.gradient(batch, &mut self.grad);
+        self.adam.step(&mut self.net, &mut self.grad);
+        loss
+    }
+
+    /// The net as trained so far.
+    pub fn net(&self) -> &Net {
+        &self.net
+    }
+
+    /// The net, ending the training.
+    pub fn into_net(self) -> Net {
+        self.net
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::MoveGen;
+    use crate::piece::Piece;
+
+    /// The forward pass in f64 from the f32 parameters: the finite
+    /// differences' twin (it shares no code with `value`).
+    fn value_f64(net: &Net, well: &Well) -> (f64, Vec<f64>) {
+        let h = net.hidden;
+        let p = features::patterns(well);
+        let mut pre: Vec<f64> = net.bias.iter().map(|&b| f64::from(b)).collect();
+        for (position, &pattern) in p.iter().enumerate() {
+            let (s, q) = feature_rows(position, pattern);
+            for (k, pre) in pre.iter_mut().enumerate() {
+                *pre += f64::from(net.shared[s * h + k]);
+                if net.layout == Layout::Positional {
+                    *pre += f64::from(net.positional[q * h + k]);
+                }
+            }
+        }
+        let mut y = f64::from(net.out_bias);
+        for (w, p) in net.out.iter().zip(&pre) {
+            y += f64::from(*w) * p.clamp(0.0, 1.0);
+        }
+        (y, pre)
+    }
+
+    fn loss_f64(net: &Net, batch: &[Sample]) -> (f64, Vec<Vec<f64>>) {
+        let mut sum = 0.0;
+        let mut pres = Vec::new();
+        for s in batch {
+            let (y, pre) = value_f64(net, &s.well);
+            sum += (y - f64::from(s.target)).powi(2);
+            pres.push(pre);
+        }
+        (sum / batch.len() as f64, pres)
+    }
+
+    /// A few reachable wells, tall enough to have varied patterns.
+    fn batch() -> Vec<Sample> {
+        let mut rng = Rng::new(7);
+        let mut out = Vec::new();
+        let mut buf = Vec::new();
+        for i in 0..6 {
+            let mut well = Well::EMPTY;
+            for _ in 0..(8 + 4 * i) {
+                buf.clear();
+                let piece = Piece::from_index(rng.below(7));
+                MoveGen::new(&well).children(piece, &mut buf);
+                if buf.is_empty() {
+                    break;
+                }
+                well = buf[rng.below(buf.len())].well;
+            }
+            out.push(Sample {
+                well,
+                target: rng.symmetric(1.0),
+            });
+        }
+        out
+    }
+
+    /// Which side of each kink every pre-activation is on.
+    fn regions(pres: &[Vec<f64>]) -> Vec<u8> {
+        pres.iter()
+            .flatten()
+            .map(|&p| u8::from(p > 0.0) + u8::from(p >= 1.0))
+            .collect()
+    }
+
+    /// Checks the analytic gradient of every parameter that has one
+    /// against central differences. Returns (checked, skipped at a kink).
+    fn check(net: &mut Net) -> (usize, usize) {
+        let batch = batch();
+        let mut grad = Gradient::new(net);
+        net.gradient(&batch, &mut grad);
+        let (_, base) = loss_f64(net, &batch);
+        let base = regions(&base);
+        let (mut checked, mut skipped) = (0, 0);
+        let h = net.hidden;
+        // Every parameter: (group, index, analytic gradient).
+        let mut params: Vec<(u8, usize, f32)> = Vec::new();
+        for &r in &grad.shared.touched {
+            for k in 0..h {
+                let i = r as usize * h + k;
+                params.push((0, i, grad.shared.grad[i]));
+            }
+        }
+        for &r in &grad.positional.touched {
+            for k in 0..h {
+                let i = r as usize * h + k;
+                params.push((1, i, grad.positional.grad[i]));
+            }
+        }
+        for k in 0..h {
+            params.push((2, k, grad.bias[k]));
+            params.push((3, k, grad.out[k]));
+        }
+        params.push((4, 0, grad.out_bias));
+        // Untouched rows: the gradient is zero; a sample of them is checked.
+        let mut rng = Rng::new(11);
+        for _ in 0..200 {
+            let r = rng.below(Layout::Shared.inputs());
+            if !grad.shared.marked[r] {
+                params.push((0, r * h + rng.below(h), 0.0));
+            }
+        }
+        let step = 1e-3f32;
+        for (group, i, analytic) in params {
+            let slot: fn(&mut Net, usize) -> &mut f32 = match group {
+                0 => |n, i| &mut n.shared[i],
+                1 => |n, i| &mut n.positional[i],
+                2 => |n, i| &mut n.bias[i],
+                3 => |n, i| &mut n.out[i],
+                _ => |n, _| &mut n.out_bias,
+            };
+            let x = *slot(net, i);
+            let (up, down) = (x + step, x - step);
+            *slot(net, i) = up;
+            let (l_up, p_up) = loss_f64(net, &batch);
+            *slot(net, i) = down;
+            let (l_down, p_down) = loss_f64(net, &batch);
+            *slot(net, i) = x;
+            if regions(&p_up) != base || regions(&p_down) != base {
+                skipped += 1;
+                continue;
+            }
+            // In one linear region the loss is quadratic in any single
+            // parameter, so the central difference is exact but for rounding.
+            let numeric = (l_up - l_down) / (f64::from(up) - f64::from(down));
+            let tolerance = 1e-5 + 1e-3 * numeric.abs();
+            assert!(
+                (numeric - f64::from(analytic)).abs() <= tolerance,
+                "group {group} index {i}: analytic {analytic}, numeric {numeric}"
+            );
+            checked += 1;
+        }
+        (checked, skipped)
+    }
+
+    /// A tiny net with weights large enough that units sit in all three
+    /// parts of the clamp.
+    fn tiny(layout: Layout) -> Net {
+        let mut net = Net::new(4, layout, 0.0, 3).unwrap();
+        let mut rng = Rng::new(5);
+        for w in net.shared.iter_mut() {
+            *w = rng.symmetric(0.05);
+        }
+        for w in net.positional.iter_mut() {
+            *w = rng.symmetric(0.05);
+        }
+        for (k, b) in net.bias.iter_mut().enumerate() {
+            *b = [-0.6, 0.2, 0.5, 1.3][k];
+        }
+        net
+    }
+
+    #[test]
+    fn every_gradient_matches_finite_differences() {
+        for layout in [Layout::Shared, Layout::Positional] {
+            let mut net = tiny(layout);
+            let (checked, skipped) = check(&mut net);
+            eprintln!("{layout:?}: {checked} parameters checked, {skipped} skipped at a kink");
+            assert!(checked > 1000, "{layout:?}: only {checked} checked");
+            assert!(
+                skipped * 20 <= checked,
+                "{layout:?}: {skipped} of {checked} skipped at a kink"
+            );
+            // Both sides of the clamp are exercised.
+            let (_, pres) = loss_f64(&net, &batch());
+            let r = regions(&pres);
+            assert!(
+                r.contains(&0) && r.contains(&1) && r.contains(&2),
+                "{layout:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn f32_forward_matches_its_f64_twin() {
+        for layout in [Layout::Shared, Layout::Positional] {
+            let net = tiny(layout);
+            for s in batch() {
+                let (y, _) = value_f64(&net, &s.well);
+                assert!((f64::from(net.value(&s.well)) - y).abs() < 1e-5);
+            }
+        }
+    }
+
+    #[test]
+    fn adam_steps_only_touched_rows_and_is_deterministic() {
+        let batch = batch();
+        let run = || {
+            let mut t = Trainer::new(
+                Net::new(8, Layout::Shared, 0.0, 1).unwrap(),
+                AdamConfig::default(),
+            );
+            let before = t.net().clone();
+            let mut grad = Gradient::new(t.net());
+            t.net().gradient(&batch, &mut grad);
+            let touched: Vec<u32> = grad.shared.touched.clone();
+            t.step(&batch);
+            (before, t.into_net(), touched)
+        };
+        let (before, after, touched) = run();
+        let h = before.hidden;
+        for r in 0..Layout::Shared.inputs() {
+            let row = |n: &Net| n.shared[r * h..(r + 1) * h].to_vec();
+            if touched.contains(&(r as u32)) {
+                // The first step moves every parameter with a non-zero
+                // gradient by the learning rate (to within ε).
+                for k in 0..h {
+                    let d = (after.shared[r * h + k] - before.shared[r * h + k]).abs();
+                    assert!(d == 0.0 || (d - 1e-3).abs() < 1e-5, "moved by {d}");
+                }
+            } else {
+                assert_eq!(row(&before), row(&after));
+            }
+        }
+        assert_eq!(run().1, after);
+    }
+}
