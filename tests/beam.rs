@@ -9,7 +9,7 @@ use hatetris::movegen::MoveGen;
 use hatetris::reverse::parents;
 use hatetris::run::keyframes::{self, Pick};
 use hatetris::run::{self, store::DepthFile};
-use hatetris::search::bounded::{Bounded, Candidate};
+use hatetris::search::bounded::{compact, Bounded, Candidate};
 use hatetris::search::{self, Adversary, Options, RunResult, Search, SearchError, Silent};
 use hatetris::well::PackedWell;
 use hatetris::{reference, replay, Piece, Well};
@@ -270,6 +270,53 @@ proptest! {
         let mut set = Bounded::new(cap);
         for &c in &offers {
             set.insert(c);
+        }
+        let kept = set.into_sorted_by_well();
+        let twin = bounded_twin(cap, &offers);
+        prop_assert_eq!(kept.len(), twin.len());
+        for (a, b) in kept.iter().zip(&twin) {
+            prop_assert!(a == b, "{:?} != {:?}", a, b);
+        }
+    }
+
+    /// The same through the path the search's threads take: full buffers
+    /// taken out, compacted later and in any order (as other threads would,
+    /// outside the lock, while offers go on), their survivors given back
+    /// and their bars applied after.
+    #[test]
+    fn bounded_set_with_buffers_compacted_out_of_order_equals_its_twin(
+        cap in 0usize..60,
+        offers in proptest::collection::vec((any::<u8>(), any::<u8>(), any::<u16>()), 0..600),
+        delays in proptest::collection::vec(0usize..4, 1..50),
+    ) {
+        let offers: Vec<Candidate> = offers.into_iter().map(candidate).collect();
+        let mut set = Bounded::new(cap);
+        let mut taken: Vec<Vec<Candidate>> = Vec::new();
+        let mut step = 0;
+        let mut settle_one = |set: &mut Bounded, taken: &mut Vec<Vec<Candidate>>| {
+            if taken.is_empty() {
+                return;
+            }
+            let mut full = taken.remove(delays[step % delays.len()] % taken.len());
+            step += 1;
+            let bar = compact(&mut full, cap);
+            for c in full {
+                if let Some(t) = set.offer(c) {
+                    taken.push(t);
+                }
+            }
+            set.tighten(bar);
+        };
+        for (i, &c) in offers.iter().enumerate() {
+            if let Some(t) = set.offer(c) {
+                taken.push(t);
+            }
+            if i % 7 == 0 {
+                settle_one(&mut set, &mut taken);
+            }
+        }
+        while !taken.is_empty() {
+            settle_one(&mut set, &mut taken);
         }
         let kept = set.into_sorted_by_well();
         let twin = bounded_twin(cap, &offers);

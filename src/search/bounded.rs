@@ -104,37 +104,50 @@ impl Bounded {
         }
     }
 
-    /// Offers one candidate.
+    /// Offers one candidate, compacting in place when the buffer fills.
     #[inline]
     pub fn insert(&mut self, c: Candidate) {
-        if self.cap == 0 {
-            return;
+        if let Some(mut full) = self.offer(c) {
+            let bar = compact(&mut full, self.cap);
+            self.tighten(bar);
+            self.buf = full;
         }
+    }
+
+    /// Offers one candidate; when that fills the buffer, takes the buffer
+    /// out (leaving an empty one) and returns it, for the caller to
+    /// [`compact`] outside any lock and give back through
+    /// [`Bounded::tighten`] and [`Bounded::offer`].
+    ///
+    /// Compacting a part of what was offered never loses a winner (see the
+    /// module doc), so any number of taken buffers may be compacted at once
+    /// by different threads, and the result is still exact.
+    #[inline]
+    pub fn offer(&mut self, c: Candidate) -> Option<Vec<Candidate>> {
+        if self.cap == 0 {
+            return None;
+        }
+        // Strictly worse: the bar is itself a candidate, and comes back
+        // here when the buffer holding it is compacted outside the set.
         if let Some(bar) = self.bar {
-            if c >= bar {
-                return;
+            if c > bar {
+                return None;
             }
         }
         if self.buf.capacity() == 0 {
             self.buf.reserve_exact(self.room);
         }
         self.buf.push(c);
-        if self.buf.len() == self.room {
-            self.compact();
-        }
+        (self.buf.len() >= self.room).then(|| std::mem::take(&mut self.buf))
     }
 
-    /// Keeps the best candidate of each well, then the best `cap` wells.
-    fn compact(&mut self) {
-        self.buf
-            .sort_unstable_by(|a, b| a.well.cmp(&b.well).then_with(|| a.cmp(b)));
-        // `dedup_by` drops the later of two neighbours: the worse one.
-        self.buf
-            .dedup_by(|later, earlier| later.well == earlier.well);
-        if self.cap > 0 && self.buf.len() >= self.cap {
-            let (_, worst, _) = self.buf.select_nth_unstable(self.cap - 1);
-            self.bar = Some(*worst);
-            self.buf.truncate(self.cap);
+    /// Takes the worst survivor of a compaction ([`compact`]'s result) as
+    /// the bar, if it is tighter than the one held.
+    pub fn tighten(&mut self, bar: Option<Candidate>) {
+        if let Some(b) = bar {
+            if self.bar.is_none_or(|old| b < old) {
+                self.bar = Some(b);
+            }
         }
     }
 
@@ -145,8 +158,8 @@ impl Bounded {
 
     /// The kept candidates, sorted by well: the last compaction and the
     /// sort run on the caller's rayon pool. (Only here: a compaction during
-    /// insertion runs under the caller's lock, where a parallel sort could
-    /// steal a task that takes the same lock.)
+    /// insertion may run under the caller's lock, where a parallel sort
+    /// could steal a task that takes the same lock.)
     pub fn into_sorted_by_well(mut self) -> Vec<Candidate> {
         use rayon::slice::ParallelSliceMut;
         self.buf
@@ -160,4 +173,20 @@ impl Bounded {
         }
         self.buf
     }
+}
+
+/// Keeps the best candidate of each well in `buf`, then the best `cap`
+/// wells; returns the worst kept when `cap` were kept (the bar a later
+/// candidate must beat to be kept), `None` otherwise.
+pub fn compact(buf: &mut Vec<Candidate>, cap: usize) -> Option<Candidate> {
+    buf.sort_unstable_by(|a, b| a.well.cmp(&b.well).then_with(|| a.cmp(b)));
+    // `dedup_by` drops the later of two neighbours: the worse one.
+    buf.dedup_by(|later, earlier| later.well == earlier.well);
+    if cap > 0 && buf.len() >= cap {
+        let (_, worst, _) = buf.select_nth_unstable(cap - 1);
+        let worst = *worst;
+        buf.truncate(cap);
+        return Some(worst);
+    }
+    None
 }

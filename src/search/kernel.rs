@@ -13,6 +13,15 @@
 //! final cut. The set is exact whatever the order of insertion, so the
 //! result does not depend on the thread count or timing.
 //!
+//! Under the set's lock a batch is only pushed. The sort that compacts a
+//! full buffer (about a tenth of a single thread's time at width 100,000,
+//! and all of it serial while it ran under the lock) runs after the lock
+//! is let go, on the thread whose batch filled the buffer, while the others
+//! go on pushing into a fresh one; the survivors come back the same way.
+//! Compacting any part of the offers never loses a winner, so this is as
+//! exact as compacting in place (a test checks buffers compacted in any
+//! order against the `BTreeSet` twin).
+//!
 //! The kernel knows nothing of files beyond reading the beam, nor of
 //! printing: the caller writes the result, and progress goes to the
 //! [`Observer`].
@@ -28,7 +37,7 @@ use rayon::prelude::*;
 
 use super::adversary::{Adversary, History};
 use super::ancestry::well_hash;
-use super::bounded::{Bounded, Candidate};
+use super::bounded::{compact, Bounded, Candidate};
 use super::distinct::Distinct;
 use super::Observer;
 use crate::evaluate::Evaluator;
@@ -133,13 +142,30 @@ impl Kernel<'_> {
         let mut batch: Vec<Candidate> = Vec::with_capacity(BATCH);
         let mut distinct = Distinct::default();
         let mut children = 0u64;
+        // Under the lock a batch is only pushed; a buffer it fills is taken
+        // out and compacted (the sort that costs) after the lock is let go,
+        // and its survivors go back in the same way.
+        let lock = || kept.lock().expect("no thread panics while holding the set");
         let flush = |batch: &mut Vec<Candidate>| {
-            let mut set = kept.lock().expect("no thread panics while holding the set");
-            for c in batch.drain(..) {
-                set.insert(c);
-            }
-            if let Some(cost) = set.worst_cost_if_full() {
-                worst.store(cost.to_bits(), Ordering::Relaxed);
+            let mut pending: Vec<Vec<Candidate>> = Vec::new();
+            let give = |set: &mut Bounded,
+                        from: &mut Vec<Candidate>,
+                        pending: &mut Vec<Vec<Candidate>>| {
+                for c in from.drain(..) {
+                    if let Some(full) = set.offer(c) {
+                        pending.push(full);
+                    }
+                }
+                if let Some(cost) = set.worst_cost_if_full() {
+                    worst.store(cost.to_bits(), Ordering::Relaxed);
+                }
+            };
+            give(&mut lock(), batch, &mut pending);
+            while let Some(mut full) = pending.pop() {
+                let bar = compact(&mut full, self.width);
+                let mut set = lock();
+                set.tighten(bar);
+                give(&mut set, &mut full, &mut pending);
             }
         };
         for (j, e) in part.iter().enumerate() {
