@@ -23,10 +23,13 @@
 //! **Ranking wells**
 //! - [`evaluate`]: the evaluator seam (a batch call and an identity), and
 //!   the quiescent lookahead around any evaluator;
-//! - [`heuristic`]: the knewjade heuristic and its weights.
+//! - [`heuristic`]: the knewjade heuristic and its weights;
+//! - [`nnue`]: the neural evaluator: features, the f32 net and its training
+//!   step, int16 inference (scalar and AVX2), net files.
 //!
 //! **Searching**
-//! - [`run`]: the run folder (manifest, depth files, snapshots, log) and
+//! - [`run`]: the run folder (manifest, chained depth files, lock,
+//!   snapshots, log, [`run::verify`]) and
 //!   the game rebuilt from it ([`run::keyframes`]);
 //! - [`search`]: the beam search: one depth as a kernel, the adversary and
 //!   observer seams, the loop-prevention ancestry;

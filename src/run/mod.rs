@@ -180,7 +180,7 @@ pub fn histogram(scores: impl IntoIterator<Item = u16>) -> Vec<(u16, u64)> {
 ///
 /// One total order picks it, from the depth files alone: the highest
 /// score, then the shallowest depth, then the first well in the depth
-/// file's order. The search, a resume ([`best_from_files`]) and
+/// file's order. The search, a resume (`best_from_files`) and
 /// [`verify`] all apply it, so a resumed run reports the same game as an
 /// uninterrupted one.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]

@@ -154,7 +154,7 @@ pub fn start(
 
 /// Continues the run in `dir` from its last complete depth, once the depth
 /// files check out against the manifest and each other (see
-/// [`run`](crate::run)'s chain).
+/// [`run`]'s chain).
 pub fn resume(
     dir: &Path,
     search: &Search,
