@@ -192,6 +192,26 @@ fn accumulator_reuse_equals_a_full_recompute() {
     );
 }
 
+/// The lookahead's batch call (the net's own batch, with its accumulator
+/// reuse, then the chains) gives exactly its per-well costs.
+#[test]
+fn the_lookahead_batch_equals_its_per_well_costs() {
+    let fams = test_families();
+    let (_, q) = &nets()[0];
+    let look = Lookahead::new(NetEvaluator::new(q.clone()), DEFAULT_QUIESCENT_DEPTH);
+    let mut out = Vec::new();
+    let mut checked = 0;
+    for (parent, children) in fams.iter().take(300) {
+        look.costs(parent, 3, children, &mut out);
+        for (c, cost) in children.iter().zip(&out) {
+            let one = look.cost(&c.well, f64::from(3 + u32::from(c.lines)));
+            assert_eq!(cost.to_bits(), one.to_bits(), "{:?}", c.well);
+            checked += 1;
+        }
+    }
+    assert!(checked > 1_000, "{checked}");
+}
+
 #[test]
 fn the_cost_is_minus_the_value_minus_the_line_term() {
     let (_, q) = &nets()[0];

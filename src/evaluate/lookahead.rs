@@ -70,7 +70,7 @@
 //! 100,000, so there the hole terms keep version 1's region.)
 
 use super::{Evaluator, Identity};
-use crate::movegen::{candidate_rows, for_each_clear};
+use crate::movegen::{candidate_rows, for_each_clear, Child};
 use crate::piece::Piece;
 use crate::well::Well;
 
@@ -147,6 +147,17 @@ impl<E: Evaluator> Evaluator for Lookahead<E> {
         best_along_chain_from(&self.inner, well, score, self.depth).cost
     }
 
+    /// The children's own costs come from the inner evaluator's batch call
+    /// (so a network keeps its accumulator reuse), then each child's chains
+    /// are walked from there: the same values as [`Evaluator::cost`].
+    fn costs(&self, parent: &Well, parent_score: u32, children: &[Child], out: &mut Vec<f64>) {
+        self.inner.costs(parent, parent_score, children, out);
+        for (c, cost) in children.iter().zip(out.iter_mut()) {
+            let score = f64::from(parent_score + u32::from(c.lines));
+            *cost = chain_from(&self.inner, &c.well, score, self.depth, *cost).cost;
+        }
+    }
+
     fn identity(&self) -> Identity {
         self.inner.identity().with("quiescent", self.depth)
     }
@@ -170,8 +181,19 @@ fn best_along_chain_from<E: Evaluator + ?Sized>(
     score: f64,
     depth: u8,
 ) -> ChainBest {
+    chain_from(eval, well, score, depth, eval.cost(well, score))
+}
+
+/// [`best_along_chain_from`], with the well's own cost already known.
+fn chain_from<E: Evaluator + ?Sized>(
+    eval: &E,
+    well: &Well,
+    score: f64,
+    depth: u8,
+    own_cost: f64,
+) -> ChainBest {
     let mut best = ChainBest {
-        cost: eval.cost(well, score),
+        cost: own_cost,
         well: *well,
         steps: 0,
         pieces: 0,
