@@ -117,6 +117,6 @@ impl Evaluator for NetEvaluator {
     }
 
     fn identity(&self) -> Identity {
-        Identity::new().with("net", format!("{:08x}", self.net.checksum))
+        Identity::new().with("net", format!("{:08x}", self.net.checksum()))
     }
 }

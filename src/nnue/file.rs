@@ -276,10 +276,6 @@ fn quant_body(q: &QuantNet) -> Vec<u8> {
     out
 }
 
-/// The checksum a quantised net's file carries.
-pub(crate) fn quant_checksum(q: &QuantNet) -> u32 {
-    crc32fast::hash(&quant_body(q))
-}
 
 fn read(path: &Path) -> Result<Vec<u8>, NetError> {
     std::fs::read(path).map_err(|source| NetError::Read {
@@ -296,6 +292,13 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), NetError> {
 }
 
 impl QuantNet {
+    /// The CRC-32 of the net's file bytes (header and payload), which its
+    /// file carries: the net's identity. The file format owns it, so it is
+    /// computed here, from the bytes the net is written as.
+    pub fn checksum(&self) -> u32 {
+        crc32fast::hash(&quant_body(self))
+    }
+
     /// The net as file bytes (see the module doc).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = quant_body(self);
@@ -338,7 +341,6 @@ impl QuantNet {
             bias,
             out,
             out_bias,
-            checksum: u32_at(bytes, bytes.len() - 4),
         };
         q.check()?;
         Ok(q)

@@ -80,8 +80,6 @@ pub struct QuantNet {
     pub(crate) bias: Acc,
     pub(crate) out: Acc,
     pub(crate) out_bias: i32,
-    /// CRC-32 of the net's file bytes (header and payload).
-    pub(crate) checksum: u32,
 }
 
 impl std::fmt::Debug for QuantNet {
@@ -92,7 +90,6 @@ impl std::fmt::Debug for QuantNet {
             .field("line_weight", &self.line_weight)
             .field("qa", &self.qa)
             .field("qb", &self.qb)
-            .field("checksum", &format_args!("{:08x}", self.checksum))
             .finish_non_exhaustive()
     }
 }
@@ -237,7 +234,6 @@ impl QuantNet {
             bias: Acc::default(),
             out: Acc::default(),
             out_bias: round(f64::from(net.out_bias) * qaf * f64::from(qb)) as i32,
-            checksum: 0,
         };
         visit(&mut |r, _, d, _| {
             for (k, w) in d.iter().enumerate() {
@@ -249,7 +245,6 @@ impl QuantNet {
             q.out[k / 16].0[k % 16] = round(f64::from(net.out[k]) * f64::from(qb)) as i16;
         }
         q.check()?;
-        q.checksum = super::file::quant_checksum(&q);
         Ok(q)
     }
 
@@ -338,11 +333,6 @@ impl QuantNet {
     /// output weight as `round(w·QB)`, and the value is `y_q / (QA·QB)`.
     pub fn scales(&self) -> (i32, i32) {
         (self.qa, self.qb)
-    }
-
-    /// The CRC-32 of the net's file bytes: the net's identity.
-    pub fn checksum(&self) -> u32 {
-        self.checksum
     }
 
     /// A bound on `|value_q - value_f32|` against the net it was made from
