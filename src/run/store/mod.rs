@@ -219,15 +219,16 @@ fn compress_block(
     range: std::ops::Range<usize>,
     entry: &(impl Fn(usize) -> Entry + Sync),
 ) -> (Well, usize, Vec<u8>) {
-    let wells: Vec<Well> = range.clone().map(|i| entry(i).well.unpack()).collect();
+    let entries: Vec<Entry> = range.map(entry).collect();
+    let wells: Vec<Well> = entries.iter().map(|e| e.well.unpack()).collect();
     let mut raw = Vec::with_capacity(wells.len() * (LIVE_ROWS + 1) * 2);
     for r in 0..LIVE_ROWS {
         for w in &wells {
             raw.extend_from_slice(&w.rows()[r].to_le_bytes());
         }
     }
-    for i in range {
-        raw.extend_from_slice(&entry(i).score.to_le_bytes());
+    for e in &entries {
+        raw.extend_from_slice(&e.score.to_le_bytes());
     }
     let compressed = zstd::bulk::compress(&raw, ZSTD_LEVEL).expect("zstd compresses in memory");
     (wells[0], wells.len(), compressed)
