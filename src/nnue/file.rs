@@ -276,7 +276,6 @@ fn quant_body(q: &QuantNet) -> Vec<u8> {
     out
 }
 
-
 fn read(path: &Path) -> Result<Vec<u8>, NetError> {
     std::fs::read(path).map_err(|source| NetError::Read {
         path: path.to_path_buf(),

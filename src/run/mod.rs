@@ -21,11 +21,12 @@
 //! one stops at once, and a lock left by a dead process is free (the
 //! kernel drops it with the process).
 //!
-//! This module owns the names, the manifest and the log, the lock, the
-//! best game's order ([`Best`]) and the choice of the depth to resume from
-//! (`last_good_depth`); the depth files' format is in [`store`]. What a
-//! snapshot holds is the search's business: here it is bytes. Rebuilding
-//! the game from the folder is [`keyframes`].
+//! This module owns the names, the manifest and the log, and the best
+//! game's order ([`Best`]); the lock and a crash's leftovers are in `lock`,
+//! the chain's checks and the choice of the depth to resume from in
+//! `chain`, and the depth files' format in [`store`]. What a snapshot holds
+//! is the search's business: here it is bytes. Rebuilding the game from the
+//! folder is [`keyframes`].
 //!
 //! # Stability
 //! The manifest carries `format` and `version` ([`store::VERSION`]); a
@@ -35,7 +36,9 @@
 //! `float_roundtrip`).
 
 pub mod atomic;
+mod chain;
 pub mod keyframes;
+mod lock;
 pub mod store;
 pub mod verify;
 
@@ -48,6 +51,9 @@ use serde::{Deserialize, Serialize};
 use crate::enemy::EnemyKind;
 use crate::evaluate::Identity;
 use crate::well::Well;
+pub(crate) use chain::{check_depth, last_good_depth};
+pub use lock::RunLock;
+use lock::{lock_path, remove_temporaries};
 use store::{DepthFile, Entry, Link, StoreError};
 
 /// History snapshots kept: the newest depths a resume can fall back to.
@@ -344,86 +350,9 @@ pub fn best_replay_path(dir: &Path) -> PathBuf {
     dir.join("best-replay.txt")
 }
 
-/// Path of the lock file.
-fn lock_path(dir: &Path) -> PathBuf {
-    dir.join("lock")
-}
-
 /// The longest manifest read: about 1 kB per depth, so room for runs of a
 /// hundred thousand depths; anything longer is not a manifest.
 const MAX_MANIFEST_BYTES: u64 = 256 << 20;
-
-/// The run folder held by this process, for as long as this lives.
-///
-/// An advisory lock (`flock`) on `DIR/lock`, which also holds the holder's
-/// process id for the message a second process gets. The kernel drops the
-/// lock when the process ends, however it ends, so a stale lock never
-/// blocks a resume.
-#[derive(Debug)]
-pub struct RunLock {
-    _file: File,
-}
-
-impl RunLock {
-    /// Takes the folder's lock (creating the folder if needed), or says
-    /// which process holds it.
-    pub fn take(dir: &Path) -> Result<RunLock, RunError> {
-        fs::create_dir_all(dir).map_err(io(dir))?;
-        let path = lock_path(dir);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(io(&path))?;
-        // A lock can look held for a moment after its holder let it go: a
-        // process that forks (to run a command) shares the lock file's
-        // descriptor with its child until the child's exec closes it. So
-        // a held lock is tried again for a tenth of a second before giving
-        // up.
-        let mut tries = 0;
-        let taken = loop {
-            match file.try_lock() {
-                Err(fs::TryLockError::WouldBlock) if tries < 10 => {
-                    tries += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(10));
-                }
-                other => break other,
-            }
-        };
-        match taken {
-            Ok(()) => {}
-            Err(fs::TryLockError::WouldBlock) => {
-                let mut text = String::new();
-                let _ = file.read_to_string(&mut text);
-                return Err(RunError::InUse {
-                    dir: dir.to_path_buf(),
-                    pid: text.trim().parse().ok(),
-                });
-            }
-            Err(fs::TryLockError::Error(e)) => return Err(io(&path)(e)),
-        }
-        let pid = format!("{}\n", std::process::id());
-        file.set_len(0)
-            .and_then(|()| file.write_all(pid.as_bytes()))
-            .map_err(io(&path))?;
-        Ok(RunLock { _file: file })
-    }
-}
-
-/// Removes the temporary files a crash left in the folder (the caller
-/// holds the lock, so no other process is writing them).
-fn remove_temporaries(dir: &Path) -> Result<(), RunError> {
-    for entry in fs::read_dir(dir).map_err(io(dir))? {
-        let entry = entry.map_err(io(dir))?;
-        if entry.file_name().to_str().is_some_and(atomic::is_temporary) {
-            let p = entry.path();
-            fs::remove_file(&p).map_err(io(&p))?;
-        }
-    }
-    Ok(())
-}
 
 /// Reads a run's manifest.
 pub fn read_manifest(dir: &Path) -> Result<Manifest, RunError> {
@@ -595,126 +524,6 @@ pub(crate) fn check_settings(dir: &Path, run: &Settings, asked: &Settings) -> Re
         ));
     }
     Ok(())
-}
-
-/// Checks depth `d`'s file against the run: its depth, run, link to the
-/// file before (`previous`: that file's digest), entry count (`expected`),
-/// and every block's checksum. Returns the file.
-pub(crate) fn check_depth(
-    dir: &Path,
-    d: u32,
-    run: u64,
-    previous: u64,
-    expected: u64,
-) -> Result<DepthFile, String> {
-    let path = depth_path(dir, d);
-    let name = path.display();
-    let f = DepthFile::open(&path).map_err(|e| e.to_string())?;
-    if f.depth() != d {
-        return Err(format!("{name} holds depth {}, not {d}", f.depth()));
-    }
-    let link = f.link();
-    if link.run != run {
-        return Err(format!(
-            "{name} belongs to another run (run {:016x}, this run {run:016x})",
-            link.run
-        ));
-    }
-    if link.previous != previous {
-        return Err(format!(
-            "{name} does not follow the file of depth {} (an older or foreign file: it records {:016x}, the file there has {previous:016x})",
-            d.saturating_sub(1),
-            link.previous
-        ));
-    }
-    if expected != f.len() as u64 {
-        return Err(format!(
-            "{name} has {} wells, the manifest says {expected}",
-            f.len()
-        ));
-    }
-    f.verify_checksums().map_err(|e| e.to_string())?;
-    Ok(f)
-}
-
-/// The depth to resume from, with its entry count and history: the newest
-/// depth, at most the manifest's last, such that it and every depth below
-/// form an intact chain ([`check_depth`]), whose blocks all decode, and for
-/// which `history(depth, entries)` gives a value (the snapshot the search
-/// needs, or `Some(())` when it needs none).
-///
-/// A resume can start from any of the [`SNAPSHOTS_KEPT`] newest depths
-/// (the ones with a history snapshot), so it falls back over at most
-/// `SNAPSHOTS_KEPT - 1` damaged newest files (a disk's fault, never a
-/// crash's), telling `fell_back(depth, why)` of each. A break lower down is
-/// refused ([`RunError::BrokenChain`]): searching on would overwrite files
-/// that may be good once the broken one is restored.
-pub(crate) fn last_good_depth<T>(
-    dir: &Path,
-    manifest: &Manifest,
-    mut history: impl FnMut(u32, usize) -> Option<T>,
-    mut fell_back: impl FnMut(u32, &str),
-) -> Result<(u32, usize, T), RunError> {
-    let last = manifest.depth();
-    let run = manifest.settings.run_id();
-    // Up the chain, to the first break.
-    let mut previous = 0;
-    let mut good = Vec::new();
-    let mut broken: Option<(u32, String)> = None;
-    for d in 0..=last {
-        let expected = match d {
-            0 => 1,
-            _ => manifest.depths[d as usize - 1].kept,
-        };
-        match check_depth(dir, d, run, previous, expected) {
-            Ok(f) => {
-                previous = f.digest();
-                good.push(f.len());
-            }
-            Err(why) => {
-                broken = Some((d, why));
-                break;
-            }
-        }
-    }
-    if let Some((b, why)) = &broken {
-        // Resuming below a break at `b` starts from `b - 1`.
-        if b + SNAPSHOTS_KEPT <= last + 1 {
-            return Err(RunError::BrokenChain {
-                dir: dir.to_path_buf(),
-                why: why.clone(),
-            });
-        }
-        for d in (*b..=last).rev() {
-            match d == *b {
-                true => fell_back(d, why),
-                false => fell_back(d, &format!("above the break at depth {b}")),
-            }
-        }
-    }
-    let mut why = broken.map(|(_, why)| why).unwrap_or_default();
-    for d in (0..good.len() as u32).rev() {
-        if d + SNAPSHOTS_KEPT <= last {
-            break;
-        }
-        let len = good[d as usize];
-        if let Err(e) = DepthFile::open(&depth_path(dir, d)).and_then(|f| f.verify()) {
-            why = e.to_string();
-            fell_back(d, &why);
-            continue;
-        }
-        match history(d, len) {
-            Some(h) => return Ok((d, len, h)),
-            None => {
-                why = "history snapshot missing or damaged".into();
-                fell_back(d, &why);
-            }
-        }
-    }
-    Err(RunError::NothingToResume {
-        dir: dir.to_path_buf(),
-        why,
-    })
 }
 
 /// The best game among the depths listed, by [`Best`]'s order: the
