@@ -105,6 +105,7 @@
 //! value already sees; the term mainly breaks the lookahead's tie between
 //! a chain point and the well itself.
 
+pub mod adam;
 pub mod eval;
 pub mod features;
 pub mod file;
@@ -114,10 +115,11 @@ pub mod quant;
 
 use std::path::PathBuf;
 
+pub use adam::{AdamConfig, Trainer};
 pub use eval::NetEvaluator;
 pub use features::Layout;
 pub use kernel::Kernel;
-pub use net::{AdamConfig, Net, Rng, Sample, Trainer};
+pub use net::{Net, Rng, Sample};
 pub use quant::QuantNet;
 
 /// Why a net could not be made, read or written. Every message is one line.
