@@ -4,8 +4,9 @@
 //! # What this module owns
 //! - [`features`]: the 120 active binary features of a well (16 row
 //!   patterns, 104 window patterns) and the two table layouts;
-//! - [`net`]: the f32 network, its exact gradient, Adam with sparse rows,
-//!   and a seeded generator ([`Net`], [`Trainer`]);
+//! - [`net`]: the f32 network, its exact gradient, and a seeded generator
+//!   ([`Net`]);
+//! - [`adam`]: Adam with sparse rows, and the trainer ([`Trainer`]);
 //! - [`quant`]: the int16 network and its scales ([`QuantNet`]);
 //! - [`kernel`]: the inner loops, scalar and AVX2, bit-identical
 //!   ([`Kernel`]);
