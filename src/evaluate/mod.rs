@@ -115,72 +115,69 @@ impl Identity {
     }
 
     /// The identity as one string that two equal identities share: the
-    /// keys that are not `null`, sorted, with every number written as the
-    /// shortest decimal of its `f64` (so `2`, `2.0` and `2e0` agree).
+    /// keys that are not `null`, sorted, with object keys sorted and every
+    /// number as the shortest decimal of its `f64` (so `2`, `2.0` and `2e0`
+    /// agree).
     pub fn canonical(&self) -> String {
-        fn write(v: &serde_json::Value, out: &mut String) {
-            use serde_json::Value;
-            match v {
-                Value::Number(n) => match n.as_f64() {
-                    Some(x) => out.push_str(&format!("{x:?}")),
-                    None => out.push_str(&n.to_string()),
-                },
-                Value::Array(items) => {
-                    out.push('[');
-                    for (i, item) in items.iter().enumerate() {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        write(item, out);
-                    }
-                    out.push(']');
-                }
-                Value::Object(map) => {
-                    let mut keys: Vec<_> = map.iter().collect();
-                    keys.sort_by(|a, b| a.0.cmp(b.0));
-                    out.push('{');
-                    for (i, (k, v)) in keys.into_iter().enumerate() {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        out.push_str(&Value::String(k.clone()).to_string());
-                        out.push(':');
-                        write(v, out);
-                    }
-                    out.push('}');
-                }
-                other => out.push_str(&other.to_string()),
-            }
-        }
         let mut out = String::new();
         for (k, v) in self.present() {
             out.push_str(k);
             out.push('=');
-            write(v, &mut out);
+            canonical_value(v, &mut out);
             out.push(';');
         }
         out
     }
 }
 
-/// Whether two parameters are the same value, numbers compared as numbers
-/// (so a value written `2` and read back as `2.0` is still the same).
-fn same(a: Option<&serde_json::Value>, b: Option<&serde_json::Value>) -> bool {
+/// A value written so that two values are the same exactly when their
+/// forms are: object keys sorted, and every number as the shortest decimal
+/// of its `f64` (so `2`, `2.0` and `2e0` agree, and a float read back from
+/// JSON is the float written).
+fn canonical_value(v: &serde_json::Value, out: &mut String) {
     use serde_json::Value;
-    match (a, b) {
-        (None, None) => true,
-        (Some(Value::Number(x)), Some(Value::Number(y))) => match (x.as_f64(), y.as_f64()) {
-            (Some(x), Some(y)) => x == y,
-            _ => x == y,
+    match v {
+        Value::Number(n) => match n.as_f64() {
+            Some(x) => out.push_str(&format!("{x:?}")),
+            None => out.push_str(&n.to_string()),
         },
-        (Some(Value::Array(x)), Some(Value::Array(y))) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(Some(x), Some(y)))
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canonical_value(item, out);
+            }
+            out.push(']');
         }
-        (Some(Value::Object(x)), Some(Value::Object(y))) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| same(Some(v), y.get(k)))
+        Value::Object(map) => {
+            let mut keys: Vec<_> = map.iter().collect();
+            keys.sort_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (i, (k, v)) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push(':');
+                canonical_value(v, out);
+            }
+            out.push('}');
         }
-        (a, b) => a == b,
+        other => out.push_str(&other.to_string()),
     }
+}
+
+/// Whether two parameters are the same value: the same canonical form, so
+/// the comparison on resume and the run's identity agree.
+fn same(a: Option<&serde_json::Value>, b: Option<&serde_json::Value>) -> bool {
+    let form = |v: &serde_json::Value| {
+        let mut out = String::new();
+        canonical_value(v, &mut out);
+        out
+    };
+    a.map(form) == b.map(form)
 }
 
 impl PartialEq for Identity {

@@ -413,8 +413,8 @@ impl Gradient {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::adam::{AdamConfig, Trainer};
     use crate::movegen::MoveGen;
+    use crate::nnue::adam::{AdamConfig, Trainer};
     use crate::piece::Piece;
 
     /// The forward pass in f64 from the f32 parameters: the finite
