@@ -13,6 +13,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use crate::enemy::mild_choice;
+use crate::evaluate::Evaluator;
 use crate::movegen::{Cached, Child, Direct, MoveGen, Transition};
 use crate::piece::Piece;
 use crate::run::store::FNV_OFFSET;
@@ -250,4 +251,56 @@ pub fn bench_search(
         signature,
         phases,
     })
+}
+
+/// Timing of an evaluator's batch call, in µs per child.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct EvaluatorBench {
+    /// Children costed per run.
+    pub children: usize,
+    /// Median over [`crate::heuristic::bench::RUNS`] runs.
+    pub us_per_child: f64,
+    /// Every run's figure.
+    pub runs_us_per_child: Vec<f64>,
+    /// Sum of all the costs (a determinism signature).
+    pub cost_sum: f64,
+}
+
+/// Times [`Evaluator::costs`] on this thread over every (well, piece)
+/// family of children of `wells` (the children of all seven pieces: the
+/// same children as [`crate::heuristic::bench_eval`]), each family in one
+/// call with the parent's score 0, as the search calls it. Building the
+/// children is not timed.
+pub fn bench_evaluator(wells: &[Well], eval: &dyn Evaluator) -> EvaluatorBench {
+    let mut families: Vec<(Well, Vec<Child>)> = Vec::new();
+    for well in wells {
+        let gen = MoveGen::new(well);
+        for piece in Piece::ALL {
+            let mut children = Vec::new();
+            gen.children(piece, &mut children);
+            families.push((*well, children));
+        }
+    }
+    let children = families.iter().map(|f| f.1.len()).sum::<usize>();
+    let runs_count = crate::heuristic::bench::RUNS;
+    let mut runs = Vec::with_capacity(runs_count);
+    let mut cost_sum = 0.0;
+    let mut out = Vec::new();
+    for _ in 0..runs_count {
+        let start = Instant::now();
+        let mut sum = 0.0;
+        for (parent, kids) in &families {
+            eval.costs(black_box(parent), 0, kids, &mut out);
+            sum += out.iter().sum::<f64>();
+        }
+        let secs = start.elapsed().as_secs_f64();
+        cost_sum = black_box(sum);
+        runs.push(secs * 1e6 / children.max(1) as f64);
+    }
+    EvaluatorBench {
+        children,
+        us_per_child: median(runs.clone()),
+        runs_us_per_child: runs,
+        cost_sum,
+    }
 }

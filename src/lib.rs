@@ -33,6 +33,8 @@
 //!   the game rebuilt from it ([`run::keyframes`]);
 //! - [`search`]: the beam search: one depth as a kernel, the adversary and
 //!   observer seams, the loop-prevention ancestry;
+//! - [`train`]: the generational trainer (master beams, training beams,
+//!   targets, the fit, the training folder and its picture);
 //! - [`bench`](mod@bench): fixed workloads that time the engine and double as
 //!   determinism signatures.
 #![deny(missing_docs)]
@@ -52,6 +54,7 @@ pub mod replay;
 pub mod reverse;
 pub mod run;
 pub mod search;
+pub mod train;
 pub mod well;
 
 pub use enemy::EnemyKind;

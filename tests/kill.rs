@@ -4,9 +4,9 @@
 //!
 //! `cargo test --release --test tests kill -- --ignored --nocapture`
 //!
-//! Four configurations ({no lookahead, `--quiescent`} × {`--threads 1`,
-//! `--threads 2`}), `HATETRIS_KILL_TRIALS` trials each (default 13, so 52 in
-//! all). A trial starts a run, kills it with SIGKILL after a pseudo-random
+//! Six configurations ({no lookahead, `--quiescent`, the shipped net with
+//! `--quiescent`} × {`--threads 1`, `--threads 2`}), `HATETRIS_KILL_TRIALS`
+//! trials each (default 13, so 78 in all). A trial starts a run, kills it with SIGKILL after a pseudo-random
 //! delay (sometimes within the first milliseconds, before the manifest
 //! exists), resumes it, kills the resume, and so on until a run reaches the
 //! end. Then every depth file must equal the clean run's byte for byte, the
@@ -28,15 +28,21 @@ struct Config {
     depth: &'static str,
     threads: &'static str,
     quiescent: bool,
+    /// Rank with the shipped net instead of the heuristic.
+    net: bool,
 }
 
-const CONFIGS: [Config; 4] = [
+/// The net the net configurations search with.
+const NET: &str = "data/nets/best.nnue";
+
+const CONFIGS: [Config; 6] = [
     Config {
         name: "plain, 1 thread",
         width: "2000",
         depth: "60",
         threads: "1",
         quiescent: false,
+        net: false,
     },
     Config {
         name: "plain, 2 threads",
@@ -44,6 +50,7 @@ const CONFIGS: [Config; 4] = [
         depth: "60",
         threads: "2",
         quiescent: false,
+        net: false,
     },
     Config {
         name: "--quiescent, 1 thread",
@@ -51,6 +58,7 @@ const CONFIGS: [Config; 4] = [
         depth: "60",
         threads: "1",
         quiescent: true,
+        net: false,
     },
     Config {
         name: "--quiescent, 2 threads",
@@ -58,6 +66,23 @@ const CONFIGS: [Config; 4] = [
         depth: "60",
         threads: "2",
         quiescent: true,
+        net: false,
+    },
+    Config {
+        name: "--net --quiescent, 1 thread",
+        width: "500",
+        depth: "60",
+        threads: "1",
+        quiescent: true,
+        net: true,
+    },
+    Config {
+        name: "--net --quiescent, 2 threads",
+        width: "500",
+        depth: "60",
+        threads: "2",
+        quiescent: true,
+        net: true,
     },
 ];
 
@@ -78,6 +103,9 @@ fn search(dir: &Path, resume: bool, cfg: &Config, out: &Path, err: &Path) -> Com
         "--max-depth",
         cfg.depth,
     ]);
+    if cfg.net {
+        c.args(["--net", NET]);
+    }
     if cfg.quiescent {
         c.arg("--quiescent");
     }
@@ -268,4 +296,116 @@ fn kill_9_at_random_moments_then_resume_gives_the_same_result() {
     for line in &summary {
         println!("{line}");
     }
+}
+
+/// `hatetris train` on `dir` with tiny settings, output to files beside it.
+fn train(dir: &Path, out: &Path, err: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_hatetris"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c.args([
+        "train",
+        "--quiet",
+        "--generations",
+        "2",
+        "--threads",
+        "2",
+        "--hidden",
+        "16",
+        "--width",
+        "300",
+        "--samples",
+        "1500",
+        "--heuristic-samples",
+        "3000",
+        "--beam-width",
+        "10",
+        "--epochs",
+        "12",
+    ])
+    .arg(dir);
+    c.stdin(Stdio::null())
+        .stdout(File::create(out).unwrap())
+        .stderr(File::create(err).unwrap());
+    c
+}
+
+/// Every file the trainer makes for its generations (the master beams'
+/// depth files included), by relative name; not the timings.
+fn trained_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for g in 0..3 {
+        let gen = dir.join(format!("gen-{g:03}"));
+        for name in ["samples.bin", "targets.bin", "net.f32", "net.nnue"] {
+            if let Ok(bytes) = fs::read(gen.join(name)) {
+                out.push((format!("gen-{g:03}/{name}"), bytes));
+            }
+        }
+        if gen.join("master").is_dir() {
+            for (name, bytes) in files(&gen.join("master")) {
+                out.push((format!("gen-{g:03}/master/{name}"), bytes));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+#[ignore]
+fn kill_9_the_trainer_at_random_moments_then_resume_gives_the_same_nets() {
+    let trials: usize = std::env::var("HATETRIS_KILL_TRIALS")
+        .ok()
+        .map(|t| t.parse().expect("HATETRIS_KILL_TRIALS: a number"))
+        .unwrap_or(13);
+    let base = tempfile::tempdir().unwrap();
+    let (out, err) = (base.path().join("out.txt"), base.path().join("err.txt"));
+    let clean = base.path().join("clean");
+    let t0 = Instant::now();
+    assert!(train(&clean, &out, &err).status().unwrap().success());
+    let full = t0.elapsed();
+    let want = trained_files(&clean);
+    println!(
+        "clean training run: {:.1}s, {} files",
+        full.as_secs_f64(),
+        want.len()
+    );
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut kills = 0;
+    for trial in 0..trials {
+        let dir = base.path().join(format!("trial{trial}"));
+        let mut killed = 0;
+        loop {
+            let r = next(&mut seed);
+            let delay = Duration::from_millis(20 + (r >> 8) % (full.as_millis() as u64).max(100));
+            let mut child = train(&dir, &out, &err).spawn().unwrap();
+            match wait_at_most(&mut child, delay) {
+                Some(status) => {
+                    assert!(
+                        status.success(),
+                        "trial {trial}: failed after {killed} kills: {}",
+                        fs::read_to_string(&err).unwrap()
+                    );
+                    break;
+                }
+                None => {
+                    child.kill().unwrap();
+                    child.wait().unwrap();
+                    killed += 1;
+                }
+            }
+            assert!(killed <= 60, "trial {trial}: never finished");
+        }
+        let got = trained_files(&dir);
+        assert_eq!(
+            got.iter().map(|f| &f.0).collect::<Vec<_>>(),
+            want.iter().map(|f| &f.0).collect::<Vec<_>>(),
+            "trial {trial}: files"
+        );
+        for ((a, x), (_, y)) in got.iter().zip(&want) {
+            assert!(x == y, "trial {trial}: {a} differs after {killed} kills");
+        }
+        println!("trial {trial}: killed {killed} times, identical");
+        kills += killed;
+        fs::remove_dir_all(&dir).unwrap();
+    }
+    println!("trainer: {trials} of {trials} trials identical, {kills} kills");
 }

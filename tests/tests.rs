@@ -16,3 +16,4 @@ mod nnue;
 mod replays;
 mod rules;
 mod run_folder;
+mod train;

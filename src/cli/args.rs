@@ -33,8 +33,97 @@ pub enum Command {
     /// files, the manifest's figures, the history snapshots, the log and the
     /// best replay. Exit code 1 when anything is wrong.
     Verify(VerifyArgs),
-    /// Show the heuristic's terms, weights and contributions for one well.
+    /// Show the heuristic's terms, weights and contributions for one well
+    /// (or, with --net, a net's value and its largest contributions).
     Eval(EvalArgs),
+    /// Train a neural evaluator, generation by generation, in a folder that
+    /// holds everything (master beams, samples, targets, nets, losses, a
+    /// picture). A killed trainer goes on when run again on the folder.
+    Train(TrainArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// The training folder (created if new; an existing one goes on with
+    /// its own settings).
+    pub dir: PathBuf,
+    /// Generations to have in the folder when done (the last net's master
+    /// beam is run too).
+    #[arg(long, default_value_t = 3)]
+    pub generations: u32,
+    /// Start from this training net (a .f32 file) instead of learning the
+    /// heuristic first. Only for a new folder.
+    #[arg(long)]
+    pub from: Option<PathBuf>,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Hidden units of the first net [default: 64].
+    #[arg(long)]
+    pub hidden: Option<usize>,
+    /// Master beam width [default: 10000].
+    #[arg(long)]
+    pub width: Option<usize>,
+    /// The master beam stops at this depth [default: 10000].
+    #[arg(long)]
+    pub master_depth: Option<u32>,
+    /// The master beam's lookahead depth [default: 32].
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=32))]
+    pub quiescent: Option<u8>,
+    /// Wells sampled per generation, spread evenly over the master beam's
+    /// depths [default: 20000].
+    #[arg(long)]
+    pub samples: Option<usize>,
+    /// Wells sampled for generation 0 when it learns the heuristic
+    /// [default: 500000].
+    #[arg(long)]
+    pub heuristic_samples: Option<usize>,
+    /// Random children added per sampled well (placements of the piece
+    /// HATETRIS Mild gives) [default: 1].
+    #[arg(long)]
+    pub children: Option<usize>,
+    /// Leave out the samples' lookahead chain points (on by default).
+    #[arg(long)]
+    pub no_chain_points: bool,
+    /// Training beam width [default: 50].
+    #[arg(long)]
+    pub beam_width: Option<usize>,
+    /// Pieces each training beam plays [default: 10].
+    #[arg(long)]
+    pub beam_pieces: Option<u32>,
+    /// The target of a sample whose training beam dies, in value units (one
+    /// unit: the spread of the heuristic over generation 0's samples)
+    /// [default: -4].
+    #[arg(long, allow_negative_numbers = true)]
+    pub lost_value: Option<f64>,
+    /// Most epochs per fit [default: 40].
+    #[arg(long)]
+    pub epochs: Option<u32>,
+    /// Stop a fit after this many epochs without a better validation loss
+    /// [default: 4].
+    #[arg(long)]
+    pub patience: Option<u32>,
+    /// Minibatch size [default: 256].
+    #[arg(long)]
+    pub batch: Option<usize>,
+    /// Adam's step size [default: 0.001].
+    #[arg(long)]
+    pub learning_rate: Option<f32>,
+    /// Decoupled weight decay [default: 0].
+    #[arg(long)]
+    pub weight_decay: Option<f32>,
+    /// Share of the samples held out for validation [default: 0.1].
+    #[arg(long)]
+    pub validation: Option<f64>,
+    /// Seed of every random choice [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// End with one JSON line holding every generation's figures.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bars or per-epoch lines.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -51,8 +140,12 @@ pub struct SearchArgs {
     pub threads: Option<usize>,
     /// Heuristic weights, a TOML file (default: data/weights/dnf-86.toml's
     /// values, built in).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "net")]
     pub weights: Option<PathBuf>,
+    /// Rank wells with this neural net (a .nnue file, as `hatetris train`
+    /// writes) instead of the heuristic.
+    #[arg(long)]
+    pub net: Option<PathBuf>,
     /// Rank wells with the quiescent lookahead, following chains of up to
     /// DEPTH single-line clears (default 32, no cap, when given without a
     /// value).
@@ -113,8 +206,14 @@ pub struct EvalArgs {
     #[arg(long, default_value_t = 0)]
     pub score: u32,
     /// Heuristic weights, a TOML file (default: the built-in dnf-86 weights).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "net")]
     pub weights: Option<PathBuf>,
+    /// Show this neural net's value (a .nnue file) instead of the heuristic.
+    #[arg(long)]
+    pub net: Option<PathBuf>,
+    /// With --net: list the features that move the value most.
+    #[arg(long, requires = "net")]
+    pub explain: bool,
     /// Add the quiescent lookahead, up to DEPTH clears (default 32, no cap).
     #[arg(long, num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
     pub quiescent: Option<u8>,
@@ -141,7 +240,8 @@ pub enum BenchCmd {
     /// Single-thread move generation: the piece choice, the choice plus its
     /// children, and all seven pieces' children, in µs per well (median of runs).
     Movegen(BenchMovegenArgs),
-    /// Single-thread heuristic cost per child over the children of the wells.
+    /// Single-thread cost per child over the children of the wells: the
+    /// heuristic, and with --net a neural net next to it.
     Eval(BenchEvalArgs),
     /// A fixed search from the empty well with the default weights: per
     /// depth the children, the kept count and a hash of the depth's content.
@@ -184,6 +284,10 @@ pub struct BenchEvalArgs {
     /// Also time the quiescent lookahead with this depth.
     #[arg(long, default_value_t = hatetris::evaluate::DEFAULT_QUIESCENT_DEPTH)]
     pub quiescent: u8,
+    /// Also time this neural net (a .nnue file), with each kernel, next to
+    /// the heuristic, all through the search's batch call.
+    #[arg(long)]
+    pub net: Option<PathBuf>,
     /// End with one JSON line.
     #[arg(long)]
     pub json: bool,

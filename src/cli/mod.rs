@@ -3,6 +3,7 @@
 
 mod args;
 mod search;
+mod train;
 mod verify;
 
 use std::io::{self, BufWriter, Read, Write};
@@ -62,6 +63,7 @@ pub fn run() -> Result<()> {
         Command::Keyframes(a) => search::keyframes(a, out_ref),
         Command::Verify(a) => verify::verify(a, out_ref),
         Command::Eval(a) => search::eval(a, out_ref),
+        Command::Train(a) => train::train(a, out_ref),
         Command::Bench(BenchCmd::Eval(a)) => search::bench_eval(a, out_ref),
         Command::Bench(BenchCmd::Search(a)) => search::bench_search(a, out_ref),
     }?;

@@ -119,6 +119,11 @@ impl Adam {
         &self.config
     }
 
+    /// Changes the step size from the next step on (the moments stay).
+    pub fn set_learning_rate(&mut self, learning_rate: f32) {
+        self.config.learning_rate = learning_rate;
+    }
+
     /// One step of `net` along `grad`, which is then cleared.
     pub fn step(&mut self, net: &mut Net, grad: &mut Gradient) {
         let c = self.config;
@@ -236,6 +241,16 @@ impl Trainer {
         let loss = self.net.gradient(batch, &mut self.grad);
         self.adam.step(&mut self.net, &mut self.grad);
         loss
+    }
+
+    /// Changes the step size from the next step on.
+    pub fn set_learning_rate(&mut self, learning_rate: f32) {
+        self.adam.set_learning_rate(learning_rate);
+    }
+
+    /// The step size.
+    pub fn learning_rate(&self) -> f32 {
+        self.adam.config().learning_rate
     }
 
     /// The net as trained so far.

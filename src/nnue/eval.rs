@@ -120,3 +120,66 @@ impl Evaluator for NetEvaluator {
         Identity::new().with("net", format!("{:08x}", self.net.checksum()))
     }
 }
+
+/// Where a feature sits: a row, or a 4×3 window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Position {
+    /// Live row `r` (0 is the top live row).
+    Row(usize),
+    /// The window with top live row `top` and left column `left`.
+    Window {
+        /// Its top row.
+        top: usize,
+        /// Its left column.
+        left: usize,
+    },
+}
+
+/// One active feature's part in a value (see [`NetEvaluator::explain`]).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Contribution {
+    /// Where the feature is.
+    pub position: Position,
+    /// Its pattern (10 bits for a row, 12 for a window).
+    pub pattern: u16,
+    /// The value minus the value with this feature's weights left out of
+    /// the hidden layer's sum.
+    pub value: f64,
+}
+
+impl NetEvaluator {
+    /// Every active feature of `well` with its contribution, largest
+    /// magnitude first (ties: position order). The hidden layer is not
+    /// linear, so the contributions do not add up to the value; each is
+    /// what the value loses without that one feature.
+    pub fn explain(&self, well: &Well) -> Vec<Contribution> {
+        let net = &*self.net;
+        let mut idx = [0u32; ACTIVE];
+        features::active(well, net.layout, &mut idx);
+        let acc = self.kernel.accumulate(net, &net.bias, &idx, &[]);
+        let all = net.value_of(self.kernel.output(net, &acc, &[], &[]));
+        let patterns = features::patterns(well);
+        let mut out: Vec<Contribution> = (0..ACTIVE)
+            .map(|i| {
+                let without = net.value_of(self.kernel.output(net, &acc, &[], &idx[i..=i]));
+                let position = if i < features::ROW_POSITIONS {
+                    Position::Row(i)
+                } else {
+                    let w = i - features::ROW_POSITIONS;
+                    Position::Window {
+                        top: w / features::WINDOW_COLUMNS,
+                        left: w % features::WINDOW_COLUMNS,
+                    }
+                };
+                Contribution {
+                    position,
+                    pattern: patterns[i],
+                    value: all - without,
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| b.value.abs().total_cmp(&a.value.abs()));
+        out
+    }
+}

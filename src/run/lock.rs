@@ -77,7 +77,7 @@ impl RunLock {
 
 /// Removes the temporary files a crash left in the folder (the caller
 /// holds the lock, so no other process is writing them).
-pub(super) fn remove_temporaries(dir: &Path) -> Result<(), RunError> {
+pub fn remove_temporaries(dir: &Path) -> Result<(), RunError> {
     for entry in fs::read_dir(dir).map_err(io(dir))? {
         let entry = entry.map_err(io(dir))?;
         if entry.file_name().to_str().is_some_and(atomic::is_temporary) {

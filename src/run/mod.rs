@@ -52,8 +52,8 @@ use crate::enemy::EnemyKind;
 use crate::evaluate::Identity;
 use crate::well::Well;
 pub(crate) use chain::{check_depth, last_good_depth};
-pub use lock::RunLock;
-use lock::{lock_path, remove_temporaries};
+use lock::lock_path;
+pub use lock::{remove_temporaries, RunLock};
 use store::{DepthFile, Entry, Link, StoreError};
 
 /// History snapshots kept: the newest depths a resume can fall back to.

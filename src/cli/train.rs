@@ -1,0 +1,307 @@
+//! `hatetris train`: the generational trainer's command line, progress
+//! bars and per-epoch lines.
+
+use std::io::Write;
+use std::sync::Mutex;
+
+use anyhow::{bail, Context, Result};
+
+use hatetris::nnue::Net;
+use hatetris::run::DepthStats;
+use hatetris::search::Observer;
+use hatetris::train::{self, Config, Epoch, Generation, Master, Phase, TrainObserver};
+
+use super::args::TrainArgs;
+use super::search::threads_arg;
+use super::{note, outln};
+
+/// Progress bars for each step, and one line per epoch and generation.
+struct Progress {
+    bar: Mutex<indicatif::ProgressBar>,
+    quiet: bool,
+}
+
+impl Progress {
+    fn bar(&self) -> std::sync::MutexGuard<'_, indicatif::ProgressBar> {
+        self.bar.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn start(&self, total: u64, template: &str, message: String) {
+        if self.quiet {
+            return;
+        }
+        let bar = indicatif::ProgressBar::new(total);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(template)
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        bar.set_message(message);
+        *self.bar() = bar;
+    }
+
+    fn say(&self, line: String) {
+        if !self.quiet {
+            self.bar().suspend(|| note!("{line}"));
+        }
+    }
+}
+
+impl Observer for Progress {
+    fn fell_back(&self, depth: u32, why: &str) {
+        self.say(format!("master beam, depth {depth}: {why}; falling back"));
+    }
+
+    fn resumed(&self, depth: u32, wells: usize) {
+        self.say(format!(
+            "master beam: resuming at depth {depth} ({wells} wells)"
+        ));
+    }
+
+    fn depth_started(&self, depth: u32, parents: u64) {
+        self.start(
+            parents,
+            "  master depth {msg} [{bar:30}] {pos}/{len} wells  eta {eta}",
+            depth.to_string(),
+        );
+    }
+
+    fn expanded(&self, parents: u64) {
+        self.bar().inc(parents);
+    }
+
+    fn depth_finished(&self, stats: &DepthStats) {
+        let bar = self.bar();
+        bar.finish_and_clear();
+        if !self.quiet && stats.depth.is_multiple_of(25) {
+            bar.suspend(|| {
+                note!(
+                    "  master depth {:>4}: best score {:>3}, {:.1}s",
+                    stats.depth,
+                    stats.best_score,
+                    stats.elapsed_s
+                )
+            });
+        }
+    }
+}
+
+impl TrainObserver for Progress {
+    fn phase(&self, generation: u32, phase: Phase, total: u64) {
+        self.say(format!("generation {generation}: {}", phase.name()));
+        if phase != Phase::Master {
+            let template = match phase {
+                Phase::Fit => "  {msg} [{bar:30}] epoch {pos}/{len} (at most)  {elapsed}",
+                _ => "  {msg} [{bar:30}] {pos}/{len}  {per_sec}  eta {eta}",
+            };
+            self.start(total, template, phase.name().to_string());
+        }
+    }
+
+    fn done_before(&self, generation: u32, phase: Phase) {
+        self.say(format!(
+            "generation {generation}: {} already done",
+            phase.name()
+        ));
+    }
+
+    fn advanced(&self, n: u64) {
+        self.bar().inc(n);
+    }
+
+    fn epoch(&self, generation: u32, e: &Epoch) {
+        self.say(format!(
+            "  generation {generation} epoch {:>3}: training loss {:.5}  validation loss {:.5}  {:.1}s",
+            e.epoch, e.train_loss, e.validation_loss, e.seconds
+        ));
+    }
+
+    fn master(&self, generation: u32, m: &Master) {
+        self.bar().finish_and_clear();
+        self.say(format!(
+            "generation {generation}: master beam scored {} (depth {}), {} at depth {} in {:.0}s",
+            m.score,
+            m.best_depth,
+            if m.exhausted { "died" } else { "stopped" },
+            m.depth,
+            m.seconds
+        ));
+    }
+
+    fn generation(&self, s: &Generation) {
+        self.bar().finish_and_clear();
+        self.say(describe(s));
+    }
+}
+
+fn describe(s: &Generation) -> String {
+    format!(
+        "generation {}: master score {}, {} samples ({} beams died), targets {:.3} ± {:.3}, validation loss {:.5} (epoch {} of {}), {:.2} core-hours",
+        s.generation,
+        s.master.score,
+        s.samples,
+        s.died,
+        s.target_mean,
+        s.target_std,
+        s.validation_loss,
+        s.best_epoch,
+        s.epochs,
+        s.core_seconds / 3600.0
+    )
+}
+
+/// The settings asked for: the folder's own (or the defaults) with every
+/// option given on the command line put over them.
+fn config(a: &TrainArgs, base: Config) -> Result<Config> {
+    let mut c = base;
+    if let Some(v) = a.hidden {
+        if !(1..=64).contains(&v) {
+            bail!("--hidden must be 1 to 64");
+        }
+        c.hidden = v;
+    }
+    if let Some(v) = a.width {
+        if v == 0 {
+            bail!("--width must be at least 1");
+        }
+        c.master_width = v;
+    }
+    if let Some(v) = a.master_depth {
+        if v == 0 {
+            bail!("--master-depth must be at least 1");
+        }
+        c.master_depth = v;
+    }
+    if let Some(v) = a.quiescent {
+        c.quiescent = v;
+    }
+    if let Some(v) = a.samples {
+        if v < 10 {
+            bail!("--samples must be at least 10");
+        }
+        c.samples = v;
+    }
+    if let Some(v) = a.heuristic_samples {
+        c.heuristic_samples = v;
+    }
+    if a.no_chain_points {
+        c.chain_points = false;
+    }
+    if let Some(v) = a.children {
+        c.children = v;
+    }
+    if let Some(v) = a.beam_width {
+        if v == 0 {
+            bail!("--beam-width must be at least 1");
+        }
+        c.beam.width = v;
+    }
+    if let Some(v) = a.beam_pieces {
+        if v == 0 {
+            bail!("--beam-pieces must be at least 1");
+        }
+        c.beam.pieces = v;
+    }
+    if let Some(v) = a.lost_value {
+        if !v.is_finite() {
+            bail!("--lost-value must be a number");
+        }
+        c.lost_value = v;
+    }
+    if let Some(v) = a.epochs {
+        if v == 0 {
+            bail!("--epochs must be at least 1");
+        }
+        c.fit.max_epochs = v;
+    }
+    if let Some(v) = a.patience {
+        c.fit.patience = v.max(1);
+    }
+    if let Some(v) = a.batch {
+        if v == 0 {
+            bail!("--batch must be at least 1");
+        }
+        c.fit.batch = v;
+    }
+    if let Some(v) = a.learning_rate {
+        if !(v.is_finite() && v > 0.0 && v < 1.0) {
+            bail!("--learning-rate must be between 0 and 1");
+        }
+        c.fit.learning_rate = v;
+    }
+    if let Some(v) = a.weight_decay {
+        if !(v.is_finite() && v >= 0.0) {
+            bail!("--weight-decay must be 0 or more");
+        }
+        c.fit.weight_decay = v;
+    }
+    if let Some(v) = a.validation {
+        if !(v > 0.0 && v < 1.0) {
+            bail!("--validation must be between 0 and 1 (a share of the samples)");
+        }
+        c.fit.validation = v;
+    }
+    if let Some(v) = a.seed {
+        c.seed = v;
+    }
+    Ok(c)
+}
+
+pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
+    let threads = threads_arg(a.threads)?;
+    let stored = train::read_config(&a.dir)?;
+    let asked = config(&a, stored.clone().unwrap_or_default())?;
+    let from = match &a.from {
+        Some(path) => Some(Net::load(path)?),
+        None => None,
+    };
+    let progress = Progress {
+        bar: Mutex::new(indicatif::ProgressBar::hidden()),
+        quiet: a.quiet,
+    };
+    if !a.quiet {
+        note!(
+            "training folder: {} ({} generations, {} threads{})",
+            a.dir.display(),
+            a.generations,
+            threads,
+            if stored.is_some() { ", going on" } else { "" }
+        );
+    }
+    let report = train::train(
+        &a.dir,
+        Some(&asked),
+        from.as_ref(),
+        a.generations,
+        threads,
+        &progress,
+    )?;
+    progress.bar().finish_and_clear();
+    for g in &report.generations {
+        outln!(out, "{}", describe(g))?;
+    }
+    if let Some(m) = &report.last_master {
+        outln!(
+            out,
+            "the last net's master beam: score {} (depth {})",
+            m.score,
+            m.best_depth
+        )?;
+    }
+    if let Some(net) = &report.last_net {
+        outln!(out, "last net: {}", net.display())?;
+    }
+    outln!(out, "picture: {}", train::plot_path(&a.dir).display())?;
+    if a.json {
+        outln!(
+            out,
+            "{}",
+            serde_json::json!({
+                "generations": report.generations,
+                "last_master": report.last_master,
+                "last_net": report.last_net.map(|p| p.display().to_string()),
+            })
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,166 @@
+//! Fitting a net to a generation's targets: minibatch Adam, a held-out
+//! validation split, and early stopping on the validation loss.
+//!
+//! - **Split**: sample `i` is held out when a hash of `(seed, i)` falls in
+//!   the validation fraction, so the split is fixed by the seed and does
+//!   not move when the sample count changes.
+//! - **Epochs**: the training samples are shuffled (seeded by the epoch),
+//!   cut into minibatches, and each batch is one Adam step
+//!   ([`crate::nnue::Trainer`]). The epoch's training loss is the mean of
+//!   its batches' losses before their steps.
+//! - **Stopping**: after each epoch the validation loss is measured; the net
+//!   with the lowest one so far is kept. An epoch without a new lowest
+//!   halves the step size (small steps find the finer fit the beam needs
+//!   to rank close wells), and training stops after `patience` such epochs
+//!   in a row (or at `max_epochs`). The result is the kept net, never the
+//!   last.
+//!
+//! Everything is one thread in a fixed order, so the same samples and
+//! seed give the same net bit for bit.
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::nnue::{AdamConfig, Net, Rng, Sample, Trainer};
+use crate::search::ancestry::mix64;
+
+/// How to fit.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FitConfig {
+    /// Samples per Adam step.
+    pub batch: usize,
+    /// Most passes over the training samples.
+    pub max_epochs: u32,
+    /// Stop after this many epochs without a lower validation loss.
+    pub patience: u32,
+    /// Adam's step size.
+    pub learning_rate: f32,
+    /// Decoupled weight decay (AdamW's λ).
+    pub weight_decay: f32,
+    /// The share of samples held out for validation.
+    pub validation: f64,
+}
+
+impl Default for FitConfig {
+    fn default() -> FitConfig {
+        FitConfig {
+            batch: 256,
+            max_epochs: 40,
+            patience: 4,
+            learning_rate: 1e-3,
+            weight_decay: 0.0,
+            validation: 0.1,
+        }
+    }
+}
+
+/// One epoch's figures.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Epoch {
+    /// 1 for the first pass; 0 is the net before training.
+    pub epoch: u32,
+    /// The mean batch loss over the pass (0 holds the loss over all
+    /// training samples before any step).
+    pub train_loss: f64,
+    /// The loss over the held-out samples after the pass.
+    pub validation_loss: f64,
+    /// Seconds the pass took.
+    pub seconds: f64,
+}
+
+/// The result of a fit.
+#[derive(Clone, Debug)]
+pub struct Fitted {
+    /// The net of the epoch with the lowest validation loss.
+    pub net: Net,
+    /// Every epoch, from 0.
+    pub epochs: Vec<Epoch>,
+    /// The kept net's epoch.
+    pub best_epoch: u32,
+    /// Training and validation sample counts.
+    pub split: (usize, usize),
+}
+
+/// Whether sample `i` is held out.
+pub fn is_validation(seed: u64, i: usize, share: f64) -> bool {
+    let h = mix64(seed ^ mix64(i as u64 + 1));
+    ((h >> 11) as f64 / (1u64 << 53) as f64) < share
+}
+
+/// Fits `net` to `samples`, reporting each epoch to `on_epoch`.
+pub fn fit(
+    net: Net,
+    samples: &[Sample],
+    config: &FitConfig,
+    seed: u64,
+    mut on_epoch: impl FnMut(&Epoch),
+) -> Fitted {
+    let (mut train, mut held): (Vec<Sample>, Vec<Sample>) = (Vec::new(), Vec::new());
+    for (i, s) in samples.iter().enumerate() {
+        if is_validation(seed, i, config.validation) {
+            held.push(*s);
+        } else {
+            train.push(*s);
+        }
+    }
+    let split = (train.len(), held.len());
+    let first = Epoch {
+        epoch: 0,
+        train_loss: net.loss(&train),
+        validation_loss: net.loss(&held),
+        seconds: 0.0,
+    };
+    on_epoch(&first);
+    let mut epochs = vec![first];
+    let mut best = (first.validation_loss, 0, net.clone());
+    let adam = AdamConfig {
+        learning_rate: config.learning_rate,
+        weight_decay: config.weight_decay,
+        ..AdamConfig::default()
+    };
+    let mut trainer = Trainer::new(net, adam);
+    let batch = config.batch.max(1);
+    for epoch in 1..=config.max_epochs {
+        if train.is_empty() {
+            break;
+        }
+        let started = Instant::now();
+        shuffle(&mut train, &mut Rng::new(seed ^ mix64(u64::from(epoch))));
+        let mut sum = 0.0;
+        let mut batches = 0;
+        for b in train.chunks(batch) {
+            sum += trainer.step(b);
+            batches += 1;
+        }
+        let e = Epoch {
+            epoch,
+            train_loss: sum / batches as f64,
+            validation_loss: trainer.net().loss(&held),
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        on_epoch(&e);
+        epochs.push(e);
+        // A NaN loss is never an improvement.
+        if e.validation_loss < best.0 {
+            best = (e.validation_loss, epoch, trainer.net().clone());
+        } else if epoch - best.1 >= config.patience {
+            break;
+        } else {
+            trainer.set_learning_rate(trainer.learning_rate() * 0.5);
+        }
+    }
+    Fitted {
+        net: best.2,
+        epochs,
+        best_epoch: best.1,
+        split,
+    }
+}
+
+/// Fisher-Yates with the seeded generator.
+fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
+}

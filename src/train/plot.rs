@@ -1,0 +1,176 @@
+//! The training folder's picture, `progress.svg`: the loss curves of every
+//! generation (training and validation, one epoch per step along a shared
+//! axis), and the master beam's score by generation.
+//!
+//! Drawn with `plotters` into an SVG string from the files in the folder
+//! alone, so it can be redrawn at any time and matches what is on disk.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::{generation_dir, read_json, FitRecord, Master, TrainError};
+
+/// One generation's curves and score, as far as they exist.
+struct Drawn {
+    epochs: Vec<super::Epoch>,
+    score: Option<u16>,
+}
+
+fn read(dir: &Path) -> Result<Vec<Drawn>, TrainError> {
+    let mut out = Vec::new();
+    for g in 0.. {
+        let gen = generation_dir(dir, g);
+        if !gen.is_dir() {
+            break;
+        }
+        let fit: Option<FitRecord> = read_json(&gen.join("fit.json"))?;
+        let master: Option<Master> = read_json(&gen.join("master.json"))?;
+        out.push(Drawn {
+            epochs: fit.map(|f| f.epochs).unwrap_or_default(),
+            score: master.map(|m| m.score),
+        });
+    }
+    Ok(out)
+}
+
+/// The picture of the folder `dir`, as SVG text.
+pub(super) fn draw(dir: &Path) -> Result<String, TrainError> {
+    let drawn = read(dir)?;
+    let mut svg = String::new();
+    draw_into(&mut svg, &drawn).map_err(|why| TrainError::Config {
+        path: super::plot_path(dir),
+        why: format!("cannot draw: {why}"),
+    })?;
+    Ok(svg)
+}
+
+const TRAIN: RGBColor = RGBColor(70, 130, 180);
+const VALIDATION: RGBColor = RGBColor(220, 90, 40);
+const SCORE: RGBColor = RGBColor(40, 140, 70);
+
+fn draw_into(svg: &mut String, drawn: &[Drawn]) -> Result<(), String> {
+    let root = SVGBackend::with_string(svg, (1100, 450)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let (left, right) = root.split_horizontally(640);
+
+    // Loss curves: x is the epoch counted over all generations.
+    let mut train = Vec::new();
+    let mut validation = Vec::new();
+    let mut starts = Vec::new();
+    let mut x = 0.0f64;
+    for d in drawn {
+        starts.push(x);
+        for e in &d.epochs {
+            if e.epoch > 0 {
+                train.push((x + f64::from(e.epoch), e.train_loss));
+            }
+            validation.push((x + f64::from(e.epoch), e.validation_loss));
+        }
+        x += d.epochs.last().map_or(0.0, |e| f64::from(e.epoch)) + 1.0;
+    }
+    let losses = train.iter().chain(&validation).map(|p| p.1);
+    let finite: Vec<f64> = losses.filter(|v| v.is_finite() && *v > 0.0).collect();
+    let lo = finite.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = finite.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let (lo, hi) = if lo.is_finite() && hi > lo {
+        (lo * 0.9, hi * 1.1)
+    } else {
+        (0.01, 10.0)
+    };
+    let mut chart = ChartBuilder::on(&left)
+        .caption(
+            "Loss by epoch (generations left to right)",
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(34)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0f64..x.max(1.0), (lo..hi).log_scale())
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("epoch")
+        .y_desc("mean squared error")
+        .draw()
+        .map_err(|e| e.to_string())?;
+    for &s in starts.iter().skip(1) {
+        chart
+            .draw_series(LineSeries::new([(s, lo), (s, hi)], BLACK.mix(0.2)))
+            .map_err(|e| e.to_string())?;
+    }
+    // One polyline per generation, so the curves break between them.
+    let mut first = true;
+    for (g, d) in drawn.iter().enumerate() {
+        let base = starts[g];
+        let t: Vec<(f64, f64)> = d
+            .epochs
+            .iter()
+            .filter(|e| e.epoch > 0 && e.train_loss.is_finite())
+            .map(|e| (base + f64::from(e.epoch), e.train_loss))
+            .collect();
+        let v: Vec<(f64, f64)> = d
+            .epochs
+            .iter()
+            .filter(|e| e.validation_loss.is_finite())
+            .map(|e| (base + f64::from(e.epoch), e.validation_loss))
+            .collect();
+        let ts = chart
+            .draw_series(LineSeries::new(t, TRAIN.stroke_width(2)))
+            .map_err(|e| e.to_string())?;
+        if first {
+            ts.label("training")
+                .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], TRAIN.stroke_width(2)));
+        }
+        let vs = chart
+            .draw_series(LineSeries::new(v, VALIDATION.stroke_width(2)))
+            .map_err(|e| e.to_string())?;
+        if first {
+            vs.label("validation").legend(|(x, y)| {
+                PathElement::new([(x, y), (x + 20, y)], VALIDATION.stroke_width(2))
+            });
+        }
+        first = first && d.epochs.is_empty();
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())?;
+
+    // Scores: generation g's master beam plays with the net of g - 1
+    // (generation 0: the heuristic).
+    let scores: Vec<(f64, f64)> = drawn
+        .iter()
+        .enumerate()
+        .filter_map(|(g, d)| d.score.map(|s| (g as f64, f64::from(s))))
+        .collect();
+    let top = scores.iter().map(|p| p.1).fold(1.0, f64::max) * 1.15;
+    let mut chart = ChartBuilder::on(&right)
+        .caption("Master beam score by generation", ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(34)
+        .y_label_area_size(50)
+        .build_cartesian_2d(-0.5f64..(drawn.len().max(1) as f64 - 0.5), 0f64..top)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("generation (0: heuristic)")
+        .y_desc("lines")
+        .x_labels(drawn.len().clamp(2, 12))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    chart
+        .draw_series(LineSeries::new(scores.clone(), SCORE.stroke_width(2)))
+        .map_err(|e| e.to_string())?;
+    chart
+        .draw_series(
+            scores
+                .iter()
+                .map(|&(g, s)| Circle::new((g, s), 4, SCORE.filled())),
+        )
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())?;
+    Ok(())
+}

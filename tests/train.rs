@@ -1,0 +1,310 @@
+//! The trainer: training beams against a game played by the real enemy,
+//! the data files, a whole tiny run of two generations, and a resumed run
+//! against an uninterrupted one.
+
+use std::fs;
+use std::path::Path;
+
+use hatetris::enemy::Enemy;
+use hatetris::evaluate::Evaluator;
+use hatetris::heuristic::Knewjade;
+use hatetris::nnue::Rng;
+use hatetris::search::Silent;
+use hatetris::train::beam::{self, Outcome, Shape};
+use hatetris::train::data::{self, Sampled};
+use hatetris::train::{self, Config, FitConfig, TrainError};
+use hatetris::{EnemyKind, MoveGen, Well};
+
+use crate::util::random_well;
+
+fn random_wells(n: usize, seed: u64, most: usize) -> Vec<Well> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| {
+            let len = 2 + rng.below(most - 1);
+            let steps: Vec<(u8, u16)> = (0..len)
+                .map(|_| (rng.below(7) as u8, rng.below(1 << 16) as u16))
+                .collect();
+            random_well(&steps)
+        })
+        .collect()
+}
+
+/// The slow twin of a width-1 training beam: a game played by the real
+/// HATETRIS enemy (with its history), always taking the lowest-cost child
+/// (ties: the lower well).
+fn greedy_game(start: &Well, pieces: u32, eval: &dyn Evaluator) -> Outcome {
+    let mut enemy = Enemy::new(EnemyKind::Hatetris);
+    let mut well = *start;
+    let mut lines = 0u32;
+    for depth in 1..=pieces {
+        let piece = enemy.next_piece(&well);
+        let mut children = Vec::new();
+        MoveGen::new(&well).children(piece, &mut children);
+        let best = children.iter().min_by(|a, b| {
+            let ca = eval.cost(&a.well, f64::from(lines + u32::from(a.lines)));
+            let cb = eval.cost(&b.well, f64::from(lines + u32::from(b.lines)));
+            ca.total_cmp(&cb).then(a.well.cmp(&b.well))
+        });
+        match best {
+            None => return Outcome::Died { at: depth },
+            Some(c) => {
+                lines += u32::from(c.lines);
+                well = c.well;
+            }
+        }
+    }
+    Outcome::Survived {
+        best: -eval.cost(&well, 0.0),
+    }
+}
+
+#[test]
+fn a_width_one_training_beam_plays_the_game_the_real_enemy_plays() {
+    let eval = Knewjade::default();
+    let shape = Shape {
+        width: 1,
+        pieces: 12,
+    };
+    let (mut died, mut survived) = (0, 0);
+    for well in random_wells(60, 7, 40) {
+        let got = beam::run(&well, shape, &eval, |w| -eval.cost(w, 0.0));
+        let want = greedy_game(&well, shape.pieces, &eval);
+        assert_eq!(got, want, "from\n{well}");
+        match got {
+            Outcome::Died { .. } => died += 1,
+            Outcome::Survived { .. } => survived += 1,
+        }
+    }
+    assert!(died > 0 && survived > 0, "{died} died, {survived} survived");
+}
+
+#[test]
+fn a_training_beam_that_reaches_its_last_piece_is_not_dead() {
+    // The public trainer's bug: reaching the depth limit counted as death,
+    // so every target was the lost value.
+    let eval = Knewjade::default();
+    let shape = Shape {
+        width: 20,
+        pieces: 10,
+    };
+    let out = beam::run(&Well::EMPTY, shape, &eval, |w| -eval.cost(w, 0.0));
+    assert!(
+        matches!(out, Outcome::Survived { best } if best.is_finite()),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn data_files_round_trip_and_refuse_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let wells = random_wells(50, 3, 30);
+    let samples: Vec<Sampled> = wells
+        .iter()
+        .enumerate()
+        .map(|(i, w)| Sampled {
+            well: *w,
+            depth: i as u32,
+        })
+        .collect();
+    let sp = dir.path().join("samples.bin");
+    data::save_samples(&sp, &samples).unwrap();
+    assert_eq!(data::load_samples(&sp).unwrap(), samples);
+    let targets: Vec<f32> = (0..50).map(|i| i as f32 * 0.5 - 3.0).collect();
+    let tp = dir.path().join("targets.bin");
+    data::save_targets(&tp, &targets).unwrap();
+    assert_eq!(data::load_targets(&tp).unwrap(), targets);
+    // One flipped bit, a cut, and the other file's kind are refused.
+    let mut bytes = fs::read(&sp).unwrap();
+    bytes[40] ^= 1;
+    fs::write(&sp, &bytes).unwrap();
+    let e = data::load_samples(&sp).unwrap_err().to_string();
+    assert!(e.contains("damaged"), "{e}");
+    let bytes = fs::read(&tp).unwrap();
+    fs::write(&tp, &bytes[..bytes.len() - 3]).unwrap();
+    assert!(data::load_targets(&tp).is_err());
+    data::save_targets(&tp, &targets).unwrap();
+    let e = data::load_samples(&tp).unwrap_err().to_string();
+    assert!(e.contains("not a HTSAMPL file"), "{e}");
+}
+
+/// Settings small enough for a debug build in CI.
+fn tiny() -> Config {
+    Config {
+        hidden: 16,
+        master_width: 50,
+        master_depth: 10_000,
+        quiescent: 32,
+        samples: 400,
+        heuristic_samples: 2500,
+        children: 1,
+        chain_points: true,
+        beam: Shape {
+            width: 8,
+            pieces: 10,
+        },
+        lost_value: -4.0,
+        fit: FitConfig {
+            batch: 32,
+            max_epochs: 25,
+            patience: 4,
+            learning_rate: 3e-3,
+            weight_decay: 0.0,
+            validation: 0.2,
+        },
+        seed: 5,
+    }
+}
+
+/// Every file of a training folder but the master beams' (which their own
+/// tests cover) and the lock, by relative name.
+fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for g in 0.. {
+        let gen = train::generation_dir(dir, g);
+        if !gen.is_dir() {
+            break;
+        }
+        for name in ["samples.bin", "targets.bin", "net.f32", "net.nnue"] {
+            let p = gen.join(name);
+            if p.exists() {
+                out.push((format!("gen-{g}/{name}"), fs::read(p).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_tiny_run_learns_the_heuristic_then_trains_on_varied_targets() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = train::train(dir.path(), Some(&tiny()), None, 2, 2, &Silent).unwrap();
+    assert_eq!(report.generations.len(), 2);
+    let g0 = &report.generations[0];
+    let g1 = &report.generations[1];
+    // Generation 0's targets are standardised heuristic values (variance
+    // 1); the net must explain most of it on held-out wells.
+    eprintln!(
+        "generation 0: validation loss {:.4}; generation 1: validation loss {:.4}, targets {:.3} ± {:.3}",
+        g0.validation_loss, g1.validation_loss, g1.target_mean, g1.target_std
+    );
+    assert!(
+        g0.validation_loss < 0.2,
+        "generation 0 validation loss {}",
+        g0.validation_loss
+    );
+    assert!(g0.master.score > 0 && report.last_master.is_some());
+    // Targets of a later generation are never all one value.
+    for g in [g0, g1] {
+        assert!(
+            g.target_std > 0.05,
+            "generation {}: targets {} ± {}",
+            g.generation,
+            g.target_mean,
+            g.target_std
+        );
+    }
+    assert!(g1.died < g1.samples, "every training beam died");
+    // The folder holds every step's result, the log and the picture.
+    for g in 0..2 {
+        let gen = train::generation_dir(dir.path(), g);
+        for name in [
+            "master.json",
+            "samples.bin",
+            "targets.bin",
+            "net.f32",
+            "net.nnue",
+            "fit.json",
+            "generation.json",
+        ] {
+            assert!(gen.join(name).exists(), "gen {g}: {name}");
+        }
+    }
+    let svg = fs::read_to_string(train::plot_path(dir.path())).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("validation"));
+    let log = fs::read_to_string(train::log_path(dir.path())).unwrap();
+    let events: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(events.iter().any(|e| e["event"] == "epoch"));
+    assert_eq!(
+        events.iter().filter(|e| e["event"] == "generation").count(),
+        2
+    );
+
+    // Going on in steps, after losing the second generation's targets
+    // half-way, makes the same files as the run above.
+    let other = tempfile::tempdir().unwrap();
+    train::train(other.path(), Some(&tiny()), None, 1, 1, &Silent).unwrap();
+    let gen1 = train::generation_dir(other.path(), 1);
+    let full = dir.path().join("gen-001/targets.bin");
+    let half: Vec<f32> = data::load_targets(&full).unwrap()[..150].to_vec();
+    fs::create_dir_all(&gen1).unwrap();
+    for name in ["master.json", "samples.bin"] {
+        fs::copy(dir.path().join("gen-001").join(name), gen1.join(name)).unwrap();
+    }
+    data::save_targets(&gen1.join("targets-partial.bin"), &half).unwrap();
+    train::train(other.path(), None, None, 2, 2, &Silent).unwrap();
+    assert_eq!(outputs(other.path()), outputs(dir.path()));
+
+    // Other settings on an existing folder are refused, naming them.
+    let mut changed = tiny();
+    changed.samples = 500;
+    let e = train::train(other.path(), Some(&changed), None, 2, 1, &Silent).unwrap_err();
+    assert!(matches!(e, TrainError::Config { .. }), "{e}");
+    assert!(e.to_string().contains("samples 400, not 500"), "{e}");
+}
+
+/// The depth files of a run folder, by name.
+fn depth_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "beam"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_search_with_a_net_is_the_same_on_one_and_two_threads_and_after_a_resume() {
+    use hatetris::evaluate::Lookahead;
+    use hatetris::nnue::{Layout, Net, NetEvaluator, QuantNet};
+    use hatetris::search::{self, Adversary, Options, Search};
+
+    let net = Net::new(32, Layout::Shared, 0.5, 9).unwrap();
+    let eval = Lookahead::new(NetEvaluator::new(QuantNet::from_net(&net).unwrap()), 32);
+    let search = Search {
+        width: 300,
+        evaluator: &eval,
+        adversary: Adversary::new(EnemyKind::Hatetris),
+    };
+    let opts = |threads, max_depth| Options {
+        max_depth,
+        threads,
+        release_memory: None,
+    };
+    let base = tempfile::tempdir().unwrap();
+    let (one, two, resumed) = (
+        base.path().join("one"),
+        base.path().join("two"),
+        base.path().join("resumed"),
+    );
+    let a = search::start(&one, &search, &opts(1, 40), &Silent).unwrap();
+    let b = search::start(&two, &search, &opts(2, 40), &Silent).unwrap();
+    drop(search::start(&resumed, &search, &opts(2, 17), &Silent).unwrap());
+    let c = search::resume(&resumed, &search, &opts(1, 40), &Silent).unwrap();
+    assert_eq!(a.best, b.best);
+    assert_eq!(a.best, c.best);
+    let want = depth_files(&one);
+    assert!(want.len() > 18, "the beam died at depth {}", want.len());
+    assert!(depth_files(&two) == want, "1 and 2 threads differ");
+    assert!(depth_files(&resumed) == want, "the resumed run differs");
+}
