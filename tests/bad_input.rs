@@ -11,6 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Instant;
 
+/// The shipped net, and its training form.
+const NET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/nets/best.nnue");
+const NET_F32: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/nets/best.f32");
+
 /// The empty well as 20 integers.
 const EMPTY: &str = "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
 
@@ -328,6 +332,33 @@ fn cases(t: &Path) -> Vec<Case> {
         case!["eval", EMPTY, "--weights", &garbage].fails("garbage.txt"),
         case!["eval", EMPTY].full(),
         case!["eval", EMPTY, "--json"].full(),
+        // eval and search with a net.
+        case!["eval", EMPTY, "--net", &missing].fails("No such file or directory"),
+        case!["eval", EMPTY, "--net", &dir].fails("Is a directory"),
+        case!["eval", EMPTY, "--net", "/dev/zero"].fails("not a HATETRIS net file"),
+        case!["eval", EMPTY, "--net", &garbage].fails("not a HATETRIS net file"),
+        case!["eval", EMPTY, "--net", &empty].fails("truncated: 0 bytes"),
+        case!["eval", EMPTY, "--net", NET_F32].fails("not a quantised"),
+        case!["eval", EMPTY, "--explain"].usage(),
+        case!["eval", EMPTY, "--net", NET, "--weights", &bad_toml].usage(),
+        case!["eval", EMPTY, "--net", NET, "--explain"].full(),
+        case!["search", "--net", "/dev/zero", "--out", p("net-run")]
+            .fails("not a HATETRIS net file"),
+        case!["bench", "eval", "--net", &missing].fails("No such file or directory"),
+        // train.
+        case!["train"].usage(),
+        case!["train", p("t1"), "--validation", "1.5"]
+            .fails("--validation must be between 0 and 1"),
+        case!["train", p("t1"), "--hidden", "65"].fails("--hidden must be 1 to 64"),
+        case!["train", p("t1"), "--width", "0"].fails("--width must be at least 1"),
+        case!["train", p("t1"), "--samples", "3"].fails("--samples must be at least 10"),
+        case!["train", p("t1"), "--learning-rate", "nan"]
+            .fails("--learning-rate must be between 0 and 1"),
+        case!["train", p("t1"), "--lost-value", "inf"].fails("--lost-value must be a number"),
+        case!["train", p("t1"), "--threads", "0"].fails("--threads must be at least 1"),
+        case!["train", p("t1"), "--from", &missing].fails("No such file or directory"),
+        case!["train", p("t1"), "--from", NET].fails("not an f32"),
+        case!["train", &garbage].fails("garbage.txt"),
         // replay score.
         case!["replay", "score"].usage(),
         case!["replay", "score", "RDLU##ABZ"].fails("decoding the replay"),

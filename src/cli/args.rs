@@ -71,11 +71,11 @@ pub struct TrainArgs {
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=32))]
     pub quiescent: Option<u8>,
     /// Wells sampled per generation, spread evenly over the master beam's
-    /// depths [default: 20000].
+    /// depths [default: 50000].
     #[arg(long)]
     pub samples: Option<usize>,
     /// Wells sampled for generation 0 when it learns the heuristic
-    /// [default: 500000].
+    /// [default: 600000].
     #[arg(long)]
     pub heuristic_samples: Option<usize>,
     /// Random children added per sampled well (placements of the piece

@@ -11,7 +11,7 @@ use hatetris::bench::bench_evaluator;
 use hatetris::evaluate::{Evaluator, Lookahead};
 use hatetris::heuristic::{self, Knewjade, Weights};
 use hatetris::nnue::eval::Position;
-use hatetris::nnue::{Kernel, NetEvaluator};
+use hatetris::nnue::{Kernel, NetError, NetEvaluator};
 use hatetris::replay::{self, Format};
 use hatetris::run::keyframes::{self, Pick};
 use hatetris::run::{self, DepthStats};
@@ -42,9 +42,17 @@ fn search_evaluator(
     })
 }
 
-/// A quantised net file, read whole (nets are a few MB at most).
+/// A quantised net file.
 fn load_net(path: &Path) -> Result<NetEvaluator> {
-    NetEvaluator::load(path).with_context(|| format!("reading {}", path.display()))
+    NetEvaluator::load(path).map_err(|e| net_error(path, e))
+}
+
+/// A net file's error, naming the file once.
+pub(crate) fn net_error(path: &Path, e: NetError) -> anyhow::Error {
+    match e {
+        NetError::Read { .. } => e.into(),
+        other => anyhow::anyhow!("{}: {other}", path.display()),
+    }
 }
 
 /// The knewjade evaluator from the command line's weights and lookahead.

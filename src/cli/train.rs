@@ -12,7 +12,7 @@ use hatetris::search::Observer;
 use hatetris::train::{self, Config, Epoch, Generation, Master, Phase, TrainObserver};
 
 use super::args::TrainArgs;
-use super::search::threads_arg;
+use super::search::{net_error, threads_arg};
 use super::{note, outln};
 
 /// Progress bars for each step, and one line per epoch and generation.
@@ -252,7 +252,7 @@ pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
     let stored = train::read_config(&a.dir)?;
     let asked = config(&a, stored.clone().unwrap_or_default())?;
     let from = match &a.from {
-        Some(path) => Some(Net::load(path)?),
+        Some(path) => Some(Net::load(path).map_err(|e| net_error(path, e))?),
         None => None,
     };
     let progress = Progress {

@@ -276,17 +276,43 @@ fn quant_body(q: &QuantNet) -> Vec<u8> {
     out
 }
 
+/// The largest file read: a positional net of 64 hidden units in f32 is
+/// about 113 MB.
+const MAX_FILE: u64 = 256 << 20;
+
+/// Reads a net file: the magic first (so `/dev/zero` or a wrong file stops
+/// at once), then at most [`MAX_FILE`] bytes.
 fn read(path: &Path) -> Result<Vec<u8>, NetError> {
-    std::fs::read(path).map_err(|source| NetError::Read {
+    use std::io::Read;
+    let err = |cause| NetError::Read {
         path: path.to_path_buf(),
-        source,
-    })
+        cause,
+    };
+    let mut file = std::fs::File::open(path).map_err(err)?;
+    let mut bytes = Vec::new();
+    (&mut file)
+        .take(MAGIC.len() as u64)
+        .read_to_end(&mut bytes)
+        .map_err(err)?;
+    if bytes != MAGIC[..] {
+        // Not a net file (or a very short one): `parse` says which.
+        return Ok(bytes);
+    }
+    file.take(MAX_FILE + 1 - MAGIC.len() as u64)
+        .read_to_end(&mut bytes)
+        .map_err(err)?;
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(NetError::TooLarge {
+            limit_mib: MAX_FILE >> 20,
+        });
+    }
+    Ok(bytes)
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), NetError> {
-    write_atomic(path, bytes).map_err(|source| NetError::Write {
+    write_atomic(path, bytes).map_err(|cause| NetError::Write {
         path: path.to_path_buf(),
-        source,
+        cause,
     })
 }
 

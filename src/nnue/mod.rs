@@ -127,20 +127,22 @@ pub use quant::QuantNet;
 #[derive(Debug, thiserror::Error)]
 pub enum NetError {
     /// The file could not be read.
-    #[error("cannot read net file {path}: {source}")]
+    #[error("cannot read net file {path}: {cause}")]
     Read {
         /// The file.
         path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
+        /// The cause (not `source`: the message already says it, and a
+        /// source would be printed again after it).
+        cause: std::io::Error,
     },
     /// The file could not be written.
-    #[error("cannot write net file {path}: {source}")]
+    #[error("cannot write net file {path}: {cause}")]
     Write {
         /// The file.
         path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
+        /// The cause (not `source`: the message already says it, and a
+        /// source would be printed again after it).
+        cause: std::io::Error,
     },
     /// The file does not start with the magic bytes.
     #[error("not a HATETRIS net file (it starts with \"{found}\", not \"HATENNUE\")")]
@@ -172,6 +174,12 @@ pub enum NetError {
         found: u64,
         /// The length it should have.
         expected: u64,
+    },
+    /// The file is larger than any net.
+    #[error("larger than {limit_mib} MiB, not a net file")]
+    TooLarge {
+        /// The limit.
+        limit_mib: u64,
     },
     /// The file is longer than its header says.
     #[error("net file has {extra} unexpected bytes after its checksum")]

@@ -9,7 +9,9 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::{generation_dir, read_json, FitRecord, Master, TrainError};
+use super::folder::{generation_dir, plot_path, read_json};
+use super::generation::FitRecord;
+use super::{Master, TrainError};
 
 /// One generation's curves and score, as far as they exist.
 struct Drawn {
@@ -39,7 +41,7 @@ pub(super) fn draw(dir: &Path) -> Result<String, TrainError> {
     let drawn = read(dir)?;
     let mut svg = String::new();
     draw_into(&mut svg, &drawn).map_err(|why| TrainError::Config {
-        path: super::plot_path(dir),
+        path: plot_path(dir),
         why: format!("cannot draw: {why}"),
     })?;
     Ok(svg)
