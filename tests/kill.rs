@@ -4,6 +4,9 @@
 //!
 //! `cargo test --release --test tests kill -- --ignored --nocapture`
 //!
+//! (`HATETRIS_KILL_CONFIGS=TEXT` keeps only the configurations whose name
+//! holds TEXT.)
+//!
 //! Six configurations ({no lookahead, `--quiescent`, the shipped net with
 //! `--quiescent`} × {`--threads 1`, `--threads 2`}), `HATETRIS_KILL_TRIALS`
 //! trials each (default 13, so 78 in all). A trial starts a run, kills it with SIGKILL after a pseudo-random
@@ -185,7 +188,13 @@ fn kill_9_at_random_moments_then_resume_gives_the_same_result() {
     let base = tempfile::tempdir().unwrap();
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     let mut summary = Vec::new();
+    // `HATETRIS_KILL_CONFIGS=net` runs only the configurations whose name
+    // holds that text.
+    let only = std::env::var("HATETRIS_KILL_CONFIGS").unwrap_or_default();
     for (c, cfg) in CONFIGS.iter().enumerate() {
+        if !cfg.name.contains(only.as_str()) {
+            continue;
+        }
         let (out, err) = (base.path().join("out.txt"), base.path().join("err.txt"));
         let clean = base.path().join(format!("clean{c}"));
         let t0 = Instant::now();

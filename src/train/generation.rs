@@ -53,9 +53,7 @@ impl Generations<'_> {
         }
         // The last net's own master beam, so that it has a score too.
         let last_master = if generations > 0 {
-            let m = self.master(generations)?;
-            self.plot()?;
-            Some(m)
+            Some(self.master(generations)?)
         } else {
             None
         };
@@ -199,6 +197,7 @@ impl Generations<'_> {
         write_json(&path, &m)?;
         self.log(&serde_json::json!({"event": "master", "generation": g, "master": m}))?;
         self.observer.master(g, &m);
+        self.plot()?;
         Ok(m)
     }
 

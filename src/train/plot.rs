@@ -94,6 +94,7 @@ fn draw_into(svg: &mut String, drawn: &[Drawn]) -> Result<(), String> {
         .configure_mesh()
         .x_desc("epoch")
         .y_desc("mean squared error")
+        .x_label_formatter(&|x| format!("{x:.0}"))
         .draw()
         .map_err(|e| e.to_string())?;
     for &s in starts.iter().skip(1) {
@@ -161,6 +162,8 @@ fn draw_into(svg: &mut String, drawn: &[Drawn]) -> Result<(), String> {
         .x_desc("generation (0: heuristic)")
         .y_desc("lines")
         .x_labels(drawn.len().clamp(2, 12))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
         .map_err(|e| e.to_string())?;
     chart
