@@ -426,3 +426,42 @@ fn a_small_net_learns_the_heuristic() {
     );
     assert!(worst <= q.error_bound());
 }
+
+#[test]
+fn explain_lists_every_active_feature_largest_first_on_every_kernel() {
+    use hatetris::nnue::eval::Position;
+    for (_, q) in nets() {
+        let eval = NetEvaluator::new(q.clone());
+        for well in wells(20, 31) {
+            let got = eval.explain(&well);
+            assert_eq!(got.len(), 120);
+            // Largest magnitude first.
+            for pair in got.windows(2) {
+                assert!(pair[0].value.abs() >= pair[1].value.abs());
+            }
+            // Every position once, with the well's own pattern.
+            let mut rows = [false; 16];
+            let mut windows = [[false; 8]; 13];
+            for c in &got {
+                match c.position {
+                    Position::Row(r) => {
+                        assert_eq!(c.pattern, well.rows()[r]);
+                        rows[r] = true;
+                    }
+                    Position::Window { top, left } => {
+                        assert_eq!(
+                            c.pattern,
+                            hatetris::nnue::features::window_pattern(&well, top, left)
+                        );
+                        windows[top][left] = true;
+                    }
+                }
+            }
+            assert!(rows.iter().all(|&x| x) && windows.iter().flatten().all(|&x| x));
+            if Kernel::Avx2.is_available() {
+                let scalar = eval.with_kernel(Kernel::Scalar).unwrap();
+                assert_eq!(scalar.explain(&well), got);
+            }
+        }
+    }
+}

@@ -183,3 +183,40 @@ impl NetEvaluator {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::{Layout, Net};
+
+    /// The slow twin of a contribution: the value from a full sum of the
+    /// other 119 features' rows, against the parent sum minus one row.
+    #[test]
+    fn a_contribution_is_the_value_lost_without_that_feature() {
+        let net = Net::new(24, Layout::Shared, 0.5, 3).unwrap();
+        let eval = NetEvaluator::new(QuantNet::from_net(&net).unwrap());
+        let q = eval.net();
+        let mut well = Well::EMPTY;
+        for (i, rows) in [0b11_1110_1111u16, 0b10_0111_0011, 0b00_0110_0000].iter().enumerate() {
+            let mut r = *well.rows();
+            r[15 - i] = *rows;
+            well = Well::from_live_rows(r).unwrap();
+        }
+        let mut idx = [0u32; ACTIVE];
+        features::active(&well, q.layout, &mut idx);
+        let all = q.value_of(eval.kernel.output(q, &q.bias, &idx, &[]));
+        let got = eval.explain(&well);
+        for c in &got {
+            let i = match c.position {
+                Position::Row(r) => r,
+                Position::Window { top, left } => {
+                    features::ROW_POSITIONS + top * features::WINDOW_COLUMNS + left
+                }
+            };
+            let others: Vec<u32> = (0..ACTIVE).filter(|&j| j != i).map(|j| idx[j]).collect();
+            let without = q.value_of(eval.kernel.output(q, &q.bias, &others, &[]));
+            assert_eq!(c.value.to_bits(), (all - without).to_bits(), "{:?}", c.position);
+        }
+        assert!(got[0].value != 0.0, "a fresh net's features all move its value");
+    }
+}
