@@ -144,6 +144,7 @@ fn tiny() -> Config {
             pieces: 10,
         },
         lost_value: -4.0,
+        standardise: true,
         fit: FitConfig {
             batch: 32,
             max_epochs: 25,
@@ -246,7 +247,14 @@ fn a_tiny_run_learns_the_heuristic_then_trains_on_varied_targets() {
     }
     data::save_targets(&gen1.join("targets-partial.bin"), &half).unwrap();
     train::train(other.path(), None, None, 2, 2, &Silent).unwrap();
-    assert_eq!(outputs(other.path()), outputs(dir.path()));
+    let (got, want) = (outputs(other.path()), outputs(dir.path()));
+    assert_eq!(
+        got.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        want.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    for ((name, a), (_, b)) in got.iter().zip(&want) {
+        assert!(a == b, "{name} differs after the resume");
+    }
 
     // Other settings on an existing folder are refused, naming them.
     let mut changed = tiny();

@@ -96,6 +96,10 @@ pub struct TrainArgs {
     /// [default: -4].
     #[arg(long, allow_negative_numbers = true)]
     pub lost_value: Option<f64>,
+    /// Keep the surviving targets in the previous net's units instead of
+    /// standardising them each generation.
+    #[arg(long)]
+    pub no_standardise: bool,
     /// Most epochs per fit [default: 40].
     #[arg(long)]
     pub epochs: Option<u32>,

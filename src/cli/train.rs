@@ -208,6 +208,9 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         c.lost_value = v;
     }
+    if a.no_standardise {
+        c.standardise = false;
+    }
     if let Some(v) = a.epochs {
         if v == 0 {
             bail!("--epochs must be at least 1");
@@ -291,7 +294,10 @@ pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(net) = &report.last_net {
         outln!(out, "last net: {}", net.display())?;
     }
-    outln!(out, "picture: {}", train::plot_path(&a.dir).display())?;
+    let picture = train::plot_path(&a.dir);
+    if picture.exists() {
+        outln!(out, "picture: {}", picture.display())?;
+    }
     if a.json {
         outln!(
             out,

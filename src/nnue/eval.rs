@@ -197,7 +197,10 @@ mod tests {
         let eval = NetEvaluator::new(QuantNet::from_net(&net).unwrap());
         let q = eval.net();
         let mut well = Well::EMPTY;
-        for (i, rows) in [0b11_1110_1111u16, 0b10_0111_0011, 0b00_0110_0000].iter().enumerate() {
+        for (i, rows) in [0b11_1110_1111u16, 0b10_0111_0011, 0b00_0110_0000]
+            .iter()
+            .enumerate()
+        {
             let mut r = *well.rows();
             r[15 - i] = *rows;
             well = Well::from_live_rows(r).unwrap();
@@ -215,8 +218,16 @@ mod tests {
             };
             let others: Vec<u32> = (0..ACTIVE).filter(|&j| j != i).map(|j| idx[j]).collect();
             let without = q.value_of(eval.kernel.output(q, &q.bias, &others, &[]));
-            assert_eq!(c.value.to_bits(), (all - without).to_bits(), "{:?}", c.position);
+            assert_eq!(
+                c.value.to_bits(),
+                (all - without).to_bits(),
+                "{:?}",
+                c.position
+            );
         }
-        assert!(got[0].value != 0.0, "a fresh net's features all move its value");
+        assert!(
+            got[0].value != 0.0,
+            "a fresh net's features all move its value"
+        );
     }
 }

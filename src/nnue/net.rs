@@ -188,6 +188,18 @@ impl Net {
         self.line_weight = line_weight;
     }
 
+    /// Re-expresses the net in other value units: its value becomes
+    /// `scale · value + shift` (`scale > 0`), and the line weight, in value
+    /// units per line, is multiplied by `scale`, so every cost is
+    /// multiplied by `scale` (and shifted): the same ranking.
+    pub fn rescale(&mut self, scale: f32, shift: f32) {
+        for w in &mut self.out {
+            *w *= scale;
+        }
+        self.out_bias = scale * self.out_bias + shift;
+        self.line_weight *= f64::from(scale);
+    }
+
     /// The effective first-layer row of `(position, pattern)`: the shared
     /// row plus the positional one; `position` < 16 is a row, else the
     /// window `position - 16`.

@@ -28,7 +28,12 @@
 //!      reaches. The targets are saved every chunk
 //!      (`targets-partial.bin`), so a kill loses at most one chunk;
 //! 4. **fit**: the next net is fitted to the targets ([`fit`]), starting
-//!    from the current net (from fresh weights in generation 0), and saved
+//!    from the current net (from fresh weights in generation 0). After the
+//!    first generation the survivors' targets are standardised (mean 0,
+//!    standard deviation 1; the map in `rescale.json`, and the start net's
+//!    output mapped the same way), so the values keep their resolution
+//!    instead of sinking towards the lost value generation after
+//!    generation. The net is saved
 //!    as `net.f32` (to train on) and `net.nnue` (to search with), with the
 //!    losses in `fit.json`;
 //! 5. the generation's figures go to `generation.json`, one line to
@@ -108,6 +113,11 @@ pub struct Config {
     pub beam: Shape,
     /// The target of a sample whose training beam dies.
     pub lost_value: f64,
+    /// Re-standardises each generation's surviving targets (mean 0,
+    /// standard deviation 1) so that the values do not drift towards the
+    /// lost value (see the targets step).
+    #[serde(default)]
+    pub standardise: bool,
     /// The fit.
     pub fit: FitConfig,
     /// The seed of every random choice.
@@ -130,6 +140,7 @@ impl Default for Config {
                 pieces: 10,
             },
             lost_value: -4.0,
+            standardise: true,
             fit: FitConfig::default(),
             seed: 1,
         }
