@@ -465,3 +465,33 @@ fn explain_lists_every_active_feature_largest_first_on_every_kernel() {
         }
     }
 }
+
+/// The quantisation error of a trained net on wells from its own training
+/// data: `HATETRIS_NET_DIR=runs/train-2/gen-003 cargo test --release --test
+/// tests quantisation_error_of_a_trained_net -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn quantisation_error_of_a_trained_net() {
+    let dir =
+        std::path::PathBuf::from(std::env::var("HATETRIS_NET_DIR").expect("HATETRIS_NET_DIR"));
+    let net = Net::load(&dir.join("net.f32")).unwrap();
+    let q = QuantNet::from_net(&net).unwrap();
+    let eval = NetEvaluator::new(q.clone());
+    let samples = hatetris::train::data::load_samples(&dir.join("samples.bin")).unwrap();
+    let (mut worst, mut sum, mut lo, mut hi) = (0.0f64, 0.0f64, f64::MAX, f64::MIN);
+    for s in &samples {
+        let f = f64::from(net.value(&s.well));
+        let d = (eval.value(&s.well) - f).abs();
+        worst = worst.max(d);
+        sum += d;
+        lo = lo.min(f);
+        hi = hi.max(f);
+    }
+    println!(
+        "{} samples: largest |quantised - f32| {worst:.2e}, mean {:.2e}, values {lo:.3} to {hi:.3}, scales {:?}, bound {:.3}",
+        samples.len(),
+        sum / samples.len() as f64,
+        q.scales(),
+        q.error_bound()
+    );
+}
