@@ -2,6 +2,7 @@
 //! print. Nothing here knows how the engine works.
 
 mod args;
+mod eval;
 mod search;
 mod train;
 mod verify;
@@ -62,9 +63,9 @@ pub fn run() -> Result<()> {
         Command::Search(a) => search::search(a, out_ref),
         Command::Keyframes(a) => search::keyframes(a, out_ref),
         Command::Verify(a) => verify::verify(a, out_ref),
-        Command::Eval(a) => search::eval(a, out_ref),
+        Command::Eval(a) => eval::eval(a, out_ref),
         Command::Train(a) => train::train(a, out_ref),
-        Command::Bench(BenchCmd::Eval(a)) => search::bench_eval(a, out_ref),
+        Command::Bench(BenchCmd::Eval(a)) => eval::bench_eval(a, out_ref),
         Command::Bench(BenchCmd::Search(a)) => search::bench_search(a, out_ref),
     }?;
     out.flush().context(STDOUT)

@@ -12,7 +12,8 @@ use hatetris::search::Observer;
 use hatetris::train::{self, Config, Epoch, Generation, Master, Phase, TrainObserver};
 
 use super::args::TrainArgs;
-use super::search::{net_error, threads_arg};
+use super::eval::net_error;
+use super::search::threads_arg;
 use super::{note, outln};
 
 /// Progress bars for each step, and one line per epoch and generation.

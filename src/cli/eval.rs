@@ -1,0 +1,252 @@
+//! The evaluation commands (`eval`, `bench eval`), and the evaluator a
+//! command line asks for: the heuristic, or a net, with or without the
+//! lookahead.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use hatetris::bench::bench_evaluator;
+use hatetris::evaluate::{Evaluator, Lookahead};
+use hatetris::heuristic::{self, Knewjade, Weights};
+use hatetris::nnue::eval::Position;
+use hatetris::nnue::{Kernel, NetError, NetEvaluator};
+use hatetris::Well;
+
+use super::args::{BenchEvalArgs, EvalArgs};
+use super::{outln, read_arg, read_bench_wells, read_input, Input, STDOUT};
+
+/// The search's evaluator from the command line: a net (with or without
+/// the lookahead) when `net` is given, else the knewjade heuristic.
+pub(crate) fn search_evaluator(
+    net: Option<&Path>,
+    weights: Option<&Path>,
+    quiescent: Option<u8>,
+) -> Result<Box<dyn Evaluator>> {
+    Ok(match net {
+        Some(path) => {
+            let e = load_net(path)?;
+            match quiescent {
+                Some(depth) => Box::new(Lookahead::new(e, depth)),
+                None => Box::new(e),
+            }
+        }
+        None => Box::new(evaluator(weights, quiescent)?),
+    })
+}
+
+/// A quantised net file.
+fn load_net(path: &Path) -> Result<NetEvaluator> {
+    NetEvaluator::load(path).map_err(|e| net_error(path, e))
+}
+
+/// A net file's error, naming the file once.
+pub(crate) fn net_error(path: &Path, e: NetError) -> anyhow::Error {
+    match e {
+        NetError::Read { .. } => e.into(),
+        other => anyhow::anyhow!("{}: {other}", path.display()),
+    }
+}
+
+/// The knewjade evaluator from the command line's weights and lookahead.
+fn evaluator(weights: Option<&Path>, quiescent: Option<u8>) -> Result<Knewjade> {
+    let w = match weights {
+        // Read here, with the size cap, rather than by `Weights::load`.
+        Some(path) => Weights::parse(&read_input(Some(path), Input::Weights)?, path)?,
+        None => Weights::dnf86(),
+    };
+    Ok(Knewjade::new(w, quiescent))
+}
+
+pub fn eval(a: EvalArgs, out: &mut dyn Write) -> Result<()> {
+    let text = read_arg(&a.well, Input::Well)?;
+    let well: Well = text.parse().context("reading the well")?;
+    if let Some(path) = &a.net {
+        return eval_net(&load_net(path)?, &well, &a, out);
+    }
+    let eval = evaluator(a.weights.as_deref(), a.quiescent)?;
+    let b = eval.breakdown(&well, a.score);
+    if a.json {
+        outln!(out, "{}", serde_json::to_string(&b)?)?;
+    } else {
+        write!(out, "{well}").context(STDOUT)?;
+        write!(out, "{}", heuristic::render_breakdown(&b)).context(STDOUT)?;
+    }
+    Ok(())
+}
+
+/// `eval --net`: the net's value and cost, and with `--explain` the
+/// features that move it most.
+fn eval_net(net: &NetEvaluator, well: &Well, a: &EvalArgs, out: &mut dyn Write) -> Result<()> {
+    const SHOWN: usize = 12;
+    let value = net.value(well);
+    let score = f64::from(a.score);
+    let cost = net.cost(well, score);
+    let quiescent = a
+        .quiescent
+        .map(|depth| (depth, Lookahead::new(net.clone(), depth).cost(well, score)));
+    let explained = if a.explain {
+        net.explain(well)
+    } else {
+        Vec::new()
+    };
+    if a.json {
+        let mut j = serde_json::json!({
+            "convention": "value: higher is better; cost = -value - line_weight * score, lower is better",
+            "net": format!("{:08x}", net.net().checksum()),
+            "well": well.to_numbers(),
+            "score": a.score,
+            "value": value,
+            "line_weight": net.net().line_weight(),
+            "cost": cost,
+        });
+        if let Some((depth, c)) = quiescent {
+            j["quiescent"] = serde_json::json!({"depth": depth, "cost": c});
+        }
+        if a.explain {
+            j["contributions"] = serde_json::to_value(&explained)?;
+        }
+        outln!(out, "{j}")?;
+        return Ok(());
+    }
+    write!(out, "{well}").context(STDOUT)?;
+    outln!(
+        out,
+        "net {:08x}: value {value:.4} (higher is better), line weight {:.4}",
+        net.net().checksum(),
+        net.net().line_weight()
+    )?;
+    outln!(
+        out,
+        "cost at score {}: {cost:.4} (lower is better)",
+        a.score
+    )?;
+    if let Some((depth, c)) = quiescent {
+        outln!(out, "with the quiescent lookahead (depth {depth}): {c:.4}")?;
+    }
+    if a.explain {
+        outln!(
+            out,
+            "the {SHOWN} features that move the value most (value minus the value without the feature):"
+        )?;
+        for c in explained.iter().take(SHOWN) {
+            let (place, drawing) = match c.position {
+                Position::Row(r) => (
+                    format!("row {:>2}", r + 4),
+                    (0..10)
+                        .map(|x| if c.pattern >> x & 1 == 1 { '#' } else { '.' })
+                        .collect::<String>(),
+                ),
+                Position::Window { top, left } => (
+                    format!(
+                        "window rows {}-{} columns {}-{}",
+                        top + 4,
+                        top + 7,
+                        left,
+                        left + 2
+                    ),
+                    (0..4)
+                        .map(|k| {
+                            (0..3)
+                                .map(|x| {
+                                    if c.pattern >> (3 * k + x) & 1 == 1 {
+                                        '#'
+                                    } else {
+                                        '.'
+                                    }
+                                })
+                                .collect::<String>()
+                        })
+                        .collect::<Vec<_>>()
+                        .join("/"),
+                ),
+            };
+            outln!(out, "  {:+9.4}  {place:<28} {drawing}", c.value)?;
+        }
+    }
+    Ok(())
+}
+
+pub fn bench_eval(a: BenchEvalArgs, out: &mut dyn Write) -> Result<()> {
+    let wells = read_bench_wells(&a.wells)?;
+    if let Some(path) = &a.net {
+        return bench_eval_net(&wells, &load_net(path)?, a.quiescent, a.json, out);
+    }
+    let plain = heuristic::bench_eval(&wells, None);
+    let quiescent = heuristic::bench_eval(&wells, Some(a.quiescent));
+    outln!(
+        out,
+        "children: {} (of all 7 pieces of {} wells), one thread, median of 5 runs",
+        plain.children,
+        wells.len()
+    )?;
+    outln!(
+        out,
+        "heuristic with erasability:    {:8.3} us/child",
+        plain.us_per_child
+    )?;
+    outln!(
+        out,
+        "with quiescent lookahead ({}): {:8.3} us/child",
+        a.quiescent,
+        quiescent.us_per_child
+    )?;
+    if a.json {
+        outln!(
+            out,
+            "{}",
+            serde_json::json!({"children": plain.children, "eval_us": plain.us_per_child, "quiescent_us": quiescent.us_per_child, "quiescent_depth": a.quiescent})
+        )?;
+    }
+    Ok(())
+}
+
+/// `bench eval --net`: the heuristic and the net through the same batch
+/// call, one after the other in one run.
+fn bench_eval_net(
+    wells: &[Well],
+    net: &NetEvaluator,
+    quiescent: u8,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let mut rows: Vec<(String, hatetris::bench::EvaluatorBench)> = Vec::new();
+    let heuristic = Knewjade::new(Weights::dnf86(), None);
+    rows.push(("heuristic".into(), bench_evaluator(wells, &heuristic)));
+    for kernel in [Kernel::Avx2, Kernel::Scalar] {
+        if let Some(e) = net.with_kernel(kernel) {
+            rows.push((
+                format!("net, {}", kernel.name()),
+                bench_evaluator(wells, &e),
+            ));
+        }
+    }
+    let hq = Knewjade::new(Weights::dnf86(), Some(quiescent));
+    rows.push((
+        format!("heuristic, lookahead {quiescent}"),
+        bench_evaluator(wells, &hq),
+    ));
+    let nq = Lookahead::new(net.clone(), quiescent);
+    rows.push((
+        format!("net, {}, lookahead {quiescent}", net.kernel().name()),
+        bench_evaluator(wells, &nq),
+    ));
+    outln!(
+        out,
+        "children: {} (of all 7 pieces of {} wells), one thread, each (well, piece) in one batch call, median of 5 runs",
+        rows[0].1.children,
+        wells.len()
+    )?;
+    for (name, b) in &rows {
+        outln!(out, "{name:<32} {:8.3} us/child", b.us_per_child)?;
+    }
+    if json {
+        let j: serde_json::Map<String, serde_json::Value> = rows
+            .iter()
+            .map(|(n, b)| Ok((n.clone(), serde_json::to_value(b)?)))
+            .collect::<Result<_>>()?;
+        outln!(out, "{}", serde_json::Value::Object(j))?;
+    }
+    Ok(())
+}
