@@ -16,11 +16,10 @@
 #    manifest) goes to the end: every depth file equal to a clean run's, the
 #    final --json line's score, depth and replay equal, verify ok, no
 #    temporaries.
-# 2. Files a tmpfs never fills first (the log: its line is appended after the
-#    manifest, which frees at least as much as the line needs; the best
-#    replay; the log and manifest a resume rewrites): "No space left on
-#    device" injected into their write with strace, same checks. Skipped
-#    without strace.
+# 2. Files a tmpfs may not fill first (the log's lines; the best replay;
+#    the resume's first log line and the manifest it rewrites): "No space
+#    left on device" injected into their write with strace, same checks.
+#    Skipped without strace.
 # 3. Standard output on a full disk (`> /dev/full`): exit code 1 and one
 #    line. Recorded (a known bug while standard output errors panic), not
 #    counted.
@@ -120,7 +119,7 @@ for kb in "${SIZES[@]}"; do
     verified_ok=true
     verified=$(verify_full "$dir") || verified_ok=false
     mode=$(mode_for "$dir")
-    depth=$(jq '.depths | length' "$dir/manifest.json" 2>/dev/null || echo none)
+    depth=$(jq '.depth' "$dir/manifest.json" 2>/dev/null || echo none)
     # Again on the still-full disk.
     rc=0
     search "$mode" "$dir" >"$work/run.out" 2>"$work/run.err" || rc=$?
@@ -162,7 +161,7 @@ if command -v "$STRACE" >/dev/null; then
     "out|the log's line of depth 10|$(nth "$work/trace.out" 'log.jsonl>, "{\"depth\":10,')"
     "out|the log's line of the last depth|$(nth "$work/trace.out" "log.jsonl>, \"{\\\"depth\\\":$DEPTH,")"
     "out|best-replay.txt|$(nth "$work/trace.out" 'best-replay.txt.tmp-')"
-    "resume|the log a resume rewrites|$(nth "$work/trace.resume" 'log.jsonl.tmp-')"
+    "resume|the resume's first log line|$(nth "$work/trace.resume" 'log.jsonl>, "{\"depth\":13,')"
     "resume|the manifest a resume rewrites|$(nth "$work/trace.resume" 'manifest.json.tmp-')"
   )
   for c in "${cases[@]}"; do
