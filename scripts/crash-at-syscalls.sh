@@ -14,7 +14,7 @@
 #   resume  a `--resume` of a run stopped cleanly at depth 12 (with a
 #           temporary file a kill left planted in it) killed at call N, so
 #           the kill falls in a resume's own work: the lock, the removal of
-#           temporaries, the checks, the rewritten manifest and log.
+#           temporaries, the checks, the rewritten manifest, the log cut to it.
 # After each kill: `--resume` to the end if the folder has a manifest, else
 # the folder must hold at most the lock and temporaries and `--out` must
 # take it again. Then every depth file must equal the clean run's, the final
@@ -38,7 +38,7 @@ declare -A OUT_AT=(
 )
 declare -A RESUME_AT=(
   [write]="1 2 3" [fsync]="1 2 3 4" [rename]="1 2"
-  [openat]="/manifest.json\" /depth-00000.beam /manifest.json.tmp /log.jsonl.tmp"
+  [openat]="/manifest.json\" /depth-00000.beam /manifest.json.tmp /log.jsonl"
   [unlink]="1 2" [ftruncate]="1" [flock]="1"
 )
 

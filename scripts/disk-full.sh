@@ -16,11 +16,10 @@
 #    manifest) goes to the end: every depth file equal to a clean run's, the
 #    final --json line's score, depth and replay equal, verify ok, no
 #    temporaries.
-# 2. Files a tmpfs never fills first (the log: its line is appended after the
-#    manifest, which frees at least as much as the line needs; the best
-#    replay; the log and manifest a resume rewrites): "No space left on
-#    device" injected into their write with strace, same checks. Skipped
-#    without strace.
+# 2. Files a tmpfs may not fill first (the log's lines; the best replay;
+#    the resume's first log line and the manifest it rewrites): "No space
+#    left on device" injected into their write with strace, same checks.
+#    Skipped without strace.
 # 3. Standard output on a full disk (`> /dev/full`): exit code 1 and one
 #    line. Recorded (a known bug while standard output errors panic), not
 #    counted.
@@ -30,8 +29,8 @@ HATETRIS=${HATETRIS:-target/release/hatetris}
 STRACE=${STRACE:-strace}
 WIDTH=2000
 DEPTH=40
-# kB; at width 2000 and 40 depths the whole run needs about 436 kB of tmpfs.
-SIZES=(4 8 12 24 48 64 128 204 232 280 320 400 420 432)
+# kB; at width 2000 and 40 depths the whole run needs about 416 kB of tmpfs.
+SIZES=(4 8 12 24 48 64 128 204 232 280 320 400 408 412)
 
 [[ $(id -u) -eq 0 ]] || { echo "disk-full: needs root (it mounts a tmpfs)" >&2; exit 2; }
 [[ -x $HATETRIS ]] || { echo "disk-full: no binary at $HATETRIS (build it, or set HATETRIS)" >&2; exit 2; }
@@ -120,7 +119,7 @@ for kb in "${SIZES[@]}"; do
     verified_ok=true
     verified=$(verify_full "$dir") || verified_ok=false
     mode=$(mode_for "$dir")
-    depth=$(jq '.depths | length' "$dir/manifest.json" 2>/dev/null || echo none)
+    depth=$(jq '.depth' "$dir/manifest.json" 2>/dev/null || echo none)
     # Again on the still-full disk.
     rc=0
     search "$mode" "$dir" >"$work/run.out" 2>"$work/run.err" || rc=$?
@@ -162,7 +161,7 @@ if command -v "$STRACE" >/dev/null; then
     "out|the log's line of depth 10|$(nth "$work/trace.out" 'log.jsonl>, "{\"depth\":10,')"
     "out|the log's line of the last depth|$(nth "$work/trace.out" "log.jsonl>, \"{\\\"depth\\\":$DEPTH,")"
     "out|best-replay.txt|$(nth "$work/trace.out" 'best-replay.txt.tmp-')"
-    "resume|the log a resume rewrites|$(nth "$work/trace.resume" 'log.jsonl.tmp-')"
+    "resume|the resume's first log line|$(nth "$work/trace.resume" 'log.jsonl>, "{\"depth\":13,')"
     "resume|the manifest a resume rewrites|$(nth "$work/trace.resume" 'manifest.json.tmp-')"
   )
   for c in "${cases[@]}"; do

@@ -120,7 +120,7 @@ for i in "${!DELAYS[@]}"; do
   kill -9 "$a_pid" 2>/dev/null || true
   wait "$a_pid" 2>/dev/null || true
   a_pid=""
-  killed_at=$(jq '.depths | length' "$dir/manifest.json" 2>/dev/null || echo none)
+  killed_at=$(jq '.depth' "$dir/manifest.json" 2>/dev/null || echo none)
   if [[ -z $result ]]; then
     if [[ -f $dir/manifest.json ]]; then mode=--resume; else mode=--out; fi
     if ! search "$mode" "$dir" >"$work/d.out" 2>"$work/d.err"; then

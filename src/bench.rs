@@ -304,3 +304,49 @@ pub fn bench_evaluator(wells: &[Well], eval: &dyn Evaluator) -> EvaluatorBench {
         cost_sum,
     }
 }
+
+/// Amdahl's law read backwards: the serial share `s` of a run that went
+/// `speed_up` times faster on `threads` threads than on one, from
+/// `speed_up = 1 / (s + (1 - s) / threads)`, so
+/// `s = (threads / speed_up - 1) / (threads - 1)`. `None` for one thread
+/// (nothing to compare) or a speed-up that is not a positive number. A
+/// speed-up above `threads` gives a negative share: the callers say so
+/// rather than hide it.
+pub fn serial_share(threads: usize, speed_up: f64) -> Option<f64> {
+    if threads < 2 || !(speed_up.is_finite() && speed_up > 0.0) {
+        return None;
+    }
+    let n = threads as f64;
+    Some((n / speed_up - 1.0) / (n - 1.0))
+}
+
+/// The speed-up Amdahl's law allows on `threads` threads when a share
+/// `serial` of the one-thread time cannot run in parallel:
+/// `1 / (s + (1 - s) / threads)`, with `s` taken as 0 when negative.
+pub fn speed_up_limit(serial: f64, threads: usize) -> f64 {
+    let s = serial.clamp(0.0, 1.0);
+    1.0 / (s + (1.0 - s) / threads.max(1) as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amdahl_read_backwards_gives_the_share_that_predicts_the_speed_up() {
+        // 10% serial: 1 / (0.1 + 0.9 / 8) = 4.705...
+        let s8 = speed_up_limit(0.1, 8);
+        assert!((s8 - 1.0 / (0.1 + 0.9 / 8.0)).abs() < 1e-12);
+        let s = serial_share(8, s8).unwrap();
+        assert!((s - 0.1).abs() < 1e-12, "{s}");
+        assert_eq!(serial_share(2, 2.0), Some(0.0));
+        assert_eq!(serial_share(4, 1.0), Some(1.0));
+        assert!(serial_share(2, 2.5).unwrap() < 0.0);
+        assert_eq!(serial_share(1, 1.0), None);
+        assert_eq!(serial_share(4, 0.0), None);
+        assert_eq!(serial_share(4, f64::NAN), None);
+        assert_eq!(speed_up_limit(0.0, 128), 128.0);
+        assert_eq!(speed_up_limit(1.0, 128), 1.0);
+        assert_eq!(speed_up_limit(-0.5, 16), 16.0);
+    }
+}

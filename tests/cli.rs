@@ -160,3 +160,85 @@ fn quiescent_flag_default_is_the_library_default() {
         "{v}"
     );
 }
+
+/// `bench search --threads 1,2` runs the search once per count: one
+/// per-depth table (the first count's), one line and one phase split per
+/// count, the serial share and its limits, and with `--json` one object per
+/// count whose signatures agree, then a summary.
+#[test]
+fn bench_search_compares_thread_counts() {
+    let o = hatetris(
+        &[
+            "bench",
+            "search",
+            "--width",
+            "300",
+            "--depths",
+            "8",
+            "--threads",
+            "1,2",
+            "--json",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "search: width 300, 8 depths, threads 1,2, lookahead off"
+    );
+    let table = lines
+        .iter()
+        .filter(|l| l.split_whitespace().count() == 4)
+        .filter(|l| l.split_whitespace().next().unwrap().parse::<u32>().is_ok())
+        .count();
+    assert_eq!(table, 8, "one table, of the first count: {text}");
+    let signature = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("children "))
+        .and_then(|l| l.split("signature ").nth(1))
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .expect("a signature line");
+    for (i, t) in ["1 thread:", "2 threads:"].iter().enumerate() {
+        let at = lines.iter().position(|l| l.starts_with(t)).expect(t);
+        assert!(lines[at].contains(" ms/depth "), "{}", lines[at]);
+        let speed_up = lines[at].split("speed-up ").nth(1).unwrap();
+        if i == 0 {
+            assert_eq!(speed_up, "1.00");
+        }
+        assert!(lines[at + 1].starts_with("  phases: expand "), "{text}");
+    }
+    let amdahl = lines
+        .iter()
+        .find(|l| l.starts_with("serial share (Amdahl, speed-up "))
+        .expect("a serial share line");
+    for at in ["at 16", "at 64", "at 128 threads"] {
+        assert!(amdahl.contains(at), "{amdahl}");
+    }
+    let objects: Vec<serde_json::Value> = lines
+        .iter()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 3, "{text}");
+    let (runs, summary) = (&objects[..2], &objects[2]["summary"]);
+    for (run, threads) in runs.iter().zip([1, 2]) {
+        assert_eq!(run["threads"], threads);
+        assert_eq!(
+            format!("{:016x}", run["signature"].as_u64().unwrap()),
+            signature
+        );
+        assert_eq!(run["per_depth"].as_array().unwrap().len(), 8);
+        assert!(run["seconds_per_depth"].as_f64().unwrap() > 0.0);
+    }
+    assert_eq!(runs[0]["speed_up"], 1.0);
+    assert_eq!(runs[0]["per_depth"], runs[1]["per_depth"]);
+    assert_eq!(summary["threads"], serde_json::json!([1, 2]));
+    assert_eq!(summary["signature"], runs[0]["signature"]);
+    assert_eq!(summary["amdahl_threads"], serde_json::json!([1, 2]));
+    assert!(summary["serial_share"].is_f64(), "{summary}");
+    for m in ["16", "64", "128"] {
+        assert!(summary["speed_up_limits"][m].as_f64().unwrap() >= 1.0);
+    }
+}

@@ -196,10 +196,11 @@ fn a_second_process_on_a_run_folder_stops_at_once() {
     resume(dir.path(), 30, 8, 1).unwrap();
 }
 
-/// What a kill leaves (temporary files, a lost log line, a folder with a
-/// manifest and no root) is cleaned or rebuilt by the next resume.
+/// What a kill leaves (temporary files, a log line or half a line after
+/// the manifest's last depth, a folder with a manifest and no root) is
+/// cleaned or rebuilt by the next resume.
 #[test]
-fn a_resume_cleans_temporaries_and_rebuilds_the_log_and_the_root() {
+fn a_resume_cleans_temporaries_and_the_log_tail_and_rebuilds_the_root() {
     let clean = tempfile::tempdir().unwrap();
     start(clean.path(), 30, 10, 1).unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -208,15 +209,145 @@ fn a_resume_cleans_temporaries_and_rebuilds_the_log_and_the_root() {
     fs::write(&tmp, b"half").unwrap();
     let log = run::log_path(dir.path());
     let text = fs::read_to_string(&log).unwrap();
-    let mut lines: Vec<&str> = text.lines().collect();
-    lines.remove(3);
-    fs::write(&log, lines.join("\n")).unwrap();
+    let last = text
+        .lines()
+        .last()
+        .unwrap()
+        .replace("\"depth\":8", "\"depth\":9");
+    fs::write(&log, format!("{text}{last}\n{}", &last[..20])).unwrap();
+    let report = search::verify(dir.path()).unwrap();
+    assert!(report.is_ok(), "{:?}", report.problems);
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n.starts_with("log.jsonl holds")),
+        "{:?}",
+        report.notes
+    );
     fs::remove_file(run::depth_path(dir.path(), 0)).unwrap();
     resume(dir.path(), 30, 10, 1).unwrap();
     assert!(!tmp.exists());
-    assert_eq!(fs::read_to_string(&log).unwrap().lines().count(), 10);
+    let after = fs::read_to_string(&log).unwrap();
+    assert!(after.starts_with(&text), "the 8 lines kept");
+    assert_eq!(after.lines().count(), 10);
     assert_eq!(beams(clean.path()), beams(dir.path()));
+    let report = search::verify(dir.path()).unwrap();
+    assert!(report.is_ok() && report.notes.is_empty(), "{report:?}");
+}
+
+/// The per-depth figures live in the log alone, so a log that is not what
+/// the manifest recorded (a line lost, a byte changed, cut short) stops a
+/// resume with one line naming it before anything is searched or written,
+/// and `verify` reports it.
+#[test]
+fn a_damaged_log_is_refused_and_verify_reports_it() {
+    let dir = tempfile::tempdir().unwrap();
+    start(dir.path(), 30, 8, 1).unwrap();
+    let log = run::log_path(dir.path());
+    let text = fs::read_to_string(&log).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.remove(3);
+    let dropped = lines.join("\n") + "\n";
+    let changed = text.replacen("\"kept\":30", "\"kept\":31", 1);
+    let manifest = manifest_text(dir.path());
+    for (what, damaged) in [
+        ("a line lost", dropped.as_str()),
+        ("a figure changed", changed.as_str()),
+        ("cut short", &text[..text.len() - 5]),
+    ] {
+        fs::write(&log, damaged).unwrap();
+        let err = run_error(resume(dir.path(), 30, 10, 1).unwrap_err());
+        assert!(matches!(err, RunError::BadLog { .. }), "{what}: {err}");
+        let message = err.to_string();
+        assert!(
+            message.contains("log.jsonl: ") && !message.contains('\n'),
+            "{what}: {message}"
+        );
+        assert_eq!(manifest_text(dir.path()), manifest, "{what}");
+        assert!(!run::depth_path(dir.path(), 9).exists(), "{what}");
+        let report = search::verify(dir.path()).unwrap();
+        assert!(
+            report.problems.iter().any(|p| p.starts_with("log.jsonl: ")),
+            "{what}: {:?}",
+            report.problems
+        );
+        assert!(run::read_manifest(dir.path()).is_err(), "{what}");
+    }
+    fs::write(&log, &text).unwrap();
+    resume(dir.path(), 30, 10, 1).unwrap();
     assert!(search::verify(dir.path()).unwrap().is_ok());
+}
+
+/// The manifest stays the same size however deep the run goes: the
+/// per-depth figures are in the log, one line each.
+#[test]
+fn the_manifest_does_not_grow_with_the_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    start(dir.path(), 20, 3, 1).unwrap();
+    let early = manifest_text(dir.path()).len();
+    resume(dir.path(), 20, 30, 1).unwrap();
+    let late = manifest_text(dir.path()).len();
+    assert!(late < early + 64, "{early} then {late} bytes");
+    let m = run::read_manifest(dir.path()).unwrap();
+    assert_eq!((m.depth, m.depths.len()), (30, 30));
+    let log = fs::read_to_string(run::log_path(dir.path())).unwrap();
+    assert_eq!(log.lines().count(), 30);
+    assert_eq!(m.log.bytes, log.len() as u64);
+}
+
+/// A run folder of the previous format (version 2: every depth's figures
+/// in the manifest) still resumes, to the files of a run never stopped,
+/// and leaves a current one.
+#[test]
+fn a_version_2_run_folder_resumes_and_is_upgraded() {
+    let clean = tempfile::tempdir().unwrap();
+    start(clean.path(), 30, 12, 1).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    start(dir.path(), 30, 8, 1).unwrap();
+    // The manifest as version 2 wrote it, and its log a line short (a
+    // version 2 resume rebuilt the log from the manifest).
+    let mut old: serde_json::Value = serde_json::from_str(&manifest_text(dir.path())).unwrap();
+    let log = run::log_path(dir.path());
+    let text = fs::read_to_string(&log).unwrap();
+    let depths: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let o = old.as_object_mut().unwrap();
+    o.remove("depth");
+    o.remove("log");
+    o.insert("version".into(), 2.into());
+    o.insert("depths".into(), depths.into());
+    fs::write(run::manifest_path(dir.path()), old.to_string()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    fs::write(&log, lines[..7].join("\n") + "\n").unwrap();
+    let m = run::read_manifest(dir.path()).unwrap();
+    assert_eq!((m.version, m.depth, m.depths.len()), (2, 8, 8));
+    assert!(search::verify(dir.path()).unwrap().is_ok());
+    resume(dir.path(), 30, 12, 2).unwrap();
+    let m = run::read_manifest(dir.path()).unwrap();
+    assert_eq!((m.version, m.depth), (run::MANIFEST_VERSION, 12));
+    assert!(fs::read_to_string(&log).unwrap().starts_with(&text));
+    assert_eq!(beams(clean.path()), beams(dir.path()));
+    let report = search::verify(dir.path()).unwrap();
+    assert!(report.is_ok() && report.notes.is_empty(), "{report:?}");
+}
+
+/// A manifest of an unknown version is refused with one line.
+#[test]
+fn a_manifest_of_an_unknown_version_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    start(dir.path(), 20, 2, 1).unwrap();
+    let text = manifest_text(dir.path()).replace("\"version\": 3", "\"version\": 9");
+    fs::write(run::manifest_path(dir.path()), text).unwrap();
+    let err = resume(dir.path(), 20, 3, 1).unwrap_err().to_string();
+    assert!(
+        err.ends_with(
+            "manifest.json: format hatetris-beam version 9, expected hatetris-beam version 3 (or 2, which a resume upgrades)"
+        ),
+        "{err}"
+    );
 }
 
 /// `--out` never starts a run in a folder holding anything else.

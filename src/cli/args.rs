@@ -251,6 +251,28 @@ pub enum BenchCmd {
     /// depth the children, the kept count and a hash of the depth's content.
     /// These must not change when the code is refactored, whatever the
     /// thread count; the time is reported too.
+    ///
+    /// With several thread counts (`--threads 1,2,8`) the same search runs
+    /// once per count, in the order given, and each must give the same
+    /// signature (a difference is an error). The per-depth table is the
+    /// first count's. For each count, one line:
+    ///
+    /// - seconds: the search's wall-clock time; ms/depth: that over the
+    ///   depths; us/child: that over the children generated;
+    /// - speed-up: the first count's time over this count's;
+    /// - the phase split: where the time went, summed over the depths
+    ///   (expand: reading, expanding and costing the beam on every thread;
+    ///   select: the final cut and sort; write: the depth file; ancestry
+    ///   and snapshot: the loop-prevention history; manifest: the manifest
+    ///   and the log line).
+    ///
+    /// Then, when the list holds 1 and a larger count n, Amdahl's law read
+    /// backwards: with S the speed-up of n threads over 1, the serial share
+    /// s = (n/S - 1)/(n - 1) is the part of the 1-thread time that did not
+    /// get faster, and the speed-up limits 1/(s + (1 - s)/m) at m = 16, 64
+    /// and 128 threads are what that share would allow on a bigger box (if
+    /// nothing else, such as memory bandwidth, ran out first). Timings are
+    /// noisy: compare counts from one invocation, on a quiet machine.
     Search(BenchSearchArgs),
 }
 
@@ -262,16 +284,21 @@ pub struct BenchSearchArgs {
     /// Depths to search.
     #[arg(long, default_value_t = 30)]
     pub depths: u32,
-    /// Worker threads (default: every core).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Worker threads: one count, or several (`1,2,8`, or the flag
+    /// repeated) to run the search once per count and compare (default:
+    /// every core).
+    #[arg(long, value_delimiter = ',')]
+    pub threads: Vec<usize>,
     /// Rank wells with the quiescent lookahead (default depth 32, no cap).
     #[arg(long, num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
     pub quiescent: Option<u8>,
     /// Keep the run folder here (default: a temporary folder, removed).
+    /// With several thread counts, the first count's run is kept (the
+    /// others made the same files).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// End with one JSON line holding every figure.
+    /// End with one JSON line per thread count holding its figures, then
+    /// one summary line (speed-ups, serial share, limits).
     #[arg(long)]
     pub json: bool,
     /// Search even when the width seems to need more memory than the

@@ -291,31 +291,80 @@ pub fn keyframes(a: KeyframesArgs, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
+/// "1 thread", "8 threads".
+fn threads_word(t: usize) -> String {
+    match t {
+        1 => "1 thread".into(),
+        t => format!("{t} threads"),
+    }
+}
+
+/// The thread counts a run was meant for at the largest: the limits the
+/// serial share implies are printed for these.
+const AMDAHL_AT: [usize; 3] = [16, 64, 128];
+
 pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
     if a.depths == 0 {
         bail!("--depths must be at least 1");
     }
     check_width(a.width, a.force)?;
-    let threads = threads_arg(a.threads)?;
-    let (dir, temporary) = match a.out {
-        Some(dir) => (dir, false),
-        None => (
-            std::env::temp_dir().join(format!("hatetris-bench-search-{}", std::process::id())),
-            true,
+    let counts = match a.threads.is_empty() {
+        true => vec![threads_arg(None)?],
+        false => a
+            .threads
+            .iter()
+            .map(|&t| threads_arg(Some(t)))
+            .collect::<Result<Vec<_>>>()?,
+    };
+    // Every count's search, in order; the first count's folder is the one
+    // `--out` keeps (the others make the same files).
+    let mut runs: Vec<hatetris::bench::SearchBench> = Vec::with_capacity(counts.len());
+    for (i, &threads) in counts.iter().enumerate() {
+        let (dir, temporary) = match (&a.out, i) {
+            (Some(dir), 0) => (dir.clone(), false),
+            _ => (
+                std::env::temp_dir()
+                    .join(format!("hatetris-bench-search-{}-{i}", std::process::id())),
+                true,
+            ),
+        };
+        let result = hatetris::bench::bench_search(&dir, a.width, a.depths, threads, a.quiescent);
+        if temporary {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        let b = result?;
+        if let Some(first) = runs.first() {
+            if b.signature != first.signature {
+                bail!(
+                    "the search is not the same on every thread count: {} gave signature {:016x}, {} gave {:016x}",
+                    threads_word(first.threads),
+                    first.signature,
+                    threads_word(b.threads),
+                    b.signature
+                );
+            }
+        }
+        runs.push(b);
+    }
+    let first = &runs[0];
+    let threads = match counts.len() {
+        1 => threads_word(counts[0]),
+        _ => format!(
+            "threads {}",
+            counts
+                .iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
         ),
     };
-    let result = hatetris::bench::bench_search(&dir, a.width, a.depths, threads, a.quiescent);
-    if temporary {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-    let b = result?;
     outln!(
         out,
-        "search: width {}, {} depths, {} threads, lookahead {}",
-        b.width,
-        b.depths,
-        b.threads,
-        b.quiescent
+        "search: width {}, {} depths, {threads}, lookahead {}",
+        first.width,
+        first.depths,
+        first
+            .quiescent
             .map_or("off".to_string(), |d| format!("depth {d}"))
     )?;
     outln!(
@@ -326,7 +375,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         "kept",
         "content hash"
     )?;
-    for d in &b.per_depth {
+    for d in &first.per_depth {
         outln!(
             out,
             "{:>6} {:>12} {:>10}  {:016x}",
@@ -336,24 +385,105 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
             d.hash
         )?;
     }
-    let children: u64 = b.per_depth.iter().map(|d| d.children).sum();
+    let children: u64 = first.per_depth.iter().map(|d| d.children).sum();
     outln!(
         out,
-        "children {children}  signature {:016x}  {:.2}s  ({:.3} us/child)",
-        b.signature,
-        b.seconds,
-        b.seconds * 1e6 / children.max(1) as f64
+        "children {children}  signature {:016x}{}",
+        first.signature,
+        match runs.len() {
+            1 => "",
+            _ => "  (the same on every thread count)",
+        }
     )?;
-    let total = b.phases.total().max(f64::MIN_POSITIVE);
-    let split: Vec<String> = b
-        .phases
-        .named()
+    let speed_ups: Vec<f64> = runs.iter().map(|b| first.seconds / b.seconds).collect();
+    for (b, speed_up) in runs.iter().zip(&speed_ups) {
+        outln!(
+            out,
+            "{}: {:.2}s  {:.2} ms/depth  {:.3} us/child  speed-up {speed_up:.2}",
+            threads_word(b.threads),
+            b.seconds,
+            b.seconds * 1e3 / f64::from(b.depths),
+            b.seconds * 1e6 / children.max(1) as f64
+        )?;
+        let total = b.phases.total().max(f64::MIN_POSITIVE);
+        let split: Vec<String> = b
+            .phases
+            .named()
+            .iter()
+            .map(|(name, s)| format!("{name} {s:.2}s ({:.1}%)", 100.0 * s / total))
+            .collect();
+        outln!(out, "  phases: {}", split.join("  "))?;
+    }
+    // Amdahl's law from the first 1-thread run and the first run of the
+    // largest count.
+    let one = runs.iter().position(|b| b.threads == 1);
+    let most = runs
         .iter()
-        .map(|(name, s)| format!("{name} {s:.2}s ({:.1}%)", 100.0 * s / total))
-        .collect();
-    outln!(out, "phases: {}", split.join("  "))?;
+        .enumerate()
+        .rev()
+        .max_by_key(|(_, b)| b.threads)
+        .map(|(i, _)| i)
+        .expect("at least one run");
+    let amdahl = one.and_then(|one| {
+        let n = runs[most].threads;
+        let speed_up = runs[one].seconds / runs[most].seconds;
+        hatetris::bench::serial_share(n, speed_up).map(|s| (n, speed_up, s))
+    });
+    if runs.len() > 1 {
+        match amdahl {
+            Some((n, speed_up, s)) => {
+                let limits: Vec<String> = AMDAHL_AT
+                    .iter()
+                    .map(|&m| format!("{:.1} at {m}", hatetris::bench::speed_up_limit(s, m)))
+                    .collect();
+                outln!(
+                    out,
+                    "serial share (Amdahl, speed-up {speed_up:.2} from 1 to {n} threads): {:.1}%{}; speed-up limits: {} threads",
+                    100.0 * s,
+                    match s < 0.0 {
+                        true => " (above linear: noise; taken as 0)",
+                        false => "",
+                    },
+                    limits.join(", ")
+                )?;
+            }
+            None => outln!(
+                out,
+                "serial share: not estimated (--threads needs 1 and a larger count)"
+            )?,
+        }
+    }
     if a.json {
-        outln!(out, "{}", serde_json::to_string(&b)?)?;
+        for (b, speed_up) in runs.iter().zip(&speed_ups) {
+            let mut j = serde_json::to_value(b)?;
+            j["seconds_per_depth"] = (b.seconds / f64::from(b.depths)).into();
+            j["speed_up"] = (*speed_up).into();
+            outln!(out, "{j}")?;
+        }
+        let limits = amdahl.map(|(_, _, s)| {
+            AMDAHL_AT
+                .iter()
+                .map(|&m| {
+                    (
+                        m.to_string(),
+                        serde_json::Value::from(hatetris::bench::speed_up_limit(s, m)),
+                    )
+                })
+                .collect::<serde_json::Map<_, _>>()
+        });
+        let summary = serde_json::json!({
+            "summary": {
+                "threads": counts,
+                "signature": first.signature,
+                "children": children,
+                "seconds": runs.iter().map(|b| b.seconds).collect::<Vec<_>>(),
+                "speed_up": speed_ups,
+                "amdahl_threads": amdahl.map(|(n, _, _)| [1, n]),
+                "serial_share": amdahl.map(|(_, _, s)| s),
+                "speed_up_limits": limits,
+            }
+        });
+        outln!(out, "{summary}")?;
     }
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! The chain of depth files, checked: each file against the run, its
-//! depth, the manifest's count and the file before it, and the choice of
+//! depth, the count the run recorded and the file before it, and the choice of
 //! the depth a resume starts from.
 
 use std::path::Path;
@@ -8,14 +8,14 @@ use super::store::DepthFile;
 use super::{depth_path, Manifest, RunError, SNAPSHOTS_KEPT};
 
 /// Checks depth `d`'s file against the run: its depth, run, link to the
-/// file before (`previous`: that file's digest), entry count (`expected`),
-/// and every block's checksum. Returns the file.
+/// file before (`previous`: that file's digest), entry count (`expected`,
+/// when known), and every block's checksum. Returns the file.
 pub(crate) fn check_depth(
     dir: &Path,
     d: u32,
     run: u64,
     previous: u64,
-    expected: u64,
+    expected: Option<u64>,
 ) -> Result<DepthFile, String> {
     let path = depth_path(dir, d);
     let name = path.display();
@@ -37,9 +37,9 @@ pub(crate) fn check_depth(
             link.previous
         ));
     }
-    if expected != f.len() as u64 {
+    if let Some(expected) = expected.filter(|&e| e != f.len() as u64) {
         return Err(format!(
-            "{name} has {} wells, the manifest says {expected}",
+            "{name} has {} wells, the run recorded {expected}",
             f.len()
         ));
     }
@@ -65,7 +65,7 @@ pub(crate) fn last_good_depth<T>(
     mut history: impl FnMut(u32, usize) -> Option<T>,
     mut fell_back: impl FnMut(u32, &str),
 ) -> Result<(u32, usize, T), RunError> {
-    let last = manifest.depth();
+    let last = manifest.depth;
     let run = manifest.settings.run_id();
     // Up the chain, to the first break.
     let mut previous = 0;
@@ -76,7 +76,7 @@ pub(crate) fn last_good_depth<T>(
             0 => 1,
             _ => manifest.depths[d as usize - 1].kept,
         };
-        match check_depth(dir, d, run, previous, expected) {
+        match check_depth(dir, d, run, previous, Some(expected)) {
             Ok(f) => {
                 previous = f.digest();
                 good.push(f.len());

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::store::{DepthFile, StoreError, Stored};
-use super::{depth_path, read_manifest, RunError};
+use super::{depth_path, read_manifest_file, RunError};
 use crate::enemy::{Enemy, EnemyKind};
 use crate::key::Key;
 use crate::movegen::MoveGen;
@@ -327,7 +327,8 @@ impl Cone {
 
 /// Rebuilds the chosen game of the run in `dir`.
 pub fn reconstruct(dir: &Path, pick: Pick) -> Result<Keyframes, KeyframeError> {
-    let manifest = read_manifest(dir)?;
+    // The manifest alone: a game is rebuilt from the depth files.
+    let manifest = read_manifest_file(dir)?;
     let enemy = manifest.settings.enemy;
     let mut reader = Reader {
         dir,
@@ -346,7 +347,7 @@ pub fn reconstruct(dir: &Path, pick: Pick) -> Result<Keyframes, KeyframeError> {
             )
         }
         Pick::Deepest => {
-            let d = manifest.depths.len() as u32;
+            let d = manifest.depth;
             let f = DepthFile::open(&depth_path(dir, d))?;
             let all = f.read_all()?;
             reader.bytes += f.file_len() as u64;

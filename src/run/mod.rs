@@ -1,21 +1,28 @@
 //! The run folder: where a search keeps everything, and how it is read back.
 //!
 //! ```text
-//! manifest.json         settings, format version, per-depth stats, best game
+//! manifest.json         settings, format version, the last complete depth,
+//!                       best game, and the length and digest of the log's
+//!                       part that holds those depths
 //! depth-NNNNN.beam      the beam after NNNNN pieces (depth 0 is the empty well)
 //! ancestry-NNNNN.bin    the adversary's history at that depth (last 3 kept;
 //!                       only for an adversary that keeps one)
-//! log.jsonl             one JSON line per depth
+//! log.jsonl             one JSON line per depth: its stats ([`DepthStats`])
 //! best-replay.txt       the best game's replay, written at the end
 //! lock                  the process using the folder (an advisory lock)
 //! ```
-//! Every file is written to a temporary name, fsynced and renamed
-//! ([`atomic`]), and the manifest is written last in a depth, so a kill at
-//! any moment leaves a run that resumes from its last complete depth. The
-//! manifest is the one record of progress: the log is rebuilt from it on
-//! resume, and the depth files are checked against it and against each
-//! other (each names its run and the digest of the file before it, see
-//! [`store`]) before any depth is searched. [`verify`] checks a whole folder.
+//! Every file but the log is written to a temporary name, fsynced and
+//! renamed ([`atomic`]); the log only grows, a line per depth, fsynced. The
+//! manifest is written last in a depth, so a kill at any moment leaves a
+//! run that resumes from its last complete depth. The manifest is the one
+//! record of progress and stays the same size however long the run: the
+//! per-depth stats live in the log, and the manifest vouches for the log's
+//! first bytes (their length and FNV-1a digest), so a line a kill left
+//! after them is dropped by the next resume and a log that differs from
+//! what the manifest recorded is refused. The depth files are checked
+//! against the manifest and the log and against each other (each names its
+//! run and the digest of the file before it, see [`store`]) before any
+//! depth is searched. [`verify`] checks a whole folder.
 //!
 //! A process that writes to the folder holds [`RunLock`] first: a second
 //! one stops at once, and a lock left by a dead process is free (the
@@ -29,8 +36,11 @@
 //! folder is [`keyframes`].
 //!
 //! # Stability
-//! The manifest carries `format` and `version` ([`store::VERSION`]); a
-//! manifest of another format or version is refused, never misread.
+//! The manifest carries `format` and `version` ([`MANIFEST_VERSION`]; the
+//! depth files have their own, [`store::VERSION`]). Version 2 manifests,
+//! which held every depth's stats themselves (so a run's bookkeeping grew
+//! with its depth), are still read, and a resume upgrades them; a manifest
+//! of another format or version is refused, never misread.
 //! Settings recorded before a field existed read as that field's default
 //! (`enemy`: HATETRIS). Floats are written and read back exactly (serde_json's
 //! `float_roundtrip`).
@@ -43,7 +53,7 @@ pub mod store;
 pub mod verify;
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -58,6 +68,13 @@ use store::{DepthFile, Entry, Link, StoreError};
 
 /// History snapshots kept: the newest depths a resume can fall back to.
 pub const SNAPSHOTS_KEPT: u32 = 3;
+
+/// The manifest's format version.
+pub const MANIFEST_VERSION: u32 = 3;
+
+/// The manifest version before [`MANIFEST_VERSION`], whose manifest held
+/// every depth's stats: read, and upgraded by a resume.
+const MANIFEST_VERSION_INLINE: u32 = 2;
 
 /// What a run is: compared when it resumes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -208,21 +225,89 @@ impl Best {
     };
 }
 
-/// The manifest of a run folder.
+/// How much of the log belongs to the run: its first `bytes` bytes, one
+/// line per complete depth, whose FNV-1a digest is `digest`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogMark {
+    /// Bytes.
+    pub bytes: u64,
+    /// FNV-1a (64-bit) of those bytes, as 16 hex digits.
+    #[serde(with = "hex_u64")]
+    pub digest: u64,
+}
+
+impl LogMark {
+    /// The mark of an empty log.
+    pub const EMPTY: LogMark = LogMark {
+        bytes: 0,
+        digest: store::FNV_OFFSET,
+    };
+
+    /// The mark after `more` bytes follow the marked ones.
+    fn then(self, more: &[u8]) -> LogMark {
+        LogMark {
+            bytes: self.bytes + more.len() as u64,
+            digest: store::fnv1a(self.digest, more),
+        }
+    }
+}
+
+/// A `u64` as 16 hex digits in JSON (a JSON number that large is misread
+/// by many tools).
+mod hex_u64 {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{v:016x}"))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        let text = String::deserialize(d)?;
+        match text.len() == 16 {
+            true => u64::from_str_radix(&text, 16).map_err(serde::de::Error::custom),
+            false => Err(serde::de::Error::custom("expected 16 hex digits")),
+        }
+    }
+}
+
+/// The manifest of a run folder: what `manifest.json` holds, and the
+/// per-depth stats, which `log.jsonl` holds.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Manifest {
     /// Always "hatetris-beam".
     pub format: String,
-    /// [`store::VERSION`].
+    /// [`MANIFEST_VERSION`] (or an older one still read).
     pub version: u32,
     /// The run's settings.
     pub settings: Settings,
-    /// One entry per completed depth (depth 1 first).
-    pub depths: Vec<DepthStats>,
+    /// The last complete depth.
+    pub depth: u32,
     /// Highest score seen (ties: the shallowest).
     pub best: Best,
     /// Whether the beam died out (every child ended the game).
     pub exhausted: bool,
+    /// The part of the log that holds depths 1 to `depth`.
+    pub log: LogMark,
+    /// One entry per completed depth (depth 1 first): not written to the
+    /// manifest but to the log, and read back from it by [`read_manifest`].
+    #[serde(skip)]
+    pub depths: Vec<DepthStats>,
+}
+
+/// A version 2 manifest, which held every depth's stats.
+#[derive(Deserialize)]
+struct InlineManifest {
+    settings: Settings,
+    depths: Vec<DepthStats>,
+    best: Best,
+    exhausted: bool,
+}
+
+/// What every manifest version starts with.
+#[derive(Deserialize)]
+struct ManifestHead {
+    format: String,
+    version: u32,
 }
 
 const FORMAT: &str = "hatetris-beam";
@@ -232,17 +317,14 @@ impl Manifest {
     pub fn new(settings: Settings) -> Manifest {
         Manifest {
             format: FORMAT.into(),
-            version: store::VERSION,
+            version: MANIFEST_VERSION,
             settings,
-            depths: Vec::new(),
+            depth: 0,
             best: Best::START,
             exhausted: false,
+            log: LogMark::EMPTY,
+            depths: Vec::new(),
         }
-    }
-
-    /// The last complete depth.
-    pub fn depth(&self) -> u32 {
-        self.depths.len() as u32
     }
 }
 
@@ -282,6 +364,15 @@ pub enum RunError {
     /// The manifest cannot be read.
     #[error("{path}: {reason}")]
     BadManifest {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// The log does not hold what the manifest recorded: the run's
+    /// per-depth stats are lost, so it is not resumed.
+    #[error("{path}: {reason}; it holds the run's per-depth figures, so the run cannot go on without it (restore the file, or see `hatetris verify {}`)", path.parent().unwrap_or(Path::new(".")).display())]
+    BadLog {
         /// The file.
         path: PathBuf,
         /// Why.
@@ -350,12 +441,30 @@ pub fn best_replay_path(dir: &Path) -> PathBuf {
     dir.join("best-replay.txt")
 }
 
-/// The longest manifest read: about 1 kB per depth, so room for runs of a
-/// hundred thousand depths; anything longer is not a manifest.
+/// The longest manifest read: a version 2 manifest held about 600 bytes
+/// per depth, so room for runs of hundreds of thousands of depths; anything
+/// longer is not a manifest. (A version 3 manifest is about 1 kB.)
 const MAX_MANIFEST_BYTES: u64 = 256 << 20;
 
-/// Reads a run's manifest.
+/// The longest log read: a few hundred bytes per depth.
+const MAX_LOG_BYTES: u64 = 1 << 30;
+
+/// Reads a run's manifest, with the per-depth stats from the log, checked
+/// against the manifest's record of it (see [`RunError::BadLog`]).
 pub fn read_manifest(dir: &Path) -> Result<Manifest, RunError> {
+    let mut m = read_manifest_file(dir)?;
+    if m.version == MANIFEST_VERSION {
+        m.depths = read_log(dir, &m).map_err(|reason| RunError::BadLog {
+            path: log_path(dir),
+            reason,
+        })?;
+    }
+    Ok(m)
+}
+
+/// Reads `manifest.json` alone: its `depths` are empty, except in a
+/// version 2 manifest, which holds them.
+pub(crate) fn read_manifest_file(dir: &Path) -> Result<Manifest, RunError> {
     let path = manifest_path(dir);
     if !path.exists() {
         return Err(RunError::NotARun(dir.to_path_buf()));
@@ -364,28 +473,97 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, RunError> {
     File::open(&path)
         .and_then(|f| f.take(MAX_MANIFEST_BYTES + 1).read_to_string(&mut text))
         .map_err(io(&path))?;
-    if text.len() as u64 > MAX_MANIFEST_BYTES {
-        return Err(RunError::BadManifest {
-            path,
-            reason: format!("larger than {} MiB", MAX_MANIFEST_BYTES >> 20),
-        });
-    }
-    let m: Manifest = serde_json::from_str(&text).map_err(|e| RunError::BadManifest {
+    let bad = |reason: String| RunError::BadManifest {
         path: path.clone(),
-        reason: e.to_string(),
-    })?;
-    if m.format != FORMAT || m.version != store::VERSION {
-        return Err(RunError::BadManifest {
-            path,
-            reason: format!(
-                "format {} version {}, expected {FORMAT} version {}",
-                m.format,
-                m.version,
-                store::VERSION
-            ),
-        });
+        reason,
+    };
+    if text.len() as u64 > MAX_MANIFEST_BYTES {
+        return Err(bad(format!("larger than {} MiB", MAX_MANIFEST_BYTES >> 20)));
     }
-    Ok(m)
+    let head: ManifestHead = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    match (head.format == FORMAT, head.version) {
+        (true, MANIFEST_VERSION) => serde_json::from_str(&text).map_err(|e| bad(e.to_string())),
+        (true, MANIFEST_VERSION_INLINE) => {
+            let old: InlineManifest =
+                serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+            Ok(Manifest {
+                format: head.format,
+                version: head.version,
+                settings: old.settings,
+                depth: old.depths.len() as u32,
+                best: old.best,
+                exhausted: old.exhausted,
+                log: LogMark::EMPTY,
+                depths: old.depths,
+            })
+        }
+        _ => Err(bad(format!(
+            "format {} version {}, expected {FORMAT} version {MANIFEST_VERSION} (or {MANIFEST_VERSION_INLINE}, which a resume upgrades)",
+            head.format, head.version
+        ))),
+    }
+}
+
+/// The per-depth stats of a version 3 manifest's run: the log's first
+/// `m.log.bytes` bytes (what follows them is a kill's leftover), checked
+/// against the manifest's digest, one line per depth from 1 to `m.depth`.
+/// The error says why not.
+pub(crate) fn read_log(dir: &Path, m: &Manifest) -> Result<Vec<DepthStats>, String> {
+    let bytes = read_log_bytes(dir, m.log)?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| "not UTF-8 text".to_string())?;
+    let lines: Vec<&str> = text.split_terminator('\n').collect();
+    if lines.len() as u64 != u64::from(m.depth) || !(text.is_empty() || text.ends_with('\n')) {
+        return Err(format!(
+            "its first {} bytes hold {} lines, the manifest counts {} depths",
+            m.log.bytes,
+            lines.len(),
+            m.depth
+        ));
+    }
+    lines
+        .iter()
+        .zip(1..)
+        .map(|(line, d)| match serde_json::from_str::<DepthStats>(line) {
+            Ok(s) if s.depth == d => Ok(s),
+            Ok(s) => Err(format!("line {d} is depth {}'s", s.depth)),
+            Err(e) => Err(format!("line {d}: {e}")),
+        })
+        .collect()
+}
+
+/// The log's first `mark.bytes` bytes, checked against `mark.digest`.
+fn read_log_bytes(dir: &Path, mark: LogMark) -> Result<Vec<u8>, String> {
+    let path = log_path(dir);
+    let file = match File::open(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && mark.bytes == 0 => {
+            return Ok(Vec::new())
+        }
+        Err(e) => return Err(e.to_string()),
+        Ok(f) => f,
+    };
+    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    if len < mark.bytes {
+        return Err(format!(
+            "{len} bytes long, the manifest recorded {} bytes of it",
+            mark.bytes
+        ));
+    }
+    if mark.bytes > MAX_LOG_BYTES {
+        return Err(format!("larger than {} MiB", MAX_LOG_BYTES >> 20));
+    }
+    let mut bytes = Vec::with_capacity(mark.bytes as usize);
+    file.take(mark.bytes)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if LogMark::EMPTY.then(&bytes) != mark {
+        return Err(format!(
+            "its first {} bytes are not the ones the manifest recorded (digest {:016x}, recorded {:016x})",
+            mark.bytes,
+            LogMark::EMPTY.then(&bytes).digest,
+            mark.digest
+        ));
+    }
+    Ok(bytes)
 }
 
 /// Writes the manifest atomically.
@@ -402,25 +580,85 @@ fn log_line(stats: &DepthStats) -> String {
     line
 }
 
-/// Appends one depth's line to the log, in one write (so a kill never
-/// leaves a line without its newline for the next one to join).
-pub(crate) fn append_log(dir: &Path, stats: &DepthStats) -> Result<(), RunError> {
+/// Records a complete depth: its line goes to the log at the manifest's
+/// mark (over anything a kill left there), fsynced, then the manifest
+/// moves on to it. Both cost the same at any depth.
+pub(crate) fn record_depth(
+    dir: &Path,
+    m: &mut Manifest,
+    stats: DepthStats,
+) -> Result<(), RunError> {
     let path = log_path(dir);
-    let mut log = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .map_err(io(&path))?;
-    log.write_all(log_line(stats).as_bytes()).map_err(io(&path))
+    let line = log_line(&stats);
+    let end = m.log.bytes + line.len() as u64;
+    (|| {
+        let mut log = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)?;
+        log.seek(SeekFrom::Start(m.log.bytes))?;
+        log.write_all(line.as_bytes())?;
+        if log.metadata()?.len() > end {
+            log.set_len(end)?;
+        }
+        log.sync_data()
+    })()
+    .map_err(io(&path))?;
+    m.log = m.log.then(line.as_bytes());
+    m.depth = stats.depth;
+    m.depths.push(stats);
+    write_manifest(dir, m)
 }
 
-/// Rewrites the log from the manifest's depths: on resume, so that a kill
-/// between the manifest and the log loses no line and a damaged log is
-/// repaired.
-pub(crate) fn rewrite_log(dir: &Path, depths: &[DepthStats]) -> Result<(), RunError> {
+/// Settles a run being resumed from `depth` (at most its last complete
+/// one): the manifest and the log hold depths 1 to `depth` alone, and the
+/// manifest is of the current version. The manifest is written before the
+/// log is cut, so a kill in between leaves a run that resumes.
+pub(crate) fn rewind(dir: &Path, m: &mut Manifest, depth: u32) -> Result<(), RunError> {
     let path = log_path(dir);
-    let text: String = depths.iter().map(log_line).collect();
-    atomic::write_atomic(&path, text.as_bytes()).map_err(io(&path))
+    m.depths.truncate(depth as usize);
+    m.depth = depth;
+    if m.version == MANIFEST_VERSION_INLINE {
+        // The log follows the old manifest, and then the new manifest the
+        // log: a kill in between leaves the old manifest, which resumes.
+        let text: String = m.depths.iter().map(log_line).collect();
+        atomic::write_atomic(&path, text.as_bytes()).map_err(io(&path))?;
+        m.log = LogMark::EMPTY.then(text.as_bytes());
+        m.version = MANIFEST_VERSION;
+        return write_manifest(dir, m);
+    }
+    let bytes = read_log_bytes(dir, m.log).map_err(|reason| RunError::BadLog {
+        path: path.clone(),
+        reason,
+    })?;
+    let kept = match depth {
+        0 => 0,
+        d => {
+            bytes
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| b == b'\n')
+                .nth(d as usize - 1)
+                .expect("the log was read with one line per depth")
+                .0
+                + 1
+        }
+    };
+    m.log = LogMark::EMPTY.then(&bytes[..kept]);
+    write_manifest(dir, m)?;
+    (|| {
+        let log = match OpenOptions::new().write(true).open(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            other => other?,
+        };
+        if log.metadata()?.len() != m.log.bytes {
+            log.set_len(m.log.bytes)?;
+            log.sync_data()?;
+        }
+        Ok(())
+    })()
+    .map_err(io(&path))
 }
 
 /// Starts a run folder, under its lock: refuses one that holds a run or
@@ -456,7 +694,7 @@ pub(crate) fn open_to_resume(dir: &Path) -> Result<(RunLock, Manifest), RunError
     let manifest = read_manifest(dir)?;
     remove_temporaries(dir)?;
     let run = manifest.settings.run_id();
-    let root_ok = check_depth(dir, 0, run, 0, 1).is_ok_and(|f| f.verify().is_ok());
+    let root_ok = check_depth(dir, 0, run, 0, Some(1)).is_ok_and(|f| f.verify().is_ok());
     if !root_ok {
         write_root(dir, &manifest.settings)?;
     }

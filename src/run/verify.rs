@@ -1,7 +1,8 @@
 //! Checking a whole run folder, for `hatetris verify`: everything a resume
 //! checks, and what only a full read can (every block decoded, every well
-//! against its score, the manifest's figures against the files), reported
-//! as a list of problems rather than stopping at the first.
+//! against its score, the figures the manifest and the log record against
+//! the files), reported as a list of problems rather than stopping at the
+//! first.
 //!
 //! What a history snapshot holds is the search's business, so the caller
 //! checks those through a closure, as for a resume.
@@ -10,8 +11,8 @@ use std::fs;
 use std::path::Path;
 
 use super::{
-    best_from_files, best_replay_path, check_depth, depth_path, histogram, log_path, read_manifest,
-    snapshot_path, DepthStats, Manifest, SNAPSHOTS_KEPT,
+    best_from_files, best_replay_path, check_depth, depth_path, histogram, log_path, read_log,
+    read_manifest_file, snapshot_path, DepthStats, Manifest, MANIFEST_VERSION, SNAPSHOTS_KEPT,
 };
 use crate::lock::lines_cleared;
 use crate::run::store::DepthFile;
@@ -44,13 +45,24 @@ pub type SnapshotCheck<'a> = &'a dyn Fn(u32, &[u8], usize) -> Result<(), String>
 
 /// Checks the run in `dir`. `snapshot` checks a history snapshot, for an
 /// adversary that keeps one (`None`: no snapshots expected). Only an
-/// unreadable manifest is an `Err`; everything else is in the report.
+/// unreadable manifest is an `Err`; everything else is in the report. A log
+/// that does not hold what the manifest recorded is a problem, and the
+/// checks that need its figures (the counts and histograms of the depth
+/// files, the best game) are then left out.
 pub fn verify(dir: &Path, snapshot: Option<SnapshotCheck>) -> Result<Report, super::RunError> {
-    let manifest = read_manifest(dir)?;
+    let mut manifest = read_manifest_file(dir)?;
     let mut report = Report {
-        depth: manifest.depth(),
+        depth: manifest.depth,
         ..Report::default()
     };
+    if manifest.version == MANIFEST_VERSION {
+        match read_log(dir, &manifest) {
+            Ok(depths) => manifest.depths = depths,
+            Err(why) => report.problems.push(format!(
+                "log.jsonl: {why}; a resume refuses the run, whose per-depth figures it holds"
+            )),
+        }
+    }
     check_depths(dir, &manifest, &mut report);
     if report.problems.is_empty() {
         match best_from_files(dir, &manifest.depths) {
@@ -65,7 +77,7 @@ pub fn verify(dir: &Path, snapshot: Option<SnapshotCheck>) -> Result<Report, sup
     if let Some(check) = snapshot {
         check_snapshots(dir, &manifest, check, &mut report);
     }
-    check_log(dir, &manifest.depths, &mut report);
+    check_log(dir, &manifest, &mut report);
     check_replay(dir, &manifest, &mut report);
     check_strays(dir, &manifest, &mut report);
     Ok(report)
@@ -77,7 +89,7 @@ pub fn verify(dir: &Path, snapshot: Option<SnapshotCheck>) -> Result<Report, sup
 fn check_depths(dir: &Path, manifest: &Manifest, report: &mut Report) {
     use rayon::prelude::*;
     let run = manifest.settings.run_id();
-    let results: Vec<(Vec<String>, u64, Vec<String>)> = (0..=manifest.depth())
+    let results: Vec<(Vec<String>, u64, Vec<String>)> = (0..=manifest.depth)
         .into_par_iter()
         .map(|d| check_one_depth(dir, manifest, run, d))
         .collect();
@@ -90,7 +102,8 @@ fn check_depths(dir: &Path, manifest: &Manifest, report: &mut Report) {
 }
 
 /// One depth's problems, its wells (0 when it could not be read), and
-/// notes.
+/// notes. Without the depth's stats (an unreadable log), its count and
+/// histogram are not checked.
 fn check_one_depth(
     dir: &Path,
     manifest: &Manifest,
@@ -98,15 +111,22 @@ fn check_one_depth(
     d: u32,
 ) -> (Vec<String>, u64, Vec<String>) {
     let mut problems = Vec::new();
-    let stats = d.checked_sub(1).map(|i| &manifest.depths[i as usize]);
-    let expected = stats.map_or(1, |s| s.kept);
+    let stats = d
+        .checked_sub(1)
+        .and_then(|i| manifest.depths.get(i as usize));
+    let expected = match d {
+        0 => Some(1),
+        _ => stats.map(|s| s.kept),
+    };
     // The link is checked against the file before as it is, so that one
     // bad file is one problem and the files after it are still checked.
     let previous = match d {
         0 => Some(0),
         // A damaged root is rewritten by a resume (a note below), so
         // depth 1 is not held against it.
-        1 => check_depth(dir, 0, run, 0, 1).ok().map(|f| f.digest()),
+        1 => check_depth(dir, 0, run, 0, Some(1))
+            .ok()
+            .map(|f| f.digest()),
         _ => DepthFile::open(&depth_path(dir, d - 1))
             .ok()
             .map(|f| f.digest()),
@@ -154,7 +174,7 @@ fn check_one_depth(
     if let Some(s) = stats {
         if histogram(entries.iter().map(|e| e.score)) != s.histogram {
             problems.push(format!(
-                "{name}: the scores in the file differ from the manifest's histogram"
+                "{name}: the scores in the file differ from the histogram the run recorded"
             ));
         }
     }
@@ -163,12 +183,17 @@ fn check_one_depth(
 
 /// The newest snapshots: the newest depth's must be there and match.
 fn check_snapshots(dir: &Path, manifest: &Manifest, check: SnapshotCheck, report: &mut Report) {
-    let last = manifest.depth();
+    let last = manifest.depth;
     for d in (0..=last).rev().take(SNAPSHOTS_KEPT as usize) {
         let path = snapshot_path(dir, d);
+        // The count the run recorded, or without it the file's.
         let len = match d {
-            0 => 1,
-            _ => manifest.depths[d as usize - 1].kept as usize,
+            0 => Some(1),
+            _ => manifest.depths.get(d as usize - 1).map(|s| s.kept as usize),
+        };
+        let Some(len) = len.or_else(|| DepthFile::open(&depth_path(dir, d)).ok().map(|f| f.len()))
+        else {
+            continue;
         };
         match fs::read(&path) {
             Ok(bytes) => {
@@ -191,8 +216,21 @@ fn check_snapshots(dir: &Path, manifest: &Manifest, check: SnapshotCheck, report
     }
 }
 
-/// The log: one line per depth of the manifest, each the manifest's.
-fn check_log(dir: &Path, depths: &[DepthStats], report: &mut Report) {
+/// The log. Of a version 2 manifest: one line per depth of the manifest,
+/// each the manifest's (a resume rewrites it). Otherwise its part the
+/// manifest recorded was read already; what follows is a kill's leftover.
+fn check_log(dir: &Path, manifest: &Manifest, report: &mut Report) {
+    if manifest.version == MANIFEST_VERSION {
+        let len = fs::metadata(log_path(dir)).map_or(0, |m| m.len());
+        if len > manifest.log.bytes {
+            report.notes.push(format!(
+                "log.jsonl holds {} bytes after the manifest's last depth (left by a kill); a resume drops them",
+                len - manifest.log.bytes
+            ));
+        }
+        return;
+    }
+    let depths: &[DepthStats] = &manifest.depths;
     let text = fs::read_to_string(log_path(dir)).unwrap_or_default();
     let lines: Vec<&str> = text.lines().collect();
     let parsed: Vec<Option<DepthStats>> =
@@ -254,11 +292,11 @@ fn check_strays(dir: &Path, manifest: &Manifest, report: &mut Report) {
             .strip_prefix("depth-")
             .and_then(|n| n.strip_suffix(".beam"))
             .and_then(|n| n.parse::<u32>().ok())
-            .filter(|&d| d > manifest.depth());
+            .filter(|&d| d > manifest.depth);
         if past.is_some() {
             report.notes.push(format!(
                 "{name} is past the manifest's last depth {} (left by a kill); a resume overwrites it",
-                manifest.depth()
+                manifest.depth
             ));
         }
     }

@@ -180,13 +180,11 @@ pub fn resume(
         },
         |d, why| observer.fell_back(d, why),
     )?;
-    manifest.depths.truncate(d as usize);
     manifest.exhausted = false;
     // The best game by the one order, from the files (newer depths may
     // have been dropped).
-    manifest.best = run::best_from_files(dir, &manifest.depths)?;
-    run::write_manifest(dir, &manifest)?;
-    run::rewrite_log(dir, &manifest.depths)?;
+    manifest.best = run::best_from_files(dir, &manifest.depths[..d as usize])?;
+    run::rewind(dir, &mut manifest, d)?;
     observer.resumed(d, len);
     run_from(dir, lock, manifest, history, search, opts, observer)
 }
@@ -194,7 +192,7 @@ pub fn resume(
 /// Checks the whole run in `dir` ([`run::verify`]), its history snapshots
 /// read as its adversary's.
 pub fn verify(dir: &Path) -> Result<run::verify::Report, RunError> {
-    let settings = run::read_manifest(dir)?.settings;
+    let settings = run::read_manifest_file(dir)?.settings;
     let adversary = Adversary::new(settings.enemy);
     let check = move |d: u32, bytes: &[u8], len: usize| match History::from_snapshot(
         adversary, bytes, d, len,
@@ -228,7 +226,7 @@ fn run_from(
         })?;
     let started = Instant::now();
     let run_id = manifest.settings.run_id();
-    let mut depth = manifest.depth();
+    let mut depth = manifest.depth;
     // The manifest and log of the depth before, timed (see `Phases`).
     let mut bookkeeping = 0.0;
     while depth < opts.max_depth {
@@ -337,11 +335,9 @@ fn run_from(
             phases: Some(phases),
         };
         let clock = Instant::now();
-        manifest.depths.push(stats.clone());
-        run::write_manifest(dir, &manifest)?;
-        run::append_log(dir, &stats)?;
+        run::record_depth(dir, &mut manifest, stats)?;
         bookkeeping = clock.elapsed().as_secs_f64();
-        observer.depth_finished(&stats);
+        observer.depth_finished(manifest.depths.last().expect("just recorded"));
     }
     Ok(RunResult {
         best: manifest.best,
