@@ -23,6 +23,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::cli::{hatetris, stderr, stdout};
+use crate::util::depth_files;
 
 /// One way of running the search.
 struct Config {
@@ -119,23 +120,6 @@ fn search(dir: &Path, resume: bool, cfg: &Config, out: &Path, err: &Path) -> Com
     c
 }
 
-/// The depth files of a run folder, by name.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "beam"))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                fs::read(&p).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
-}
-
 /// The names in `dir`, sorted.
 fn names(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = fs::read_dir(dir)
@@ -201,7 +185,7 @@ fn kill_9_at_random_moments_then_resume_gives_the_same_result() {
         let status = search(&clean, false, cfg, &out, &err).status().unwrap();
         assert!(status.success(), "{}: clean run failed", cfg.name);
         let full = t0.elapsed();
-        let want = files(&clean);
+        let want = depth_files(&clean);
         let want_json = final_json(&out);
         println!(
             "{}: clean run {:.1}s, {} depth files, {want_json}",
@@ -269,7 +253,7 @@ fn kill_9_at_random_moments_then_resume_gives_the_same_result() {
                 fs::remove_dir_all(&dir).unwrap();
             };
             redone += again;
-            let got = files(&dir);
+            let got = depth_files(&dir);
             assert_eq!(
                 got.iter().map(|f| &f.0).collect::<Vec<_>>(),
                 want.iter().map(|f| &f.0).collect::<Vec<_>>(),
@@ -350,7 +334,7 @@ fn trained_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
             }
         }
         if gen.join("master").is_dir() {
-            for (name, bytes) in files(&gen.join("master")) {
+            for (name, bytes) in depth_files(&gen.join("master")) {
                 out.push((format!("gen-{g:03}/master/{name}"), bytes));
             }
         }

@@ -15,7 +15,7 @@ use hatetris::train::data::{self, Sampled};
 use hatetris::train::{self, Config, FitConfig, TrainError};
 use hatetris::{EnemyKind, MoveGen, Well};
 
-use crate::util::random_well;
+use crate::util::{depth_files, random_well};
 
 fn random_wells(n: usize, seed: u64, most: usize) -> Vec<Well> {
     let mut rng = Rng::new(seed);
@@ -262,23 +262,6 @@ fn a_tiny_run_learns_the_heuristic_then_trains_on_varied_targets() {
     let e = train::train(other.path(), Some(&changed), None, 2, 1, &Silent).unwrap_err();
     assert!(matches!(e, TrainError::Config { .. }), "{e}");
     assert!(e.to_string().contains("samples 400, not 500"), "{e}");
-}
-
-/// The depth files of a run folder, by name.
-fn depth_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "beam"))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                fs::read(&p).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 #[test]

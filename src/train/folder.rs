@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{io_error, Config, Generation, TrainError};
+use super::{io_error, Config, Epoch, Generation, TrainError};
 use crate::run::atomic::write_atomic;
 
 /// The settings file of a training folder.
@@ -101,4 +101,15 @@ pub(super) fn append_log(dir: &Path, value: &serde_json::Value) -> Result<(), Tr
         .map_err(io_error(&path))?;
     f.write_all(line.as_bytes()).map_err(io_error(&path))?;
     f.sync_data().map_err(io_error(&path))
+}
+
+/// `fit.json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(super) struct FitRecord {
+    pub(super) epochs: Vec<Epoch>,
+    pub(super) best_epoch: u32,
+    pub(super) split: (usize, usize),
+    /// The proven bound on the quantised net's difference from the f32
+    /// net's value ([`crate::nnue::QuantNet::error_bound`]).
+    pub(super) error_bound: f64,
 }

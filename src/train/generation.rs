@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 
 use super::data::{self, Sampled};
 use super::folder::{
-    append_log, generation_dir, net_path, plot_path, read_json, write_json, FROM_F32,
+    append_log, generation_dir, net_path, plot_path, read_json, write_json, FitRecord, FROM_F32,
 };
 use super::{
-    beam, fit, io_error, plot, Config, Epoch, Generation, Master, Phase, Report, TrainError,
+    beam, fit, io_error, plot, Config, Generation, Master, Phase, Report, TrainError,
     TrainObserver, Units,
 };
 use crate::enemy::mild_choice;
@@ -529,16 +529,6 @@ fn mix(g: u32) -> u64 {
 struct Rescale {
     scale: f32,
     shift: f32,
-}
-
-/// `fit.json`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub(super) struct FitRecord {
-    pub(super) epochs: Vec<Epoch>,
-    best_epoch: u32,
-    split: (usize, usize),
-    /// The quantised net's largest difference from the f32 net's value.
-    error_bound: f64,
 }
 
 fn mean_std(values: &[f32]) -> (f64, f64) {

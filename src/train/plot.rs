@@ -9,8 +9,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::folder::{generation_dir, plot_path, read_json};
-use super::generation::FitRecord;
+use super::folder::{generation_dir, plot_path, read_json, FitRecord};
 use super::{Master, TrainError};
 
 /// One generation's curves and score, as far as they exist.
