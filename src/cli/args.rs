@@ -48,7 +48,7 @@ pub struct TrainArgs {
     /// its own settings).
     pub dir: PathBuf,
     /// Generations to have in the folder when done (the last net's master
-    /// beam is run too).
+    /// beam is run too). 0 only redraws the folder's picture.
     #[arg(long, default_value_t = 3)]
     pub generations: u32,
     /// Start from this training net (a .f32 file) instead of learning the

@@ -57,6 +57,11 @@ impl Generations<'_> {
         } else {
             None
         };
+        // Redrawn from the files in any case (so `--generations 0` redraws
+        // the picture of a folder made by an older build).
+        if generation_dir(self.dir, 0).is_dir() {
+            self.plot()?;
+        }
         let last_net = generations
             .checked_sub(1)
             .map(|g| net_path(self.dir, g))
