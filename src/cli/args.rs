@@ -92,8 +92,8 @@ pub struct TrainArgs {
     #[arg(long)]
     pub beam_pieces: Option<u32>,
     /// The target of a sample whose training beam dies, in value units (one
-    /// unit: the spread of the heuristic over generation 0's samples)
-    /// [default: -4].
+    /// unit: the standard deviation of the surviving targets, or of the
+    /// heuristic's values in generation 0) [default: -4].
     #[arg(long, allow_negative_numbers = true)]
     pub lost_value: Option<f64>,
     /// Keep the surviving targets in the previous net's units instead of
@@ -103,7 +103,8 @@ pub struct TrainArgs {
     /// Most epochs per fit [default: 40].
     #[arg(long)]
     pub epochs: Option<u32>,
-    /// Stop a fit after this many epochs without a better validation loss
+    /// Stop a fit after this many epochs in a row without a better
+    /// validation loss (each such epoch also halves the step size)
     /// [default: 4].
     #[arg(long)]
     pub patience: Option<u32>,
