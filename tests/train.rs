@@ -256,6 +256,32 @@ fn a_tiny_run_learns_the_heuristic_then_trains_on_varied_targets() {
         assert!(a == b, "{name} differs after the resume");
     }
 
+    // A folder started from a net trains on training beams at once, and
+    // keeps its own copy of the net.
+    let from = hatetris::nnue::Net::load(&dir.path().join("gen-001/net.f32")).unwrap();
+    let third = tempfile::tempdir().unwrap();
+    let r = train::train(third.path(), Some(&tiny()), Some(&from), 1, 2, &Silent).unwrap();
+    let g0 = &r.generations[0];
+    assert!(third.path().join("from.f32").exists());
+    assert!(!third.path().join("gen-000/units.json").exists());
+    assert!(
+        g0.died > 0 && g0.died < g0.samples,
+        "{} of {} died",
+        g0.died,
+        g0.samples
+    );
+    // Its master beam is the one that measured the same net before.
+    let before = report.last_master.clone().unwrap();
+    assert_eq!(
+        (&g0.master.evaluator, g0.master.score, g0.master.depth),
+        (&before.evaluator, before.score, before.depth)
+    );
+    let e = train::train(third.path(), None, Some(&from), 1, 2, &Silent).unwrap_err();
+    assert!(
+        e.to_string().contains("--from only starts a new one"),
+        "{e}"
+    );
+
     // Other settings on an existing folder are refused, naming them.
     let mut changed = tiny();
     changed.samples = 500;
