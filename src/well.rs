@@ -300,11 +300,21 @@ pub fn draw_board(board: &Board) -> String {
 impl FromStr for Well {
     type Err = WellError;
 
-    /// Parses either 20 integers or a `.`/`#` drawing.
+    /// Parses 20 integers (the game's rows), 16 integers (the live rows
+    /// only, as [`Well::rows`] holds them), or a `.`/`#` drawing.
     fn from_str(s: &str) -> Result<Well, WellError> {
         let t = s.trim();
         if t.chars().any(|c| c == '#' || c == '.') {
-            parse_drawing(t)
+            return parse_drawing(t);
+        }
+        let inner = t.trim_start_matches('[').trim_end_matches(']');
+        let count = inner
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .count();
+        if count == LIVE_ROWS {
+            // The rows above the bar are always empty.
+            Well::parse_numbers(&format!("{} {inner}", "0 ".repeat(BAR)))
         } else {
             Well::parse_numbers(t)
         }
@@ -395,6 +405,23 @@ impl<'de> serde::Deserialize<'de> for Well {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The 16 live rows alone read as the same well as all 20 rows, and a
+    /// row above the bar in the 20-row form is still refused.
+    #[test]
+    fn sixteen_live_rows_read_as_the_well_with_an_empty_top() {
+        let twenty = "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 512 768 1015 1022";
+        let sixteen = "0 0 0 0 0 0 0 0 0 0 0 0 512 768 1015 1022";
+        let a: Well = twenty.parse().unwrap();
+        let b: Well = sixteen.parse().unwrap();
+        assert_eq!(a, b);
+        let c: Well = format!("[{}]", sixteen.replace(' ', ",")).parse().unwrap();
+        assert_eq!(a, c);
+        assert!("1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"
+            .parse::<Well>()
+            .is_err());
+        assert!("0 0 0 0 0 0 0 0 0 0 0 0 0 0 0".parse::<Well>().is_err());
+    }
 
     /// Packing round-trips and keeps the order, on wells that differ in
     /// every row and in the bits either side of each 16-bit word boundary.
