@@ -161,6 +161,21 @@ fn quiescent_flag_default_is_the_library_default() {
     );
 }
 
+/// `eval --quiescent WELL` takes the well as the well, not as a depth; a
+/// depth is `--quiescent=DEPTH`.
+#[test]
+fn eval_quiescent_before_the_well_leaves_the_well_alone() {
+    let well = "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 512 768 1015 1022";
+    let o = hatetris(&["eval", "--quiescent", well, "--json"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["quiescent"]["depth"], 32, "{v}");
+    let o = hatetris(&["eval", "--quiescent=3", well, "--json"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["quiescent"]["depth"], 3, "{v}");
+}
+
 /// `bench search --threads 1,2` runs the search once per count: one
 /// per-depth table (the first count's), one line and one phase split per
 /// count, the serial share and its limits, and with `--json` one object per

@@ -220,7 +220,9 @@ pub struct EvalArgs {
     #[arg(long, requires = "net")]
     pub explain: bool,
     /// Add the quiescent lookahead, up to DEPTH clears (default 32, no cap).
-    #[arg(long, num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
+    /// A depth is given as `--quiescent=DEPTH`, so that `--quiescent WELL`
+    /// leaves the well alone.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
     pub quiescent: Option<u8>,
     /// Print JSON.
     #[arg(long)]
