@@ -253,6 +253,32 @@ pub fn bench_search(
     })
 }
 
+/// Runs one 1-thread [`bench_search`] per folder of `dirs`, all at once on
+/// their own threads: the machine's own limit on parallel speed-up. The
+/// copies share nothing but the machine (caches, memory bandwidth, clock
+/// boost), so what they lose against one search alone is what no program
+/// could win back on that many threads.
+pub fn bench_copies(
+    dirs: &[std::path::PathBuf],
+    width: usize,
+    depths: u32,
+    quiescent: Option<u8>,
+) -> Result<Vec<SearchBench>, crate::search::SearchError> {
+    std::thread::scope(|s| {
+        let running: Vec<_> = dirs
+            .iter()
+            .map(|dir| s.spawn(move || bench_search(dir, width, depths, 1, quiescent)))
+            .collect();
+        running
+            .into_iter()
+            .map(|r| match r.join() {
+                Ok(result) => result,
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    })
+}
+
 /// Timing of an evaluator's batch call, in µs per child.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct EvaluatorBench {

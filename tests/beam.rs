@@ -281,8 +281,9 @@ proptest! {
 
     /// The same through the path the search's threads take: full buffers
     /// taken out, compacted later and in any order (as other threads would,
-    /// outside the lock, while offers go on), their survivors given back
-    /// and their bars applied after.
+    /// outside the lock, while offers go on), then given back with their
+    /// bars (the larger of the given and the held buffer kept, the smaller
+    /// offered into it).
     #[test]
     fn bounded_set_with_buffers_compacted_out_of_order_equals_its_twin(
         cap in 0usize..60,
@@ -300,12 +301,7 @@ proptest! {
             let mut full = taken.remove(delays[step % delays.len()] % taken.len());
             step += 1;
             let bar = compact(&mut full, cap);
-            for c in full {
-                if let Some(t) = set.offer(c) {
-                    taken.push(t);
-                }
-            }
-            set.tighten(bar);
+            set.give_back(full, bar, taken);
         };
         for (i, &c) in offers.iter().enumerate() {
             if let Some(t) = set.offer(c) {

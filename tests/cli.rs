@@ -257,3 +257,65 @@ fn bench_search_compares_thread_counts() {
         assert!(summary["speed_up_limits"][m].as_f64().unwrap() >= 1.0);
     }
 }
+
+/// `bench search --repeat 2 --copies` runs the list twice over and reports
+/// each count's median with every run's seconds, the kept set's lock, and
+/// the machine's own limit from as many independent 1-thread searches as
+/// the largest count (which must make the same search); `--copies`
+/// without 1 and a larger count is one line and exit code 1.
+#[test]
+fn bench_search_repeats_and_measures_the_machine() {
+    let args = |threads: &'static str| {
+        [
+            "bench",
+            "search",
+            "--width",
+            "200",
+            "--depths",
+            "6",
+            "--threads",
+            threads,
+            "--repeat",
+            "2",
+            "--copies",
+            "--json",
+        ]
+    };
+    let o = hatetris(&args("1,2"), None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("search: width 200, 6 depths, threads 1,2 (2 times each, medians), "),
+        "{text}"
+    );
+    for t in ["1 thread: ", "2 threads: "] {
+        let line = text.lines().find(|l| l.starts_with(t)).expect(t);
+        assert!(line.contains(" (runs "), "{line}");
+    }
+    assert!(text.contains("  the kept set's lock: held "), "{text}");
+    assert!(
+        text.contains("the machine: 2 independent 1-thread searches at once took "),
+        "{text}"
+    );
+    assert!(
+        text.contains("serial share against that (Amdahl, "),
+        "{text}"
+    );
+    let summary: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    let summary = &summary["summary"];
+    assert_eq!(summary["repeat"], 2);
+    assert!(
+        summary["machine_ceiling"].as_f64().unwrap() > 0.0,
+        "{summary}"
+    );
+    assert!(
+        summary["serial_share_against_machine"].is_f64(),
+        "{summary}"
+    );
+    let o = hatetris(&args("2"), None);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim(),
+        "hatetris: --copies needs --threads with 1 and a larger count"
+    );
+}

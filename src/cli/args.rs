@@ -267,15 +267,28 @@ pub enum BenchCmd {
     ///   (expand: reading, expanding and costing the beam on every thread;
     ///   select: the final cut and sort; write: the depth file; ancestry
     ///   and snapshot: the loop-prevention history; manifest: the manifest
-    ///   and the log line).
+    ///   and the log line);
+    /// - the kept set's lock: the time it was held and waited for, summed
+    ///   over the threads, as a share of their expand time.
+    ///
+    /// With `--repeat R` the list runs R times over, in turn, and each
+    /// count's line is its median run (all runs' seconds are listed).
     ///
     /// Then, when the list holds 1 and a larger count n, Amdahl's law read
     /// backwards: with S the speed-up of n threads over 1, the serial share
     /// s = (n/S - 1)/(n - 1) is the part of the 1-thread time that did not
     /// get faster, and the speed-up limits 1/(s + (1 - s)/m) at m = 16, 64
     /// and 128 threads are what that share would allow on a bigger box (if
-    /// nothing else, such as memory bandwidth, ran out first). Timings are
-    /// noisy: compare counts from one invocation, on a quiet machine.
+    /// nothing else, such as memory bandwidth, ran out first).
+    ///
+    /// That share also counts what the machine itself takes away when n
+    /// cores work at once (shared caches, memory bandwidth, a lower clock).
+    /// `--copies` measures it: n independent 1-thread searches at once. If
+    /// each takes t_c where one alone takes t_1, no program gets more than
+    /// n t_1 / t_c from n threads here, and the serial share against that
+    /// machine, (n t_n / t_c - 1)/(n - 1), is what is left to the program.
+    /// Timings are noisy: compare counts from one invocation, on a quiet
+    /// machine, with `--repeat`.
     Search(BenchSearchArgs),
 }
 
@@ -300,6 +313,17 @@ pub struct BenchSearchArgs {
     /// others made the same files).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Run the list of counts this many times over, in turn (1,2,1,2…);
+    /// each count's figures are then those of its median run, which a
+    /// noisy machine needs.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub repeat: u32,
+    /// Also measure the machine's own limit: as many independent 1-thread
+    /// searches as the largest count, all at once. What each loses against
+    /// one alone (shared caches, memory bandwidth, clock boost) no program
+    /// can win back, and the serial share is then also given against it.
+    #[arg(long)]
+    pub copies: bool,
     /// End with one JSON line per thread count holding its figures, then
     /// one summary line (speed-ups, serial share, limits).
     #[arg(long)]

@@ -155,6 +155,17 @@ pub struct Phases {
     /// depth's own are written after its figures are recorded; 0 for the
     /// first depth of a run or a resume).
     pub manifest: f64,
+    /// Of `expand`: the time the shared set of the best children was
+    /// locked, summed over the threads (so it may exceed `expand`'s wall
+    /// time). Under its lock a batch of children is only pushed, so this
+    /// bounds the lock's cost: at T threads it serialises at most
+    /// `locked / (T × expand)` of the phase.
+    #[serde(default)]
+    pub locked: f64,
+    /// Of `expand`: the time threads waited for that lock, summed over the
+    /// threads.
+    #[serde(default)]
+    pub waited: f64,
 }
 
 impl Phases {
@@ -178,6 +189,8 @@ impl Phases {
         self.ancestry += other.ancestry;
         self.snapshot += other.snapshot;
         self.manifest += other.manifest;
+        self.locked += other.locked;
+        self.waited += other.waited;
     }
 
     /// Their sum.

@@ -141,6 +141,35 @@ impl Bounded {
         (self.buf.len() >= self.room).then(|| std::mem::take(&mut self.buf))
     }
 
+    /// Gives back a buffer that [`Bounded::offer`] took out and the caller
+    /// [`compact`]ed, with the bar the compaction returned.
+    ///
+    /// Of the buffer given back and the one held (which other threads
+    /// filled while the first was compacted), the larger is kept as the
+    /// buffer and the smaller is offered into it: the survivors of a
+    /// compaction, nearly `cap` of them, are moved in one swap instead of
+    /// being offered again one by one, which under a shared lock was most
+    /// of the time the lock was held. Buffers that fill on the way are
+    /// pushed to `taken`; the emptied buffer is returned, to be dropped
+    /// outside any lock.
+    pub fn give_back(
+        &mut self,
+        mut survivors: Vec<Candidate>,
+        bar: Option<Candidate>,
+        taken: &mut Vec<Vec<Candidate>>,
+    ) -> Vec<Candidate> {
+        self.tighten(bar);
+        if survivors.len() > self.buf.len() {
+            std::mem::swap(&mut self.buf, &mut survivors);
+        }
+        for c in survivors.drain(..) {
+            if let Some(full) = self.offer(c) {
+                taken.push(full);
+            }
+        }
+        survivors
+    }
+
     /// Takes the worst survivor of a compaction ([`compact`]'s result) as
     /// the bar, if it is tighter than the one held.
     pub fn tighten(&mut self, bar: Option<Candidate>) {

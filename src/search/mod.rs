@@ -251,6 +251,8 @@ fn run_from(
             expand: clock.elapsed().as_secs_f64() - expansion.select_s,
             select: expansion.select_s,
             manifest: bookkeeping,
+            locked: expansion.locked_s,
+            waited: expansion.waited_s,
             ..Phases::default()
         };
         let kept = expansion.kept;
