@@ -445,7 +445,13 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
             .phases
             .named()
             .iter()
-            .map(|(name, s)| format!("{name} {s:.2}s ({:.1}%)", 100.0 * s / total))
+            .map(|(name, s)| {
+                let during = match run::Phases::DURING_WRITE.contains(name) {
+                    true => ", during write",
+                    false => "",
+                };
+                format!("{name} {s:.2}s ({:.1}%{during})", 100.0 * s / total)
+            })
             .collect();
         outln!(out, "  phases: {}", split.join("  "))?;
         let expand = b.phases.expand.max(f64::MIN_POSITIVE) * b.threads as f64;

@@ -145,11 +145,12 @@ pub struct Phases {
     pub expand: f64,
     /// The final cut of the kept set and its sort by well.
     pub select: f64,
-    /// Compressing and writing the depth file.
+    /// Compressing and writing the depth file, with the history's two
+    /// steps alongside (the wall time of the three).
     pub write: f64,
-    /// The adversary's history taking the new beam.
+    /// The adversary's history taking the new beam (during `write`).
     pub ancestry: f64,
-    /// Writing the history snapshot.
+    /// Writing the history snapshot (during `write`, after `ancestry`).
     pub snapshot: f64,
     /// Writing the manifest and the log line, of the depth before (this
     /// depth's own are written after its figures are recorded; 0 for the
@@ -193,10 +194,19 @@ impl Phases {
         self.waited += other.waited;
     }
 
-    /// Their sum.
+    /// The depth's wall time: their sum, less the phases that run during
+    /// `write`.
     pub fn total(&self) -> f64 {
-        self.named().iter().map(|(_, s)| s).sum()
+        self.named()
+            .iter()
+            .filter(|(name, _)| !Phases::DURING_WRITE.contains(name))
+            .map(|(_, s)| s)
+            .sum()
     }
+
+    /// The phases that run alongside `write` and are part of its time, so
+    /// [`Phases::total`] leaves them out.
+    pub const DURING_WRITE: [&'static str; 2] = ["ancestry", "snapshot"];
 }
 
 /// Kept wells per score, as [`DepthStats::histogram`] records them.
