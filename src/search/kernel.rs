@@ -77,12 +77,15 @@ pub(crate) struct Expansion {
 const BATCH: usize = 1024;
 
 impl Kernel<'_> {
-    /// Expands every entry of `beam` (run inside the caller's thread pool).
+    /// Expands every entry of `beam` (run inside the caller's thread pool),
+    /// or `None` when `stop` turned true meanwhile (the parts not yet begun
+    /// are skipped, so a stop takes effect within one part per thread).
     pub(crate) fn expand(
         &self,
         beam: &DepthFile,
         observer: &dyn Observer,
-    ) -> Result<Expansion, StoreError> {
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Option<Expansion>, StoreError> {
         let kept = Mutex::new(Bounded::new(self.width));
         let worst = AtomicU64::new(f64::INFINITY.to_bits());
         // Blocks are decoded in parallel, and each block is cut into chunks
@@ -108,6 +111,9 @@ impl Kernel<'_> {
                     .par_chunks(chunk)
                     .enumerate()
                     .map(|(ci, part)| {
+                        if stop() {
+                            return Tally::default();
+                        }
                         let tally = self.expand_part(part, base + ci * chunk, depth, &kept, &worst);
                         observer.expanded(part.len() as u64);
                         tally
@@ -115,15 +121,18 @@ impl Kernel<'_> {
                     .reduce(Tally::default, merge))
             })
             .try_reduce(Tally::default, |a, b| Ok(merge(a, b)))?;
+        if stop() {
+            return Ok(None);
+        }
         let kept = kept.into_inner().expect("no thread panicked");
         let selecting = std::time::Instant::now();
         let kept = kept.into_sorted_by_well();
-        Ok(Expansion {
+        Ok(Some(Expansion {
             kept,
             children,
             unique: distinct.count(),
             select_s: selecting.elapsed().as_secs_f64(),
-        })
+        }))
     }
 
     /// Expands `part`, the beam's entries from index `first` on, into the
