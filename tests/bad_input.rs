@@ -205,7 +205,7 @@ fn cases(t: &Path) -> Vec<Case> {
         ]
         .fails("--width 1000000000000 needs about 80 TB of memory; this machine has"),
         case!["search", "--width", "1000000000000", "--resume", &run]
-            .fails("(use --force to try anyway)"),
+            .fails("--width 1000000000000 disagrees with the run's width 5"),
         // search: threads, depth, lookahead, enemy.
         case!["search", "--threads", "0"].fails("--threads must be at least 1"),
         case!["search", "--threads", "1000000000"].fails("--threads 1000000000 is too many"),
