@@ -358,7 +358,7 @@ fn replay_wells(keys: &[Key], enemy: EnemyKind, every: Option<u32>) -> Vec<(Stri
             hatetris::game::Event::Ignored => break,
             hatetris::game::Event::Locked { .. } | hatetris::game::Event::GameOver { .. } => {
                 locks += 1;
-                if every.is_some_and(|n| locks % n == 0) {
+                if every.is_some_and(|n| locks.is_multiple_of(n)) {
                     wells.push((
                         format!("lock {locks}, {} lines", game.score()),
                         *game.board(),
