@@ -214,6 +214,8 @@ pub fn bench_search(
         max_depth: depths,
         threads,
         release_memory: None,
+        asked_threads: None,
+        stop: None,
     };
     let start = Instant::now();
     search::start(dir, &search, &opts, &Silent)?;

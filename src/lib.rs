@@ -33,6 +33,8 @@
 //!   the game rebuilt from it ([`run::keyframes`]);
 //! - [`search`]: the beam search: one depth as a kernel, the adversary and
 //!   observer seams, the loop-prevention ancestry;
+//! - [`plot`]: pictures, SVG and PNG with a built-in font: a run's figures
+//!   by depth and a game's wells;
 //! - [`train`]: the generational trainer (master beams, training beams,
 //!   targets, the fit, the training folder and its picture);
 //! - [`bench`](mod@bench): fixed workloads that time the engine and double as
@@ -49,6 +51,7 @@ pub(crate) mod lock;
 pub mod movegen;
 pub mod nnue;
 pub mod piece;
+pub mod plot;
 pub mod reference;
 pub mod replay;
 pub mod reverse;

@@ -63,6 +63,7 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     match cli::run() {
+        Ok(()) if cli::interrupted() => ExitCode::from(130),
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             if err.chain().any(|e| {

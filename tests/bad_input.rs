@@ -205,7 +205,7 @@ fn cases(t: &Path) -> Vec<Case> {
         ]
         .fails("--width 1000000000000 needs about 80 TB of memory; this machine has"),
         case!["search", "--width", "1000000000000", "--resume", &run]
-            .fails("(use --force to try anyway)"),
+            .fails("--width 1000000000000 disagrees with the run's width 5"),
         // search: threads, depth, lookahead, enemy.
         case!["search", "--threads", "0"].fails("--threads must be at least 1"),
         case!["search", "--threads", "1000000000"].fails("--threads 1000000000 is too many"),
@@ -218,8 +218,8 @@ fn cases(t: &Path) -> Vec<Case> {
         case!["search", "--quiescent", "0"].usage(),
         case!["search", "--quiescent", "33"].usage(),
         case!["search", "--quiescent", "x"].usage(),
-        case!["search", "--enemy", "nope"].fails("unknown enemy 'nope'"),
-        case!["search", "--enemy", ""].fails("unknown enemy ''"),
+        case!["search", "--enemy", "nope"].usage(),
+        case!["search", "--enemy", ""].usage(),
         case!["search", "--enemy", &bad_arg].usage(),
         // search: weights.
         case!["search", "--weights", &missing].fails("No such file or directory"),
@@ -236,9 +236,10 @@ fn cases(t: &Path) -> Vec<Case> {
         case!["search", "--resume", &missing, "-q"].fails("holds no run"),
         case!["search", "--resume", &empty, "-q"].fails("holds no run"),
         case!["search", "--resume", &dir, "-q"].fails("holds no run"),
-        case!["search", "--resume", &run, "--width", "6", "-q"].fails("the beam width differs"),
+        case!["search", "--resume", &run, "--width", "6", "-q"]
+            .fails("--width 6 disagrees with the run's width 5"),
         case!["search", "--resume", &run, "--width", "5", "--enemy", "mild", "-q"]
-            .fails("the enemy differs"),
+            .fails("--enemy mild disagrees with the run's enemy hatetris"),
         case!["search", "--out", &run, "--width", "5", "-q"].fails("already holds a run"),
         case!["search", "--out", "/dev/null/x", "--width", "5", "-q"].fails("Not a directory"),
         case!["search", "--out", &empty, "--width", "5", "-q"].fails("File exists"),
@@ -271,10 +272,25 @@ fn cases(t: &Path) -> Vec<Case> {
         case!["keyframes", &empty].fails("holds no run"),
         case!["keyframes", &dir].fails("holds no run"),
         case!["keyframes", &bad_name].fails("holds no run"),
-        case!["keyframes", &run, "--pick", "nope"].fails("unknown --pick 'nope'"),
-        case!["keyframes", &run, "--pick", ""].fails("unknown --pick ''"),
-        case!["keyframes", &run, "--format", "nope"].fails("unknown --format 'nope'"),
-        case!["keyframes", &run, "--format", ""].fails("unknown --format ''"),
+        case!["keyframes", &run, "--pick", "nope"].usage(),
+        // The new commands: status, plot, replay convert and render, completions.
+        case!["status"].usage(),
+        case!["status", &missing].fails("holds no run"),
+        case!["status", &dir].fails("holds no run"),
+        case!["status", &run, "--watch=0"].usage(),
+        case!["plot", &missing].fails("holds no run"),
+        case!["plot", &run, "--out", "/dev/null/x"].fails("cannot draw"),
+        case!["replay", "convert", "LRDU"].usage(),
+        case!["replay", "convert", "LRDU", "--format", "wells"].usage(),
+        case!["replay", "convert", "@/no/such/file", "--format", "hex"]
+            .fails("No such file or directory"),
+        case!["replay", "render", "LRDU"].usage(),
+        case!["replay", "render", "DDDD", "--out", "/dev/null/x.png"].fails("cannot draw"),
+        case!["replay", "render", "DDDD", "--out", "x.png", "--every", "0"].usage(),
+        case!["completions", "tcsh"].usage(),
+        case!["keyframes", &run, "--pick", ""].usage(),
+        case!["keyframes", &run, "--format", "nope"].usage(),
+        case!["keyframes", &run, "--format", ""].usage(),
         case!["keyframes", &run, "--format", &bad_arg].usage(),
         case!["keyframes", &run].full().progress(),
         case!["keyframes", &run, "--pick", "deepest", "--format", "wells"]
@@ -378,8 +394,8 @@ fn cases(t: &Path) -> Vec<Case> {
         case!["replay", "score", "-"]
             .stdin(b"\xc3\x28")
             .fails("standard input: not UTF-8 text"),
-        case!["replay", "score", "DDDD", "--enemy", "nope"].fails("unknown enemy 'nope'"),
-        case!["replay", "score", "DDDD", "--enemy", ""].fails("unknown enemy"),
+        case!["replay", "score", "DDDD", "--enemy", "nope"].usage(),
+        case!["replay", "score", "DDDD", "--enemy", ""].usage(),
         case!["replay", "score", "DDDD"].full(),
         case!["replay", "score", "-"].stdin(b"DDDD").full(),
         // replay show.
@@ -390,7 +406,7 @@ fn cases(t: &Path) -> Vec<Case> {
         case!["replay", "show", "-"]
             .stdin(b"\xff")
             .fails("not UTF-8 text"),
-        case!["replay", "show", "DDDD", "--enemy", "nope"].fails("unknown enemy"),
+        case!["replay", "show", "DDDD", "--enemy", "nope"].usage(),
         case!["replay", "show", "DDDD"].full(),
         case!["replay", "show", "DDDD", "--json"].full(),
         case!["replay", "show", "DDDD", "--json=yes"].usage(),
@@ -398,9 +414,9 @@ fn cases(t: &Path) -> Vec<Case> {
         case!["replay", "encode"].usage(),
         case!["replay", "encode", "LRDX"].fails("'X' at position 3 is not a key"),
         case!["replay", "encode", "L\nR"].fails("'\\n' at position 1 is not a key"),
-        case!["replay", "encode", "LRDU", "--format", "nope"].fails("unknown replay format"),
-        case!["replay", "encode", "LRDU", "--format", ""].fails("unknown replay format ''"),
-        case!["replay", "encode", "LRDU", "--format", "wells"].fails("unknown replay format"),
+        case!["replay", "encode", "LRDU", "--format", "nope"].usage(),
+        case!["replay", "encode", "LRDU", "--format", ""].usage(),
+        case!["replay", "encode", "LRDU", "--format", "wells"].usage(),
         case!["replay", "encode", &bad_arg].usage(),
         case!["replay", "encode", "@/dev/zero"].fails("larger than 16 MiB, not a list of keys"),
         case!["replay", "encode", "-"]
@@ -426,8 +442,8 @@ fn cases(t: &Path) -> Vec<Case> {
         case!["replay", "from-wells", &latin1].fails("not UTF-8 text"),
         case!["replay", "from-wells", &garbage].fails("garbage.txt, line 1"),
         case!["replay", "from-wells", &bad_well_line].fails("line 2"),
-        case!["replay", "from-wells", &wells, "--enemy", "nope"].fails("unknown enemy"),
-        case!["replay", "from-wells", &wells, "--format", "nope"].fails("unknown replay format"),
+        case!["replay", "from-wells", &wells, "--enemy", "nope"].usage(),
+        case!["replay", "from-wells", &wells, "--format", "nope"].usage(),
         case!["replay", "from-wells", &bad_name].fails("No such file or directory"),
         case!["replay", "from-wells", &empty].full(),
         // movegen children.

@@ -56,6 +56,8 @@ pub fn opts(max_depth: u32, threads: usize) -> Options {
         max_depth,
         threads,
         release_memory: None,
+        asked_threads: None,
+        stop: None,
     }
 }
 

@@ -11,6 +11,7 @@ mod cli;
 mod codec;
 mod heuristic;
 mod kill;
+mod long_run;
 mod movegen;
 mod nnue;
 mod replays;

@@ -307,6 +307,8 @@ fn a_search_with_a_net_is_the_same_on_one_and_two_threads_and_after_a_resume() {
         max_depth,
         threads,
         release_memory: None,
+        asked_threads: None,
+        stop: None,
     };
     let base = tempfile::tempdir().unwrap();
     let (one, two, resumed) = (

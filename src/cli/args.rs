@@ -3,7 +3,10 @@
 
 use std::path::PathBuf;
 
+use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand};
+
+use hatetris::enemy::EnemyKind;
 
 /// Search for HATETRIS world records, check replays, and measure the engine.
 #[derive(Parser, Debug)]
@@ -40,6 +43,80 @@ pub enum Command {
     /// holds everything (master beams, samples, targets, nets, losses, a
     /// picture). A killed trainer goes on when run again on the folder.
     Train(TrainArgs),
+    /// A run folder at a glance: depth, best score, speed, memory, disk, and
+    /// whether a process is running it. Safe while the search runs.
+    Status(StatusArgs),
+    /// Draw a run's pictures (best score, the last beam's scores, time and
+    /// memory by depth) as DIR/run.svg and DIR/run.png.
+    Plot(PlotArgs),
+    /// Print a shell completion script (e.g. `hatetris completions bash >
+    /// ~/.local/share/bash-completion/completions/hatetris`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// A replay format, for `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReplayFormat {
+    /// What the game exports and reads (paste it into the game).
+    Base2048,
+    /// The game's older compact format.
+    Base65536,
+    /// Hexadecimal.
+    Hex,
+    /// The keys as letters (L, R, D, U).
+    Raw,
+}
+
+/// `keyframes --pick`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PickArg {
+    /// The highest score (ties: the shallowest).
+    Best,
+    /// The deepest depth's highest score.
+    Deepest,
+}
+
+/// `keyframes --format`: a replay format, or the wells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum KeyframesFormat {
+    /// What the game exports and reads (paste it into the game).
+    Base2048,
+    /// The game's older compact format.
+    Base65536,
+    /// Hexadecimal.
+    Hex,
+    /// The keys as letters (L, R, D, U).
+    Raw,
+    /// One well per line, 20 integers.
+    Wells,
+}
+
+#[derive(Args, Debug)]
+pub struct StatusArgs {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// Print the status again every SECONDS (default 10) until interrupted.
+    #[arg(long, num_args = 0..=1, default_missing_value = "10", require_equals = true, value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub watch: Option<u64>,
+    /// Print one JSON object (a line) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Also redraw the run's pictures (as `hatetris plot`).
+    #[arg(long)]
+    pub plot: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct PlotArgs {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// Write the pictures here instead (FILE.svg and FILE.png; give the
+    /// name without an extension, or with either).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -133,38 +210,41 @@ pub struct TrainArgs {
 
 #[derive(Args, Debug)]
 pub struct SearchArgs {
-    /// Beam width: wells kept per depth.
-    #[arg(long, default_value_t = 2000)]
-    pub width: usize,
+    /// Beam width: wells kept per depth [default: 2000; a resume: the
+    /// run's].
+    #[arg(long)]
+    pub width: Option<usize>,
     /// Stop after this many pieces (the search also stops when every child
-    /// ends the game).
-    #[arg(long, default_value_t = 10_000)]
-    pub max_depth: u32,
-    /// Worker threads (default: every core).
+    /// ends the game) [default: 10000; a resume: the run's, and a value
+    /// given here becomes the run's].
+    #[arg(long)]
+    pub max_depth: Option<u32>,
+    /// Worker threads [default: every core; a resume: the run's].
     #[arg(long)]
     pub threads: Option<usize>,
     /// Heuristic weights, a TOML file (default: data/weights/dnf-86.toml's
-    /// values, built in).
+    /// values, built in; a resume: the run's).
     #[arg(long, conflicts_with = "net")]
     pub weights: Option<PathBuf>,
     /// Rank wells with this neural net (a .nnue file, as `hatetris train`
-    /// writes) instead of the heuristic.
+    /// writes) instead of the heuristic. The run folder keeps a copy
+    /// (net.nnue), so a resume needs no --net.
     #[arg(long)]
     pub net: Option<PathBuf>,
     /// Rank wells with the quiescent lookahead, following chains of up to
     /// DEPTH single-line clears (default 32, no cap, when given without a
-    /// value).
+    /// value; a resume: the run's).
     #[arg(long, num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
     // Keep "32" equal to hatetris::evaluate::DEFAULT_QUIESCENT_DEPTH (a test checks it).
     pub quiescent: Option<u8>,
-    /// Who gives the pieces: hatetris (with loop prevention), mild,
-    /// lovetris or burgiel. A resumed run must name the run's enemy.
-    #[arg(long, default_value = "hatetris")]
-    pub enemy: String,
+    /// Who gives the pieces [default: hatetris; a resume: the run's].
+    #[arg(long, value_parser = enemy_parser())]
+    pub enemy: Option<EnemyKind>,
     /// The run folder (default: a new folder under runs/).
     #[arg(long, conflicts_with = "resume")]
     pub out: Option<PathBuf>,
-    /// Continue the run in this folder from its last complete depth.
+    /// Continue the run in this folder from its last complete depth, with
+    /// the run's own settings (a flag given too must agree with them).
     #[arg(long)]
     pub resume: Option<PathBuf>,
     /// End with one JSON line: {"score":…,"depth":…,"replay":"…","out":"DIR"}.
@@ -177,6 +257,12 @@ pub struct SearchArgs {
     /// machine has.
     #[arg(long)]
     pub force: bool,
+}
+
+/// `--enemy`: one of the game's enemies, by name (the help lists them).
+pub fn enemy_parser() -> impl clap::builder::TypedValueParser<Value = EnemyKind> {
+    clap::builder::PossibleValuesParser::new(EnemyKind::ALL.map(EnemyKind::name))
+        .map(|name| name.parse::<EnemyKind>().expect("a listed name"))
 }
 
 #[derive(Args, Debug)]
@@ -192,14 +278,12 @@ pub struct VerifyArgs {
 pub struct KeyframesArgs {
     /// The run folder.
     pub dir: PathBuf,
-    /// best: the highest score (ties: the shallowest); deepest: the deepest
-    /// depth's highest score.
-    #[arg(long, default_value = "best")]
-    pub pick: String,
-    /// base2048 (paste into the game), base65536, hex, raw, or wells (one
-    /// well per line, 20 integers).
-    #[arg(long, default_value = "base2048")]
-    pub format: String,
+    /// Which game.
+    #[arg(long, value_enum, default_value_t = PickArg::Best)]
+    pub pick: PickArg,
+    /// A replay format, or wells (one well per line, 20 integers).
+    #[arg(long, value_enum, default_value_t = KeyframesFormat::Base2048)]
+    pub format: KeyframesFormat,
 }
 
 #[derive(Args, Debug)]
@@ -375,16 +459,16 @@ pub enum ReplayCmd {
         /// The replay: the string itself, `-` for standard input, or `@FILE`.
         replay: String,
         /// The enemy.
-        #[arg(long, default_value = "hatetris")]
-        enemy: String,
+        #[arg(long, default_value = "hatetris", value_parser = enemy_parser())]
+        enemy: EnemyKind,
     },
     /// Trace a replay piece by piece and draw the final well.
     Show {
         /// The replay: the string itself, `-` for standard input, or `@FILE`.
         replay: String,
         /// The enemy.
-        #[arg(long, default_value = "hatetris")]
-        enemy: String,
+        #[arg(long, default_value = "hatetris", value_parser = enemy_parser())]
+        enemy: EnemyKind,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -393,9 +477,34 @@ pub enum ReplayCmd {
     Encode {
         /// The keys: the string itself, `-` for standard input, or `@FILE`.
         keys: String,
-        /// base2048 (what the game exports), base65536, hex or raw.
-        #[arg(long, default_value = "base2048")]
-        format: String,
+        /// The replay format (base2048 is what the game exports).
+        #[arg(long, value_enum, default_value_t = ReplayFormat::Base2048)]
+        format: ReplayFormat,
+    },
+    /// Re-encode a replay (in any of the game's formats, found from its
+    /// text) in another format.
+    Convert {
+        /// The replay: the string itself, `-` for standard input, or `@FILE`.
+        replay: String,
+        /// The format to write.
+        #[arg(long, value_enum)]
+        format: ReplayFormat,
+    },
+    /// Draw a game: its final well, or with --every N a strip of wells
+    /// through the game (every Nth lock, and the last). PNG, or SVG when
+    /// the file's name ends in .svg.
+    Render {
+        /// The replay: the string itself, `-` for standard input, or `@FILE`.
+        replay: String,
+        /// The picture to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Draw the well after every Nth lock too.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        every: Option<u32>,
+        /// The enemy.
+        #[arg(long, default_value = "hatetris", value_parser = enemy_parser())]
+        enemy: EnemyKind,
     },
     /// Build a replay from a chain of wells (one per line, 20 integers, each
     /// the well after one more lock; the empty starting well is implied).
@@ -403,10 +512,10 @@ pub enum ReplayCmd {
         /// The file of wells (`-` for standard input).
         file: PathBuf,
         /// The enemy.
-        #[arg(long, default_value = "hatetris")]
-        enemy: String,
-        /// base2048, base65536, hex or raw.
-        #[arg(long, default_value = "base2048")]
-        format: String,
+        #[arg(long, default_value = "hatetris", value_parser = enemy_parser())]
+        enemy: EnemyKind,
+        /// The replay format.
+        #[arg(long, value_enum, default_value_t = ReplayFormat::Base2048)]
+        format: ReplayFormat,
     },
 }

@@ -37,7 +37,7 @@ pub(crate) fn search_evaluator(
 }
 
 /// A quantised net file.
-fn load_net(path: &Path) -> Result<NetEvaluator> {
+pub(crate) fn load_net(path: &Path) -> Result<NetEvaluator> {
     NetEvaluator::load(path).map_err(|e| net_error(path, e))
 }
 
@@ -50,7 +50,7 @@ pub(crate) fn net_error(path: &Path, e: NetError) -> anyhow::Error {
 }
 
 /// The knewjade evaluator from the command line's weights and lookahead.
-fn evaluator(weights: Option<&Path>, quiescent: Option<u8>) -> Result<Knewjade> {
+pub(crate) fn evaluator(weights: Option<&Path>, quiescent: Option<u8>) -> Result<Knewjade> {
     let w = match weights {
         // Read here, with the size cap, rather than by `Weights::load`.
         Some(path) => Weights::parse(&read_input(Some(path), Input::Weights)?, path)?,

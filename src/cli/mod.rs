@@ -3,7 +3,10 @@
 
 mod args;
 mod eval;
+mod plot;
+mod resume;
 mod search;
+mod status;
 mod train;
 mod verify;
 
@@ -19,7 +22,18 @@ use hatetris::replay::{self, Format};
 use hatetris::well::{board_to_numbers, draw_board, parse_board_numbers, Board};
 use hatetris::{bench, Key, Piece, Well};
 
-use args::{BenchCmd, Cli, Command, MovegenCmd, ReplayCmd};
+use args::{BenchCmd, Cli, Command, MovegenCmd, ReplayCmd, ReplayFormat};
+
+/// Set when a search was stopped by a signal: the process then exits with
+/// code 130, as a shell reports an interrupted command, though everything
+/// was written.
+pub(crate) static INTERRUPTED: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a search was stopped by a signal (see [`INTERRUPTED`]).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 /// The context of every error writing to standard output (a full disk, say).
 pub(crate) const STDOUT: &str = "writing to standard output";
@@ -65,6 +79,13 @@ pub fn run() -> Result<()> {
         Command::Verify(a) => verify::verify(a, out_ref),
         Command::Eval(a) => eval::eval(a, out_ref),
         Command::Train(a) => train::train(a, out_ref),
+        Command::Status(a) => status::status(a, out_ref),
+        Command::Plot(a) => plot::plot(a, out_ref),
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "hatetris", out_ref);
+            Ok(())
+        }
         Command::Bench(BenchCmd::Eval(a)) => eval::bench_eval(a, out_ref),
         Command::Bench(BenchCmd::Search(a)) => search::bench_search(a, out_ref),
     }?;
@@ -200,18 +221,15 @@ pub(crate) fn read_wells(text: &str, source: &str) -> Result<Vec<Well>> {
     Ok(out)
 }
 
-pub(crate) fn enemy_arg(name: &str) -> Result<EnemyKind> {
-    name.parse::<EnemyKind>().map_err(anyhow::Error::msg)
-}
-
-pub(crate) fn format_arg(name: &str) -> Result<Format> {
-    Ok(match name.to_ascii_lowercase().as_str() {
-        "base2048" => Format::Base2048,
-        "base65536" => Format::Base65536,
-        "hex" => Format::Hex,
-        "raw" => Format::Raw,
-        _ => bail!("unknown replay format '{name}' (expected base2048, base65536, hex or raw)"),
-    })
+impl From<ReplayFormat> for Format {
+    fn from(f: ReplayFormat) -> Format {
+        match f {
+            ReplayFormat::Base2048 => Format::Base2048,
+            ReplayFormat::Base65536 => Format::Base65536,
+            ReplayFormat::Hex => Format::Hex,
+            ReplayFormat::Raw => Format::Raw,
+        }
+    }
 }
 
 fn movegen_children(wells: Option<&Path>, out: &mut dyn Write) -> Result<()> {
@@ -329,10 +347,40 @@ fn game_over(over: bool) -> &'static str {
     }
 }
 
+/// The wells to draw of a game: after every `every`th lock (if asked) and
+/// at the end, each labelled with its lock count and score.
+fn replay_wells(keys: &[Key], enemy: EnemyKind, every: Option<u32>) -> Vec<(String, Board)> {
+    let mut game = hatetris::game::Game::new(enemy);
+    let mut wells = Vec::new();
+    let mut locks = 0u32;
+    for &key in keys {
+        match game.press(key) {
+            hatetris::game::Event::Ignored => break,
+            hatetris::game::Event::Locked { .. } | hatetris::game::Event::GameOver { .. } => {
+                locks += 1;
+                if every.is_some_and(|n| locks.is_multiple_of(n)) {
+                    wells.push((
+                        format!("lock {locks}, {} lines", game.score()),
+                        *game.board(),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    if wells.last().map(|(_, b)| b) != Some(game.board()) {
+        wells.push((
+            format!("end: lock {locks}, {} lines", game.score()),
+            *game.board(),
+        ));
+    }
+    wells
+}
+
 fn replay_cmd(cmd: ReplayCmd, out: &mut dyn Write) -> Result<()> {
     match cmd {
         ReplayCmd::Score { replay, enemy } => {
-            let kind = enemy_arg(&enemy)?;
+            let kind = enemy;
             let keys = decode_replay(&replay)?;
             let trace = replay::play(&keys, kind);
             outln!(
@@ -350,7 +398,7 @@ fn replay_cmd(cmd: ReplayCmd, out: &mut dyn Write) -> Result<()> {
             enemy,
             json,
         } => {
-            let kind = enemy_arg(&enemy)?;
+            let kind = enemy;
             let keys = decode_replay(&replay)?;
             let trace = replay::play(&keys, kind);
             if json {
@@ -388,7 +436,7 @@ fn replay_cmd(cmd: ReplayCmd, out: &mut dyn Write) -> Result<()> {
             }
         }
         ReplayCmd::Encode { keys, format } => {
-            let format = format_arg(&format)?;
+            let format = Format::from(format);
             let text = read_arg(&keys, Input::Keys)?;
             let mut parsed = Vec::with_capacity(text.len());
             for (i, c) in text.trim().chars().enumerate() {
@@ -399,13 +447,34 @@ fn replay_cmd(cmd: ReplayCmd, out: &mut dyn Write) -> Result<()> {
             }
             outln!(out, "{}", replay::encode(&parsed, format))?;
         }
+        ReplayCmd::Convert { replay, format } => {
+            let keys = decode_replay(&replay)?;
+            outln!(out, "{}", replay::encode(&keys, format.into()))?;
+        }
+        ReplayCmd::Render {
+            replay,
+            out: path,
+            every,
+            enemy,
+        } => {
+            let keys = decode_replay(&replay)?;
+            let wells = replay_wells(&keys, enemy, every);
+            hatetris::plot::draw_wells(&wells, &path)?;
+            outln!(
+                out,
+                "wrote {} ({} {})",
+                path.display(),
+                wells.len(),
+                if wells.len() == 1 { "well" } else { "wells" }
+            )?;
+        }
         ReplayCmd::FromWells {
             file,
             enemy,
             format,
         } => {
-            let kind = enemy_arg(&enemy)?;
-            let format = format_arg(&format)?;
+            let kind = enemy;
+            let format = Format::from(format);
             let file = Some(file.as_path()).filter(|p| p.as_os_str() != "-");
             let text = read_input(file, Input::Wells)?;
             let source = file.map_or("standard input".to_string(), |p| p.display().to_string());

@@ -2,7 +2,8 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -12,9 +13,9 @@ use hatetris::run::keyframes::{self, Pick};
 use hatetris::run::{self, DepthStats};
 use hatetris::search::{self, Adversary, Observer, Options, Search};
 
-use super::args::{BenchSearchArgs, KeyframesArgs, SearchArgs};
-use super::eval::search_evaluator;
-use super::{enemy_arg, format_arg, note, outln};
+use super::args::{BenchSearchArgs, KeyframesArgs, KeyframesFormat, PickArg, SearchArgs};
+use super::resume;
+use super::{note, outln};
 
 /// Progress bars and one line per depth on stderr.
 struct Progress {
@@ -120,7 +121,7 @@ pub(crate) fn threads_arg(threads: Option<usize>) -> Result<usize> {
 
 /// A byte count in decimal units, to two significant figures or more
 /// ("80 TB", "24 GB", "1.5 GB").
-fn human_bytes(bytes: u64) -> String {
+pub(crate) fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 7] = ["bytes", "kB", "MB", "GB", "TB", "PB", "EB"];
     let mut value = bytes as f64;
     let mut unit = 0;
@@ -183,62 +184,76 @@ fn fresh_run_dir(width: usize) -> PathBuf {
 }
 
 pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
-    // Every argument is checked before a file is read or written.
-    check_width(a.width, a.force)?;
-    let threads = threads_arg(a.threads)?;
-    let enemy = enemy_arg(&a.enemy)?;
-    let eval = search_evaluator(a.net.as_deref(), a.weights.as_deref(), a.quiescent)?;
-    let search = Search {
-        width: a.width,
-        evaluator: &*eval,
-        adversary: Adversary::new(enemy),
+    // Every argument is checked before a file is written: a new run's
+    // flags, or a resumed run's manifest and the flags against it.
+    let resolved = match &a.resume {
+        Some(dir) => resume::resumed_run(dir, &a)?,
+        None => resume::new_run(&a)?,
     };
+    check_width(resolved.width, a.force)?;
+    let threads = match (a.threads, resolved.plan.threads) {
+        // A run's thread count may not fit the machine it resumes on.
+        (None, Some(t)) => threads_arg(Some(t)).or_else(|_| threads_arg(None))?,
+        (t, _) => threads_arg(t)?,
+    };
+    let search = Search {
+        width: resolved.width,
+        evaluator: &*resolved.evaluator,
+        adversary: Adversary::new(resolved.enemy),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    catch_signals(Arc::clone(&stop))?;
     let opts = Options {
-        max_depth: a.max_depth,
+        max_depth: resolved.plan.max_depth,
         threads,
         release_memory: Some(crate::release_memory),
+        asked_threads: resolved.plan.threads,
+        stop: Some(stop),
     };
     let progress = Progress::new();
     let observer: &dyn Observer = if a.quiet { &search::Silent } else { &progress };
     let started = Instant::now();
-    let (dir, result) = match a.resume {
-        Some(dir) => {
-            if !a.quiet {
-                note!("run folder: {}", dir.display());
-            }
-            let r = search::resume(&dir, &search, &opts, observer)?;
-            (dir, r)
-        }
-        None => {
-            let dir = a.out.unwrap_or_else(|| fresh_run_dir(a.width));
-            if !a.quiet {
-                note!(
-                    "run folder: {} (width {}, {} threads, enemy {})",
-                    dir.display(),
-                    a.width,
-                    threads,
-                    search.adversary.kind()
-                );
-            }
-            let r = search::start(&dir, &search, &opts, observer)?;
-            (dir, r)
-        }
+    let dir = match &a.resume {
+        Some(dir) => dir.clone(),
+        None => a
+            .out
+            .clone()
+            .unwrap_or_else(|| fresh_run_dir(resolved.width)),
+    };
+    if !a.quiet {
+        note!(
+            "run folder: {} (width {}, {}, enemy {}, max depth {})",
+            dir.display(),
+            resolved.width,
+            threads_word(threads),
+            search.adversary.kind(),
+            opts.max_depth
+        );
+    }
+    let result = match &a.resume {
+        Some(_) => search::resume(&dir, &search, &opts, observer)?,
+        None => search::start(&dir, &search, &opts, observer)?,
     };
     let kf = keyframes::reconstruct(&dir, Pick::Best).context("rebuilding the best game")?;
     let text = replay::encode(&kf.keys, Format::Base2048);
     let replay_path = run::best_replay_path(&dir);
     run::atomic::write_atomic(&replay_path, format!("{text}\n").as_bytes())
         .with_context(|| format!("writing {}", replay_path.display()))?;
+    if !result.stopped {
+        if let Err(e) = super::plot::write_run_plot(&dir) {
+            note!("the run's picture was not drawn: {e:#}");
+        }
+    }
     outln!(
         out,
         "best game: score {} at depth {} ({} keys); search {} at depth {} in {:.1}s",
         kf.score(),
         kf.wells.len(),
         kf.keys.len(),
-        if result.exhausted {
-            "died out"
-        } else {
-            "stopped"
+        match (result.exhausted, result.stopped) {
+            (true, _) => "died out",
+            (_, true) => "interrupted",
+            _ => "stopped",
         },
         result.depth,
         started.elapsed().as_secs_f64()
@@ -252,24 +267,46 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
             serde_json::json!({"score": kf.score(), "depth": kf.wells.len(), "replay": text, "out": dir.display().to_string()})
         )?;
     }
+    if result.stopped {
+        super::INTERRUPTED.store(true, Ordering::Relaxed);
+        out.flush().context(super::STDOUT)?;
+        note!(
+            "interrupted: depths 1 to {} are complete and {} holds the best game so far; to go on: hatetris search --resume {}",
+            result.depth,
+            replay_path.display(),
+            dir.display()
+        );
+    }
     Ok(())
 }
 
+/// Ctrl-C and SIGTERM set `stop`: the search abandons the depth in
+/// progress and ends cleanly (see [`Options::stop`]). A second one ends
+/// the process at once, which is safe too: every file is written
+/// atomically, and a resume goes on from the last complete depth.
+fn catch_signals(stop: Arc<AtomicBool>) -> Result<()> {
+    ctrlc::set_handler(move || {
+        if stop.swap(true, Ordering::Relaxed) {
+            note!("hatetris: stopped at once");
+            std::process::exit(130);
+        }
+        note!("stopping: abandoning the depth in progress and writing the best game (again to quit at once)");
+    })
+    .context("catching Ctrl-C and SIGTERM")
+}
+
 pub fn keyframes(a: KeyframesArgs, out: &mut dyn Write) -> Result<()> {
-    let pick = match a.pick.as_str() {
-        "best" => Pick::Best,
-        "deepest" => Pick::Deepest,
-        other => bail!("unknown --pick '{other}' (expected best or deepest)"),
+    let pick = match a.pick {
+        PickArg::Best => Pick::Best,
+        PickArg::Deepest => Pick::Deepest,
     };
     // `None`: one well per line.
-    let format = match a.format.as_str() {
-        "wells" => None,
-        name => match format_arg(name) {
-            Ok(format) => Some(format),
-            Err(_) => {
-                bail!("unknown --format '{name}' (expected base2048, base65536, hex, raw or wells)")
-            }
-        },
+    let format = match a.format {
+        KeyframesFormat::Wells => None,
+        KeyframesFormat::Base2048 => Some(Format::Base2048),
+        KeyframesFormat::Base65536 => Some(Format::Base65536),
+        KeyframesFormat::Hex => Some(Format::Hex),
+        KeyframesFormat::Raw => Some(Format::Raw),
     };
     let started = Instant::now();
     let kf = keyframes::reconstruct(&a.dir, pick)?;
@@ -292,7 +329,7 @@ pub fn keyframes(a: KeyframesArgs, out: &mut dyn Write) -> Result<()> {
 }
 
 /// "1 thread", "8 threads".
-fn threads_word(t: usize) -> String {
+pub(crate) fn threads_word(t: usize) -> String {
     match t {
         1 => "1 thread".into(),
         t => format!("{t} threads"),

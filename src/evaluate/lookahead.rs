@@ -161,6 +161,10 @@ impl<E: Evaluator> Evaluator for Lookahead<E> {
     fn identity(&self) -> Identity {
         self.inner.identity().with("quiescent", self.depth)
     }
+
+    fn files(&self) -> Vec<(String, Vec<u8>)> {
+        self.inner.files()
+    }
 }
 
 /// Walks every chain from `well` (whose real score is `score`) up to `depth`

@@ -51,6 +51,13 @@ pub trait Evaluator: Sync {
 
     /// What this evaluator is: every parameter that changes a cost.
     fn identity(&self) -> Identity;
+
+    /// The files a run folder keeps so that the evaluator can be rebuilt
+    /// from the folder alone: `(name, bytes)`. A net gives its net file;
+    /// the heuristic needs none (its weights are in the identity).
+    fn files(&self) -> Vec<(String, Vec<u8>)> {
+        Vec::new()
+    }
 }
 
 impl<E: Evaluator + ?Sized> Evaluator for &E {
@@ -62,6 +69,9 @@ impl<E: Evaluator + ?Sized> Evaluator for &E {
     }
     fn identity(&self) -> Identity {
         (**self).identity()
+    }
+    fn files(&self) -> Vec<(String, Vec<u8>)> {
+        (**self).files()
     }
 }
 

@@ -34,7 +34,9 @@ use crate::piece::Piece;
 
 /// Weights of the knewjade heuristic. The value is a **cost: lower is
 /// better**; each weight is the cost of one unit of its term.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+/// It deserialises from its own serialised form (as a run's identity
+/// holds it), not from the TOML file's, which [`Weights::parse`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Weights {
     /// Cost per hole (a hole is bad: positive).
     pub holes: f64,

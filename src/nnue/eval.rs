@@ -119,6 +119,11 @@ impl Evaluator for NetEvaluator {
     fn identity(&self) -> Identity {
         Identity::new().with("net", format!("{:08x}", self.net.checksum()))
     }
+
+    /// The net file, as [`crate::run::NET_FILE`] in the run folder.
+    fn files(&self) -> Vec<(String, Vec<u8>)> {
+        vec![(crate::run::NET_FILE.to_string(), self.net.to_bytes())]
+    }
 }
 
 /// Where a feature sits: a row, or a 4×3 window.

@@ -87,3 +87,23 @@ pub fn remove_temporaries(dir: &Path) -> Result<(), RunError> {
     }
     Ok(())
 }
+
+/// Whether a process holds the folder's lock, without taking it for more
+/// than a moment: `Some(pid)` (the pid when the lock file says it) when
+/// one does, `None` when the folder is free (or has no lock file).
+pub fn holder(dir: &Path) -> Result<Option<Option<u32>>, RunError> {
+    let path = lock_path(dir);
+    let mut file = match File::open(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        other => other.map_err(io(&path))?,
+    };
+    match file.try_lock_shared() {
+        Ok(()) => Ok(None),
+        Err(fs::TryLockError::WouldBlock) => {
+            let mut text = String::new();
+            let _ = file.read_to_string(&mut text);
+            Ok(Some(text.trim().parse().ok()))
+        }
+        Err(fs::TryLockError::Error(e)) => Err(io(&path)(e)),
+    }
+}

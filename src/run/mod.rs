@@ -8,7 +8,9 @@
 //! ancestry-NNNNN.bin    the adversary's history at that depth (last 3 kept;
 //!                       only for an adversary that keeps one)
 //! log.jsonl             one JSON line per depth: its stats ([`DepthStats`])
-//! best-replay.txt       the best game's replay, written at the end
+//! best-replay.txt       the best game's replay, written at the end (and
+//!                       when a search is stopped)
+//! net.nnue              a net run's net file, so the folder alone resumes
 //! lock                  the process using the folder (an advisory lock)
 //! ```
 //! Every file but the log is written to a temporary name, fsynced and
@@ -49,6 +51,7 @@ pub mod atomic;
 mod chain;
 pub mod keyframes;
 mod lock;
+pub mod status;
 pub mod store;
 pub mod verify;
 
@@ -63,7 +66,7 @@ use crate::evaluate::Identity;
 use crate::well::Well;
 pub(crate) use chain::{check_depth, last_good_depth};
 use lock::lock_path;
-pub use lock::{remove_temporaries, RunLock};
+pub use lock::{holder, remove_temporaries, RunLock};
 use store::{DepthFile, Entry, Link, StoreError};
 
 /// History snapshots kept: the newest depths a resume can fall back to.
@@ -71,6 +74,22 @@ pub const SNAPSHOTS_KEPT: u32 = 3;
 
 /// The manifest's format version.
 pub const MANIFEST_VERSION: u32 = 3;
+
+/// The name of a net run's copy of its net file (see
+/// [`crate::evaluate::Evaluator::files`]).
+pub const NET_FILE: &str = "net.nnue";
+
+/// How far and how a run was asked to go: what a resume given nothing but
+/// the folder does. Unlike [`Settings`], it may change at a resume (a
+/// larger `max_depth` extends a run) and does not change the files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    /// The depth the search stops at.
+    pub max_depth: u32,
+    /// The thread count asked for; `None`: every core of the machine the
+    /// search runs on.
+    pub threads: Option<usize>,
+}
 
 /// The manifest version before [`MANIFEST_VERSION`], whose manifest held
 /// every depth's stats: read, and upgraded by a resume.
@@ -311,6 +330,10 @@ pub struct Manifest {
     pub exhausted: bool,
     /// The part of the log that holds depths 1 to `depth`.
     pub log: LogMark,
+    /// How far the run was asked to go (absent in runs made before it was
+    /// recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<Plan>,
     /// One entry per completed depth (depth 1 first): not written to the
     /// manifest but to the log, and read back from it by [`read_manifest`].
     #[serde(skip)]
@@ -346,6 +369,7 @@ impl Manifest {
             best: Best::START,
             exhausted: false,
             log: LogMark::EMPTY,
+            plan: None,
             depths: Vec::new(),
         }
     }
@@ -487,7 +511,7 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, RunError> {
 
 /// Reads `manifest.json` alone: its `depths` are empty, except in a
 /// version 2 manifest, which holds them.
-pub(crate) fn read_manifest_file(dir: &Path) -> Result<Manifest, RunError> {
+pub fn read_manifest_file(dir: &Path) -> Result<Manifest, RunError> {
     let path = manifest_path(dir);
     if !path.exists() {
         return Err(RunError::NotARun(dir.to_path_buf()));
@@ -517,6 +541,7 @@ pub(crate) fn read_manifest_file(dir: &Path) -> Result<Manifest, RunError> {
                 best: old.best,
                 exhausted: old.exhausted,
                 log: LogMark::EMPTY,
+                plan: None,
                 depths: old.depths,
             })
         }
@@ -687,8 +712,14 @@ pub(crate) fn rewind(dir: &Path, m: &mut Manifest, depth: u32) -> Result<(), Run
 /// Starts a run folder, under its lock: refuses one that holds a run or
 /// anything else, then writes the manifest (no depths yet) and the root
 /// depth (the empty well). The manifest comes first, so a folder with
-/// anything of a run in it has a manifest and resumes.
-pub(crate) fn create(dir: &Path, settings: Settings) -> Result<(RunLock, Manifest), RunError> {
+/// anything of a run in it has a manifest and resumes. The evaluator's
+/// `files` follow the manifest.
+pub(crate) fn create(
+    dir: &Path,
+    settings: Settings,
+    plan: Plan,
+    files: &[(String, Vec<u8>)],
+) -> Result<(RunLock, Manifest), RunError> {
     let lock = RunLock::take(dir)?;
     if manifest_path(dir).exists() {
         return Err(RunError::AlreadyARun(dir.to_path_buf()));
@@ -700,10 +731,24 @@ pub(crate) fn create(dir: &Path, settings: Settings) -> Result<(RunLock, Manifes
             return Err(RunError::NotEmpty(dir.to_path_buf()));
         }
     }
-    let manifest = Manifest::new(settings);
+    let mut manifest = Manifest::new(settings);
+    manifest.plan = Some(plan);
     write_manifest(dir, &manifest)?;
+    keep_files(dir, files)?;
     write_root(dir, &manifest.settings)?;
     Ok((lock, manifest))
+}
+
+/// Writes each of `files` into the folder (atomically) unless it already
+/// holds those bytes.
+pub(crate) fn keep_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), RunError> {
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        if fs::read(&path).ok().as_ref() != Some(bytes) {
+            atomic::write_atomic(&path, bytes).map_err(io(&path))?;
+        }
+    }
+    Ok(())
 }
 
 /// Opens a run folder to go on with it, under its lock: the manifest,

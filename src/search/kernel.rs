@@ -179,12 +179,15 @@ impl Shared<'_> {
 }
 
 impl Kernel<'_> {
-    /// Expands every entry of `beam` (run inside the caller's thread pool).
+    /// Expands every entry of `beam` (run inside the caller's thread pool),
+    /// or `None` when `stop` turned true meanwhile (the parts not yet begun
+    /// are skipped, so a stop takes effect within one part per thread).
     pub(crate) fn expand(
         &self,
         beam: &DepthFile,
         observer: &dyn Observer,
-    ) -> Result<Expansion, StoreError> {
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Option<Expansion>, StoreError> {
         let kept = Mutex::new(Bounded::new(self.width));
         let worst = AtomicU64::new(f64::INFINITY.to_bits());
         let time = LockTime::default();
@@ -221,6 +224,9 @@ impl Kernel<'_> {
                     .par_chunks(part_len)
                     .enumerate()
                     .fold(Worker::new, |mut w, (i, part)| {
+                        if stop() {
+                            return w;
+                        }
                         self.expand_part(&mut w, part, base + i * part_len, depth, &shared);
                         observer.expanded(part.len() as u64);
                         w
@@ -232,17 +238,20 @@ impl Kernel<'_> {
                     .reduce(Tally::default, merge))
             })
             .try_reduce(Tally::default, |a, b| Ok(merge(a, b)))?;
+        if stop() {
+            return Ok(None);
+        }
         let kept = kept.into_inner().expect("no thread panicked");
         let selecting = Instant::now();
         let kept = kept.into_sorted_by_well();
-        Ok(Expansion {
+        Ok(Some(Expansion {
             kept,
             children,
             unique: distinct.count(),
             select_s: selecting.elapsed().as_secs_f64(),
             locked_s: time.held.into_inner() as f64 * 1e-9,
             waited_s: time.waited.into_inner() as f64 * 1e-9,
-        })
+        }))
     }
 
     /// Expands `part`, the beam's entries from index `first` on, into `w`

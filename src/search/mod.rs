@@ -43,11 +43,13 @@ pub mod memory;
 pub mod observer;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::evaluate::Evaluator;
 use crate::run::store::{self, DepthFile, Entry, Link};
-use crate::run::{self, Best, DepthStats, Manifest, Phases, RunError, Settings};
+use crate::run::{self, Best, DepthStats, Manifest, Phases, Plan, RunError, Settings};
 
 pub use adversary::Adversary;
 use adversary::History;
@@ -93,6 +95,32 @@ pub struct Options {
     /// allocates, so without a collection about 5 MB, and 8 bytes per beam
     /// entry, stayed resident into the next depth's peak.
     pub release_memory: Option<fn()>,
+    /// The thread count the caller was asked for (`None`: every core),
+    /// recorded in the manifest's [`Plan`] with `max_depth` so that a
+    /// resume given nothing but the folder asks for the same.
+    pub asked_threads: Option<usize>,
+    /// Set from outside (a signal handler) to stop the search: the depth in
+    /// progress is abandoned, nothing of it written, and the run ends
+    /// where it stands ([`RunResult::stopped`]); a resume computes that
+    /// depth again, to the same files.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Options {
+    /// What the manifest records of these options.
+    fn plan(&self) -> Plan {
+        Plan {
+            max_depth: self.max_depth,
+            threads: self.asked_threads,
+        }
+    }
+
+    /// Whether the search was asked to stop.
+    fn stopping(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
 }
 
 /// Why a search could not run.
@@ -130,6 +158,9 @@ pub struct RunResult {
     pub depth: u32,
     /// Whether the beam died out.
     pub exhausted: bool,
+    /// Whether the search was stopped ([`Options::stop`]) before
+    /// `max_depth`.
+    pub stopped: bool,
     /// The folder's lock, held until the result is dropped.
     _lock: run::RunLock,
 }
@@ -141,7 +172,8 @@ pub fn start(
     opts: &Options,
     observer: &dyn Observer,
 ) -> Result<RunResult, SearchError> {
-    let (lock, manifest) = run::create(dir, search.settings())?;
+    let files = search.evaluator.files();
+    let (lock, manifest) = run::create(dir, search.settings(), opts.plan(), &files)?;
     let history = search
         .adversary
         .keeps_history()
@@ -163,6 +195,9 @@ pub fn resume(
 ) -> Result<RunResult, SearchError> {
     let (lock, mut manifest) = run::open_to_resume(dir)?;
     run::check_settings(dir, &manifest.settings, &search.settings())?;
+    // A folder from before runs kept their files gets them now.
+    run::keep_files(dir, &search.evaluator.files())?;
+    manifest.plan = Some(opts.plan());
     let adversary = search.adversary;
     let (d, len, history) = run::last_good_depth(
         dir,
@@ -229,7 +264,12 @@ fn run_from(
     let mut depth = manifest.depth;
     // The manifest and log of the depth before, timed (see `Phases`).
     let mut bookkeeping = 0.0;
+    let mut stopped = false;
     while depth < opts.max_depth {
+        if opts.stopping() {
+            stopped = true;
+            break;
+        }
         // The beam is read from its depth file as it is expanded, a block at
         // a time, so it costs no memory of its own.
         let beam = DepthFile::open(&run::depth_path(dir, depth))?;
@@ -246,7 +286,11 @@ fn run_from(
             threads: opts.threads,
         };
         let clock = Instant::now();
-        let expansion = pool.install(|| kernel.expand(&beam, observer))?;
+        let stop = || opts.stopping();
+        let Some(expansion) = pool.install(|| kernel.expand(&beam, observer, &stop))? else {
+            stopped = true;
+            break;
+        };
         let mut phases = Phases {
             expand: clock.elapsed().as_secs_f64() - expansion.select_s,
             select: expansion.select_s,
@@ -360,6 +404,7 @@ fn run_from(
         best: manifest.best,
         depth,
         exhausted: manifest.exhausted,
+        stopped,
         _lock: lock,
     })
 }

@@ -177,6 +177,8 @@ impl Generations<'_> {
             max_depth: self.config.master_depth,
             threads: self.threads,
             release_memory: None,
+            asked_threads: None,
+            stop: None,
         };
         let dir = self.gen_dir(g).join("master");
         let started = Instant::now();

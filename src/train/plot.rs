@@ -38,6 +38,7 @@ fn read(dir: &Path) -> Result<Vec<Drawn>, TrainError> {
 /// The picture of the folder `dir`, as SVG text.
 pub(super) fn draw(dir: &Path) -> Result<String, TrainError> {
     let drawn = read(dir)?;
+    crate::plot::fonts();
     let mut svg = String::new();
     draw_into(&mut svg, &drawn).map_err(|why| TrainError::Config {
         path: plot_path(dir),

@@ -1,0 +1,99 @@
+//! `hatetris status`: a run folder at a glance, once or every few seconds.
+
+use std::io::Write;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use hatetris::run::status::{self, Status};
+
+use super::args::StatusArgs;
+use super::search::human_bytes;
+use super::{note, outln, STDOUT};
+
+pub fn status(a: StatusArgs, out: &mut dyn Write) -> Result<()> {
+    loop {
+        let s = status::status(&a.dir)?;
+        if a.json {
+            outln!(out, "{}", serde_json::to_string(&s)?)?;
+        } else {
+            write!(out, "{}", describe(&a.dir.display().to_string(), &s)).context(STDOUT)?;
+        }
+        if a.plot {
+            match super::plot::write_run_plot(&a.dir) {
+                Ok(paths) => note!("drew {}", paths),
+                Err(e) => note!("the run's picture was not drawn: {e:#}"),
+            }
+        }
+        out.flush().context(STDOUT)?;
+        match a.watch {
+            None => return Ok(()),
+            Some(seconds) => {
+                std::thread::sleep(Duration::from_secs(seconds));
+                if !a.json {
+                    outln!(out)?;
+                }
+            }
+        }
+    }
+}
+
+/// The status as lines of text.
+fn describe(dir: &str, s: &Status) -> String {
+    let mut t = String::new();
+    let evaluator = match (&s.net, s.quiescent) {
+        (Some(net), Some(q)) => format!("net {net}, lookahead depth {q}"),
+        (Some(net), None) => format!("net {net}"),
+        (None, Some(q)) => format!("heuristic, lookahead depth {q}"),
+        (None, None) => "heuristic".to_string(),
+    };
+    t += &format!(
+        "run {dir}: width {}, enemy {}, {evaluator}\n",
+        s.width, s.enemy
+    );
+    let state = match (s.running, s.pid, s.exhausted) {
+        (true, Some(pid), _) => format!("running (process {pid})"),
+        (true, None, _) => "running".to_string(),
+        (false, _, true) => "finished: every child ends the game".to_string(),
+        (false, _, false) if Some(s.depth) == s.max_depth => "finished".to_string(),
+        (false, _, false) => "not running (`hatetris search --resume DIR` goes on)".to_string(),
+    };
+    let of = s.max_depth.map_or(String::new(), |m| format!(" of {m}"));
+    t += &format!("depth {}{of}, {state}\n", s.depth);
+    t += &format!(
+        "best score {} (first reached at depth {}){}\n",
+        s.best_score,
+        s.best_depth,
+        match s.best_replay {
+            true => ", best-replay.txt written",
+            false => "",
+        }
+    );
+    if let (Some(spd), Some(first), Some(last)) =
+        (s.seconds_per_depth, s.recent.first(), s.recent.last())
+    {
+        let each: Vec<String> = s
+            .recent
+            .iter()
+            .map(|r| format!("{:.2}", r.seconds))
+            .collect();
+        t += &format!(
+            "depths {} to {}: {spd:.2} s per depth ({} s), {} children per second\n",
+            first.depth,
+            last.depth,
+            each.join(" "),
+            s.children_per_second
+                .map_or("?".to_string(), |c| format!("{:.0}", c))
+        );
+    }
+    if let Some(rss) = s.peak_rss {
+        t += &format!("peak memory {}\n", human_bytes(rss));
+    }
+    t += &format!(
+        "disk: the folder holds {}{}\n",
+        human_bytes(s.folder_bytes),
+        s.disk_free
+            .map_or(String::new(), |f| format!(", {} free", human_bytes(f)))
+    );
+    t
+}

@@ -1,0 +1,156 @@
+//! A run folder at a glance, for `hatetris status`: how far it is, its best
+//! game, how fast the last depths went, what it costs in memory and disk,
+//! and whether a process is running it.
+//!
+//! Everything comes from the manifest, the log and the file system, read
+//! without the run's lock (the lock is only tried for a moment, to tell
+//! whether a process holds it), so a status can be taken while the search
+//! runs. The manifest is written after the log line of its depth, so the
+//! two always agree; a status taken in the instant a resume rewrites them
+//! may fail, and the next one (`--watch`) reads them again.
+
+use std::fs;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::{read_manifest, RunError};
+
+/// How many of the newest depths the speed figures are taken over.
+pub const RECENT: usize = 5;
+
+/// One of the newest depths.
+#[derive(Clone, Debug, Serialize)]
+pub struct RecentDepth {
+    /// Its depth.
+    pub depth: u32,
+    /// Seconds it took (the sum of its phases, or the difference of the
+    /// log's clock for runs that did not record phases).
+    pub seconds: f64,
+    /// Children generated.
+    pub children: u64,
+}
+
+/// What `hatetris status` shows.
+#[derive(Clone, Debug, Serialize)]
+pub struct Status {
+    /// Beam width.
+    pub width: usize,
+    /// The enemy.
+    pub enemy: String,
+    /// The net's checksum, for a net run.
+    pub net: Option<String>,
+    /// The lookahead's depth, if any.
+    pub quiescent: Option<u64>,
+    /// The last complete depth.
+    pub depth: u32,
+    /// The depth the run stops at, when recorded.
+    pub max_depth: Option<u32>,
+    /// Whether the beam died out.
+    pub exhausted: bool,
+    /// The best score.
+    pub best_score: u16,
+    /// The depth the best score was first reached at.
+    pub best_depth: u32,
+    /// The newest depths (at most [`RECENT`]), oldest first.
+    pub recent: Vec<RecentDepth>,
+    /// Seconds per depth over `recent`.
+    pub seconds_per_depth: Option<f64>,
+    /// Children generated per second over `recent`.
+    pub children_per_second: Option<f64>,
+    /// The largest peak resident memory any depth logged, in bytes.
+    pub peak_rss: Option<u64>,
+    /// Bytes of the files in the folder.
+    pub folder_bytes: u64,
+    /// Bytes free on the folder's file system (Unix only).
+    pub disk_free: Option<u64>,
+    /// Whether a process holds the run's lock.
+    pub running: bool,
+    /// That process's id, when the lock file says it.
+    pub pid: Option<u32>,
+    /// Whether `best-replay.txt` is there.
+    pub best_replay: bool,
+}
+
+/// The status of the run in `dir`.
+pub fn status(dir: &Path) -> Result<Status, RunError> {
+    let m = read_manifest(dir)?;
+    let held = super::holder(dir)?;
+    let from = m.depths.len().saturating_sub(RECENT);
+    let recent: Vec<RecentDepth> = m.depths[from..]
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let before = (from + i)
+                .checked_sub(1)
+                .map(|j| m.depths[j].elapsed_s)
+                .filter(|&e| e <= s.elapsed_s);
+            let seconds = match (s.phases, before) {
+                (Some(p), _) => p.total(),
+                (None, Some(e)) => s.elapsed_s - e,
+                (None, None) => s.elapsed_s,
+            };
+            RecentDepth {
+                depth: s.depth,
+                seconds,
+                children: s.children,
+            }
+        })
+        .collect();
+    let seconds: f64 = recent.iter().map(|r| r.seconds).sum();
+    let children: u64 = recent.iter().map(|r| r.children).sum();
+    let (seconds_per_depth, children_per_second) = match (recent.len(), seconds > 0.0) {
+        (0, _) => (None, None),
+        (n, true) => (Some(seconds / n as f64), Some(children as f64 / seconds)),
+        (n, false) => (Some(seconds / n as f64), None),
+    };
+    let mut folder_bytes = 0;
+    for entry in fs::read_dir(dir).map_err(super::io(dir))? {
+        let entry = entry.map_err(super::io(dir))?;
+        folder_bytes += entry.metadata().map_or(0, |md| md.len());
+    }
+    let ev = &m.settings.evaluator;
+    Ok(Status {
+        width: m.settings.width,
+        enemy: m.settings.enemy.to_string(),
+        net: ev.get("net").and_then(|v| v.as_str()).map(String::from),
+        quiescent: ev.get("quiescent").and_then(|v| v.as_u64()),
+        depth: m.depth,
+        max_depth: m.plan.map(|p| p.max_depth),
+        exhausted: m.exhausted,
+        best_score: m.best.score,
+        best_depth: m.best.depth,
+        recent,
+        seconds_per_depth,
+        children_per_second,
+        peak_rss: m.depths.iter().filter_map(|s| s.peak_rss).max(),
+        folder_bytes,
+        disk_free: disk_free(dir),
+        running: held.is_some(),
+        pid: held.flatten(),
+        best_replay: super::best_replay_path(dir).exists(),
+    })
+}
+
+/// Bytes free for an unprivileged user on the file system holding `dir`.
+#[cfg(unix)]
+fn disk_free(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: `path` is a NUL-terminated string and `st` points to memory
+    // for one `statvfs`, which the call fills when it returns 0.
+    let ok = unsafe { libc::statvfs(path.as_ptr(), st.as_mut_ptr()) } == 0;
+    if !ok {
+        return None;
+    }
+    // SAFETY: the call returned 0, so it filled `st`.
+    let st = unsafe { st.assume_init() };
+    #[allow(clippy::unnecessary_cast)] // the field types differ by platform
+    Some(st.f_bavail as u64 * st.f_frsize as u64)
+}
+
+#[cfg(not(unix))]
+fn disk_free(_dir: &Path) -> Option<u64> {
+    None
+}
