@@ -19,7 +19,7 @@ use clap::Parser;
 use hatetris::enemy::{Enemy, EnemyKind};
 use hatetris::movegen::MoveGen;
 use hatetris::replay::{self, Format};
-use hatetris::well::{board_to_numbers, draw_board, parse_board_numbers, Board};
+use hatetris::well::{draw_board, parse_board_numbers, Board};
 use hatetris::{bench, Key, Piece, Well};
 
 use args::{BenchCmd, Cli, Command, MovegenCmd, ReplayCmd, ReplayFormat};
@@ -240,30 +240,45 @@ fn movegen_children(wells: Option<&Path>, out: &mut dyn Write) -> Result<()> {
     let wells = read_wells(&text, &source)?;
     for well in &wells {
         let gen = MoveGen::new(well);
-        let mut line = format!(
-            "{{\"well\":[{}],\"children\":{{",
-            board_to_numbers(&well.to_board()).replace(' ', ",")
-        );
-        for (i, piece) in Piece::ALL.into_iter().enumerate() {
-            if i > 0 {
-                line.push(',');
-            }
-            line.push_str(&format!("\"{piece}\":["));
-            for (j, o) in gen.outcomes(piece).iter().enumerate() {
-                if j > 0 {
-                    line.push(',');
-                }
-                line.push_str(&format!(
-                    "[[{}],{}]",
-                    board_to_numbers(&o.board).replace(' ', ","),
-                    o.lines
-                ));
-            }
-            line.push(']');
+        // One field per piece, in the golden files' order (S Z O I L J T);
+        // each child is `[[20 rows], lines]`.
+        let children = |piece: Piece| -> Vec<(Board, u8)> {
+            gen.outcomes(piece)
+                .iter()
+                .map(|o| (o.board, o.lines))
+                .collect()
+        };
+        #[derive(serde::Serialize)]
+        #[allow(non_snake_case)]
+        struct Children {
+            S: Vec<(Board, u8)>,
+            Z: Vec<(Board, u8)>,
+            O: Vec<(Board, u8)>,
+            I: Vec<(Board, u8)>,
+            L: Vec<(Board, u8)>,
+            J: Vec<(Board, u8)>,
+            T: Vec<(Board, u8)>,
         }
-        let piece = Enemy::new(EnemyKind::Hatetris).next_piece(well);
-        line.push_str(&format!("}},\"hatetris_piece\":\"{piece}\"}}"));
-        outln!(out, "{line}")?;
+        #[derive(serde::Serialize)]
+        struct Line {
+            well: Board,
+            children: Children,
+            hatetris_piece: String,
+        }
+        let line = Line {
+            well: well.to_board(),
+            children: Children {
+                S: children(Piece::S),
+                Z: children(Piece::Z),
+                O: children(Piece::O),
+                I: children(Piece::I),
+                L: children(Piece::L),
+                J: children(Piece::J),
+                T: children(Piece::T),
+            },
+            hatetris_piece: Enemy::new(EnemyKind::Hatetris).next_piece(well).to_string(),
+        };
+        outln!(out, "{}", serde_json::to_string(&line)?)?;
     }
     Ok(())
 }
