@@ -217,6 +217,28 @@ pub fn perturb_to_100<const N: usize>(w: [f64; N], step: f64, rng: &mut SplitMix
     normalise_to_100(v)
 }
 
+/// [`perturb_to_100`] that can also move a weight by an absolute amount, so
+/// a weight near 0 can grow (a factor alone keeps it near 0): per weight,
+/// the factor is drawn as there, then, only when `abs` > 0, a uniform
+/// amount in [−`abs`, `abs`] (in the units of the sum of 100) is added and
+/// the weight is floored at 0. With `abs` = 0 it draws the same numbers and
+/// returns the same weights as [`perturb_to_100`].
+pub fn perturb_to_100_abs<const N: usize>(
+    w: [f64; N],
+    step: f64,
+    abs: f64,
+    rng: &mut SplitMix64,
+) -> [f64; N] {
+    let mut v = w;
+    for x in v.iter_mut() {
+        *x *= 1.0 + (rng.unit() * 2.0 - 1.0) * step;
+        if abs > 0.0 {
+            *x = (*x + (rng.unit() * 2.0 - 1.0) * abs).max(0.0);
+        }
+    }
+    normalise_to_100(v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,6 +250,33 @@ mod tests {
         let w = [0.1 + 0.2, -1.0e-300];
         let text = format("t-weights", &NAMES, &w, "made by a test");
         assert_eq!(parse(&text, "x", "t-weights", &NAMES).unwrap(), w);
+    }
+
+    #[test]
+    fn an_additive_step_of_zero_is_the_multiplicative_step() {
+        let w = [60.0, 39.999, 0.001];
+        let (mut a, mut b) = (SplitMix64::new(7), SplitMix64::new(7));
+        for _ in 0..20 {
+            assert_eq!(
+                perturb_to_100(w, 0.2, &mut a),
+                perturb_to_100_abs(w, 0.2, 0.0, &mut b)
+            );
+        }
+        assert_eq!(a.next_u64(), b.next_u64());
+    }
+
+    #[test]
+    fn an_additive_step_moves_a_weight_away_from_zero() {
+        let mut rng = SplitMix64::new(3);
+        let w = [99.999, 0.001, 0.0];
+        let mut grew = false;
+        for _ in 0..50 {
+            let v = perturb_to_100_abs(w, 0.05, 2.0, &mut rng);
+            assert!(v.iter().all(|&x| x >= 0.0), "{v:?}");
+            assert!((v.iter().sum::<f64>() - 100.0).abs() < 1e-9);
+            grew |= v[1] > 0.5 && v[2] > 0.5;
+        }
+        assert!(grew);
     }
 
     #[test]

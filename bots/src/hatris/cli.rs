@@ -143,6 +143,10 @@ pub struct TrainArgs {
     /// Largest relative change of one weight in a variant (0.05: ± 5 %).
     #[arg(long, default_value_t = 0.05)]
     pub step: f64,
+    /// Largest absolute change of one weight in a variant, in percent points
+    /// (0: factors only, the article's loop; then a weight near 0 stays near 0).
+    #[arg(long, default_value_t = 0.0)]
+    pub step_abs: f64,
     /// Worker threads.
     #[command(flatten)]
     pub threads: ThreadsArg,
@@ -358,6 +362,9 @@ fn run_train(a: TrainArgs) -> Result<()> {
     if !(a.step > 0.0 && a.step < 1.0) {
         bail!("--step must be between 0 and 1 (exclusive), got {}", a.step);
     }
+    if !(a.step_abs >= 0.0 && a.step_abs <= 100.0) {
+        bail!("--step-abs must be between 0 and 100, got {}", a.step_abs);
+    }
     let start = if a.from_article {
         Some(ARTICLE_WEIGHTS)
     } else {
@@ -376,15 +383,21 @@ fn run_train(a: TrainArgs) -> Result<()> {
         threads: a.threads.threads,
         start,
         step: a.step,
+        step_abs: a.step_abs,
     };
     let comment = format!(
-        "Hatris weights (percent), written by `bots hatris train --seed {} --rounds {} --games {} --variants {} --max-spawns {} --step {}{}{}`",
+        "Hatris weights (percent), written by `bots hatris train --seed {} --rounds {} --games {} --variants {} --max-spawns {} --step {}{}{}{}`",
         a.seed,
         a.rounds,
         a.games,
         a.variants,
         a.max_spawns,
         a.step,
+        if a.step_abs > 0.0 {
+            format!(" --step-abs {}", a.step_abs)
+        } else {
+            String::new()
+        },
         match (&a.start, a.from_article) {
             (Some(p), _) => format!(" --start {}", p.display()),
             (None, true) => " --from-article".to_string(),

@@ -5,7 +5,8 @@
 //! repeat for each round:
 //!   S := fresh game seeds;  R := rating of W on S
 //!   repeat 5 to 11 times (random):
-//!     Z := `variants` copies of W, each weight scaled by 1 ± up to 5 %
+//!     Z := `variants` copies of W, each weight scaled by 1 ± up to `step`
+//!          (5 %) and, with `step_abs` > 0, moved by ± up to `step_abs`
 //!     rate every V in Z on S (in parallel);  keep the best that beats R
 //! ```
 //!
@@ -19,7 +20,7 @@ use super::bot::{Bot, Weights};
 use super::sim::Rules;
 use super::stats::{game_seed, run_game};
 use crate::common::batch::run_indexed;
-use crate::common::weights::{normalise_to_100, perturb_to_100};
+use crate::common::weights::{normalise_to_100, perturb_to_100_abs};
 use crate::common::SplitMix64;
 
 /// Training knobs.
@@ -43,6 +44,9 @@ pub struct TrainConfig {
     pub start: Option<Weights>,
     /// Largest relative change of one weight in a variant (0.05: ± 5 %).
     pub step: f64,
+    /// Largest absolute change of one weight in a variant, in the units of
+    /// the sum of 100 (0: factors only, so a weight near 0 stays near 0).
+    pub step_abs: f64,
 }
 
 /// A rating: mean spawns survived, then mean cash.
@@ -99,7 +103,7 @@ pub fn train(cfg: &TrainConfig, mut report: impl FnMut(u32, Weights, Rating)) ->
         let steps = 5 + rng.below(7);
         for _ in 0..steps {
             let z: Vec<Weights> = (0..cfg.variants)
-                .map(|_| Weights(perturb_to_100(w.0, cfg.step, &mut rng)))
+                .map(|_| Weights(perturb_to_100_abs(w.0, cfg.step, cfg.step_abs, &mut rng)))
                 .collect();
             let bots: Vec<Bot> = z.iter().map(|&v| Bot::new(v)).collect();
             let ratings = rate_many(&bots, &seeds, cfg);
