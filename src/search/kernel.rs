@@ -113,9 +113,9 @@ impl LockTime {
 /// Candidates a thread gathers before taking the shared set's lock.
 const BATCH: usize = 1024;
 
-/// What one thread carries from part to part of a depth: its counts, its
+/// What a thread carries from part to part of a block: its counts, its
 /// distinct-count sketch, and the buffers it reuses (so nothing is
-/// allocated per part, and parts can be small).
+/// allocated per part).
 struct Worker {
     children: u64,
     distinct: Distinct,
@@ -205,9 +205,10 @@ impl Kernel<'_> {
             .min(beam.len().div_ceil(self.threads.max(1) * 8))
             .max(1);
         // Blocks are decoded in parallel and cut into parts, which threads
-        // take as they go. Each thread folds its parts into one `Worker`, so
-        // a part costs no allocation and no sketch of its own; the
-        // workers' counts and sketches are merged at the end.
+        // take as they go. Each run of parts a thread takes from a block is
+        // folded into one `Worker` (rayon's `fold`), so a part costs no
+        // allocation and no sketch of its own; the workers' counts and
+        // sketches are merged at the end.
         type Tally = (u64, Distinct);
         let merge = |mut a: Tally, b: Tally| {
             a.0 += b.0;
