@@ -152,6 +152,11 @@ impl Search {
         Search { nodes, locks }
     }
 
+    /// Every reached position, in BFS order.
+    pub fn positions(&self) -> impl Iterator<Item = Position> + '_ {
+        self.nodes.iter().map(|n| n.0)
+    }
+
     /// Every lock position, in BFS order (so by key distance).
     pub fn lock_positions(&self) -> impl Iterator<Item = Position> + '_ {
         self.locks.iter().map(|&i| self.nodes[i].0)

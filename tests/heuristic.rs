@@ -5,9 +5,14 @@
 use std::path::{Path, PathBuf};
 
 use hatetris::evaluate::Evaluator;
+use hatetris::heuristic::terms::{
+    deepest_after_clear, deepest_without_clear, left_column_height, right_column_height,
+    s_surface_height, s_unreachable_open_cells,
+};
 use hatetris::heuristic::{
     self, enclosed_holes, erasability, erasable, holes, lines_with_enclosed_holes, surface_bottom,
-    surface_height, terms, terms_with, HoleRegion, Knewjade, Weights, WeightsError,
+    surface_height, terms, terms_with, terms_with_reach, HoleRegion, Knewjade, Weights,
+    WeightsError,
 };
 use hatetris::movegen::MoveGen;
 use hatetris::reference;
@@ -503,6 +508,7 @@ fn score_only() -> Weights {
         surface_height: 0.0,
         erasability: [0.0; 7],
         score: -1.0,
+        ..Weights::dnf86()
     }
 }
 
@@ -602,6 +608,138 @@ fn naive_chain_piece(w: &Well) -> Option<Piece> {
         }
     }
     None
+}
+
+// ---------------------------------------------------------- reach terms
+
+#[test]
+fn no_s_reaches_the_bottom_of_a_two_deep_one_wide_gap() {
+    // A 1×1 block falls to row 19 in column 4; an S's lone bottom cell
+    // (vertical) gets one row into the gap, not two.
+    let w = well(
+        "####.#####
+         ####.#####",
+    );
+    assert_eq!(surface_bottom(&w), 19);
+    assert_eq!(s_surface_height(&w), 18);
+    assert_eq!(s_unreachable_open_cells(&w), 1);
+}
+
+#[test]
+fn a_one_deep_gap_is_within_an_s_reach() {
+    let w = well("####.#####");
+    assert_eq!(s_surface_height(&w), 19);
+    assert_eq!(s_unreachable_open_cells(&w), 0);
+    assert_eq!(s_surface_height(&Well::EMPTY), 19);
+}
+
+#[test]
+fn enclosed_holes_are_not_open_cells() {
+    // The cell under the roof is enclosed, not open: it is not counted as
+    // an open cell no S reaches.
+    let w = well(
+        "##########
+         #.########",
+    );
+    assert_eq!(enclosed_holes(&w), 1);
+    assert_eq!(s_unreachable_open_cells(&w), 0);
+}
+
+#[test]
+fn column_heights_count_rows_from_the_bottom_to_the_highest_block() {
+    let w = well(
+        "#.........
+         ..........
+         ##...#####",
+    );
+    assert_eq!(left_column_height(&w), 3);
+    assert_eq!(right_column_height(&w), 1);
+    assert_eq!(left_column_height(&Well::EMPTY), 0);
+    assert_eq!(right_column_height(&Well::EMPTY), 0);
+}
+
+#[test]
+fn a_lock_that_clears_does_not_count_as_the_deepest_without_a_clear() {
+    // Only a lock that fills column 9 reaches row 19, and every such lock
+    // completes row 19.
+    let w = well("#########.");
+    assert_eq!(deepest_without_clear(&w), 18);
+    assert_eq!(deepest_after_clear(&w), 19);
+    assert_eq!(s_surface_height(&w), 19);
+}
+
+#[test]
+fn no_clear_leaves_the_deepest_row_after_a_clear_at_zero() {
+    assert_eq!(deepest_after_clear(&Well::EMPTY), 0);
+    assert_eq!(deepest_without_clear(&Well::EMPTY), 19);
+}
+
+#[test]
+fn reach_terms_are_computed_only_when_weighted() {
+    let w = well("####.#####");
+    let plain = Knewjade::new(Weights::dnf86(), None);
+    assert_eq!(plain.terms(&w).reach, None);
+    let mut weights = Weights::dnf86();
+    weights.s_unreachable_open_cells = 5.0;
+    let with = Knewjade::new(weights, None);
+    assert!(with.terms(&w).reach.is_some());
+    // A zero weight adds nothing: the cost is today's.
+    weights.s_unreachable_open_cells = 0.0;
+    weights.left_column_height = 1.0;
+    let t = well(
+        "..........
+         .#########",
+    );
+    let left = Knewjade::new(weights, None);
+    assert_eq!(left.cost(&t, 0.0), plain.cost(&t, 0.0));
+    let u = well(
+        "#.........
+         #.########",
+    );
+    assert_eq!(left.cost(&u, 0.0), plain.cost(&u, 0.0) + 2.0);
+}
+
+#[test]
+fn the_weights_file_takes_reach_weights_and_a_hole_region() {
+    // Top-level keys go before the `[erasability]` table.
+    let text = "s_unreachable_open_cells = 12.5\nhole_region = \"lowest-surface\"\n".to_string()
+        + &std::fs::read_to_string(weights_file()).unwrap();
+    let w = Weights::parse(&text, Path::new("t.toml")).unwrap();
+    assert_eq!(w.s_unreachable_open_cells, 12.5);
+    assert_eq!(w.hole_region, Some(HoleRegion::LowestSurface));
+    assert_eq!(
+        Weights::parse(&w.to_toml(), Path::new("t.toml")).unwrap(),
+        w
+    );
+    assert_eq!(
+        Knewjade::new(w, None).hole_region(),
+        HoleRegion::LowestSurface
+    );
+    let bad = "hole_region = \"middle\"\n".to_string()
+        + &std::fs::read_to_string(weights_file()).unwrap();
+    let e = Weights::parse(&bad, Path::new("t.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("hole_region") && e.contains("lowest-surface"),
+        "{e}"
+    );
+    // The default file round-trips without the optional keys.
+    let d = Weights::dnf86().to_toml();
+    assert!(!d.contains("hole_region") && !d.contains("column"), "{d}");
+}
+
+#[test]
+fn every_weight_name_reads_and_writes_its_weight() {
+    let mut w = Weights::dnf86();
+    for (i, name) in heuristic::WEIGHT_NAMES.iter().enumerate() {
+        assert!(w.set(name, i as f64 + 0.5), "{name}");
+    }
+    for (i, name) in heuristic::WEIGHT_NAMES.iter().enumerate() {
+        assert_eq!(w.get(name), Some(i as f64 + 0.5), "{name}");
+    }
+    assert_eq!(w.get("nonsense"), None);
+    assert_eq!(w.get("erasability.X"), None);
 }
 
 // ------------------------------------------------- naive twins, proptest
@@ -772,6 +910,100 @@ fn erasability_and_surface_height_match_the_golden_children() {
         erasable_total > 1000,
         "the sample has clearing wells ({erasable_total})"
     );
+}
+
+/// Every cell some reachable position of `piece` covers (BFS from the spawn).
+fn naive_reach(b: &Board, piece: Piece) -> [[bool; WIDTH]; HEIGHT] {
+    let mut out = [[false; WIDTH]; HEIGHT];
+    for pos in reference::Search::run(b, piece).positions() {
+        for (r, &bits) in piece.shape(pos.o as usize).iter().enumerate() {
+            for c in 0..4 {
+                if bits >> c & 1 == 1 {
+                    out[(pos.y + r as i32) as usize][(pos.x + c) as usize] = true;
+                }
+            }
+        }
+    }
+    out
+}
+
+fn naive_s_surface_height(b: &Board) -> u32 {
+    let reach = naive_reach(b, Piece::S);
+    (0..HEIGHT)
+        .rev()
+        .find(|&r| reach[r].iter().any(|&x| x))
+        .map_or(BAR as u32 - 1, |r| (r as u32).max(BAR as u32 - 1))
+}
+
+fn naive_s_unreachable(b: &Board) -> u32 {
+    let reach = naive_reach(b, Piece::S);
+    let surface = naive_surface(b);
+    let mut n = 0;
+    for r in BAR..HEIGHT {
+        for c in 0..WIDTH {
+            n += (surface[r][c] && !reach[r][c]) as u32;
+        }
+    }
+    n
+}
+
+fn naive_column_height(b: &Board, c: usize) -> u32 {
+    (0..HEIGHT)
+        .find(|&r| cell(b, r, c))
+        .map_or(0, |r| (HEIGHT - r) as u32)
+}
+
+fn naive_deepest_without_clear(b: &Board) -> u32 {
+    let mut best = 0;
+    for p in [Piece::S, Piece::Z] {
+        let search = reference::Search::run(b, p);
+        for pos in search.lock_positions() {
+            let out = reference::lock(b, p, pos);
+            if out.lines > 0 || out.is_game_over() {
+                continue;
+            }
+            let shape = p.shape(pos.o as usize);
+            let bottom = (0..4).rev().find(|&r| shape[r] != 0).unwrap();
+            best = best.max((pos.y + bottom as i32) as u32);
+        }
+    }
+    best
+}
+
+fn naive_deepest_after_clear(b: &Board) -> u32 {
+    let mut best = 0;
+    for p in [Piece::S, Piece::Z] {
+        for child in naive_clears(b, p) {
+            best = best.max(naive_bottom(&child));
+        }
+    }
+    best
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn reach_terms_match_their_naive_twins(seed in any::<u64>(), moves in 0usize..60) {
+        let w = random_well(seed, moves);
+        let b = w.to_board();
+        let r = terms_with_reach(&w, HoleRegion::DeepenedSurface).reach.expect("asked for");
+        prop_assert_eq!(r.s_surface_height, naive_s_surface_height(&b));
+        prop_assert_eq!(r.s_unreachable_open_cells, naive_s_unreachable(&b));
+        prop_assert_eq!(r.left_column_height, naive_column_height(&b, 0));
+        prop_assert_eq!(r.right_column_height, naive_column_height(&b, WIDTH - 1));
+        prop_assert_eq!(r.deepest_without_clear, naive_deepest_without_clear(&b));
+        prop_assert_eq!(r.deepest_after_clear, naive_deepest_after_clear(&b));
+        prop_assert_eq!(s_surface_height(&w), r.s_surface_height);
+        prop_assert_eq!(s_unreachable_open_cells(&w), r.s_unreachable_open_cells);
+        prop_assert_eq!(deepest_without_clear(&w), r.deepest_without_clear);
+        prop_assert_eq!(deepest_after_clear(&w), r.deepest_after_clear);
+        // The other terms do not change when the reach terms are asked for.
+        let plain = terms(&w);
+        let mut full = terms_with_reach(&w, HoleRegion::DeepenedSurface);
+        full.reach = None;
+        prop_assert_eq!(full, plain);
+    }
 }
 
 proptest! {

@@ -17,7 +17,7 @@ use anyhow::{bail, Context, Result};
 
 use hatetris::enemy::EnemyKind;
 use hatetris::evaluate::{Evaluator, Lookahead};
-use hatetris::heuristic::{Knewjade, Weights};
+use hatetris::heuristic::{Knewjade, Weights, WEIGHT_NAMES};
 use hatetris::run::{self, Plan, Settings};
 
 use super::args::SearchArgs;
@@ -188,33 +188,21 @@ fn run_evaluator(
 }
 
 /// The first weight that differs between `a` and `b`: its name and both
-/// values.
-fn first_difference(a: &Weights, b: &Weights) -> Option<(String, f64, f64)> {
-    let mut pairs = vec![
-        ("holes".to_string(), a.holes, b.holes),
-        (
-            "enclosed_holes".to_string(),
-            a.enclosed_holes,
-            b.enclosed_holes,
-        ),
-        (
-            "lines_with_enclosed_holes".to_string(),
-            a.lines_with_enclosed_holes,
-            b.lines_with_enclosed_holes,
-        ),
-        (
-            "surface_height".to_string(),
-            a.surface_height,
-            b.surface_height,
-        ),
-        ("score".to_string(), a.score, b.score),
-    ];
-    for (i, piece) in "SZOILJT".chars().enumerate() {
-        pairs.push((
-            format!("erasability.{piece}"),
-            a.erasability[i],
-            b.erasability[i],
-        ));
-    }
-    pairs.into_iter().find(|(_, x, y)| x != y)
+/// values (the hole region, named, as a weight that is not a number).
+fn first_difference(a: &Weights, b: &Weights) -> Option<(String, String, String)> {
+    let region = |w: &Weights| match w.hole_region {
+        Some(r) => format!("{r:?}"),
+        None => "the default".to_string(),
+    };
+    WEIGHT_NAMES
+        .iter()
+        .find(|name| a.get(name) != b.get(name))
+        .map(|name| {
+            let show = |w: &Weights| w.get(name).expect("a named weight").to_string();
+            (name.to_string(), show(a), show(b))
+        })
+        .or_else(|| {
+            (a.hole_region != b.hole_region)
+                .then(|| ("hole_region".to_string(), region(a), region(b)))
+        })
 }

@@ -60,9 +60,10 @@ use serde::Serialize;
 pub use bench::{bench_eval, EvalBench};
 pub use terms::{
     enclosed_holes, erasability, erasable, holes, lines_with_enclosed_holes, surface,
-    surface_bottom, surface_height, terms, terms_with, HoleRegion, Terms,
+    surface_bottom, surface_height, terms, terms_with, terms_with_reach, HoleRegion, ReachTerms,
+    Terms,
 };
-pub use weights::{Weights, WeightsError};
+pub use weights::{Weights, WeightsError, WEIGHT_NAMES};
 
 use crate::evaluate::{Evaluator, Identity, Lookahead, HYPOTHETICAL_LINE_WEIGHT};
 use crate::piece::Piece;
@@ -125,9 +126,13 @@ impl Heuristic {
         self.hole_region
     }
 
-    /// The terms of `well` as this heuristic counts them.
+    /// The terms of `well` as this heuristic counts them (the reach terms
+    /// only when one of them has a weight).
     pub fn terms(&self, well: &Well) -> Terms {
-        terms_with(well, self.hole_region)
+        match self.weights.uses_reach() {
+            false => terms_with(well, self.hole_region),
+            true => terms_with_reach(well, self.hole_region),
+        }
     }
 
     /// The weighted sum of known terms; `score` may hold half lines (the
@@ -143,6 +148,14 @@ impl Heuristic {
             if *e {
                 cost += we;
             }
+        }
+        if let Some(r) = &t.reach {
+            cost += r.s_surface_height as f64 * w.s_surface_height
+                + r.s_unreachable_open_cells as f64 * w.s_unreachable_open_cells
+                + r.left_column_height as f64 * w.left_column_height
+                + r.right_column_height as f64 * w.right_column_height
+                + r.deepest_without_clear as f64 * w.deepest_without_clear
+                + r.deepest_after_clear as f64 * w.deepest_after_clear;
         }
         cost
     }
@@ -171,6 +184,40 @@ impl Heuristic {
             ));
         }
         out.push(TermRow::new("score (lines)", score, w.score));
+        if let Some(r) = &t.reach {
+            out.extend([
+                TermRow::new(
+                    "S surface height (row from top)",
+                    r.s_surface_height as f64,
+                    w.s_surface_height,
+                ),
+                TermRow::new(
+                    "open cells no S can reach",
+                    r.s_unreachable_open_cells as f64,
+                    w.s_unreachable_open_cells,
+                ),
+                TermRow::new(
+                    "left column height",
+                    r.left_column_height as f64,
+                    w.left_column_height,
+                ),
+                TermRow::new(
+                    "right column height",
+                    r.right_column_height as f64,
+                    w.right_column_height,
+                ),
+                TermRow::new(
+                    "deepest row without a clear (from top)",
+                    r.deepest_without_clear as f64,
+                    w.deepest_without_clear,
+                ),
+                TermRow::new(
+                    "deepest row after a clear (from top)",
+                    r.deepest_after_clear as f64,
+                    w.deepest_after_clear,
+                ),
+            ]);
+        }
         out
     }
 }
@@ -211,12 +258,14 @@ impl Default for Knewjade {
 impl Knewjade {
     /// These weights; `quiescent` is the lookahead's chain depth (`None`:
     /// off; clamped to [`crate::evaluate::lookahead::MAX_QUIESCENT_DEPTH`]).
+    /// The hole region is the weights' own if they name one.
     pub fn new(weights: Weights, quiescent: Option<u8>) -> Knewjade {
         let h = Heuristic::new(weights);
+        let region = |default| weights.hole_region.unwrap_or(default);
         match quiescent {
-            None => Knewjade::Plain(h),
+            None => Knewjade::Plain(h.with_hole_region(region(HoleRegion::DeepenedSurface))),
             Some(depth) => Knewjade::Lookahead(Lookahead::new(
-                h.with_hole_region(HoleRegion::LowestSurface),
+                h.with_hole_region(region(HoleRegion::LowestSurface)),
                 depth,
             )),
         }

@@ -19,7 +19,7 @@
 //! The fast functions are checked against naive twins (per-cell loops, a
 //! BFS surface, the reference BFS move generator) in `tests/heuristic.rs`.
 
-use crate::movegen::{candidate_rows, for_each_clear};
+use crate::movegen::{candidate_rows, for_each_clear, MoveGen, Reach};
 use crate::piece::Piece;
 use crate::well::{Well, BAR, FULL_ROW, LIVE_ROWS, WIDTH};
 
@@ -148,18 +148,125 @@ pub fn surface_height(well: &Well) -> u32 {
     sz_surface_height(well, &rows, base)
 }
 
-/// The S/Z exception of [`surface_height`] on a prepared move generator.
+/// The S/Z exception of [`surface_height`], given the candidate rows.
 fn sz_surface_height(well: &Well, rows: &[u32; 7], base: u32) -> u32 {
-    let mut best = base;
+    sz_after_clear(well, rows).map_or(base, |after| base.max(after))
+}
+
+/// The deepest lowest surface row over the wells one S or Z line clear
+/// away, if an S or Z can clear.
+fn sz_after_clear(well: &Well, rows: &[u32; 7]) -> Option<u32> {
+    let mut best = None;
     for piece in [Piece::S, Piece::Z] {
         if rows[piece.index()] != 0 {
             for_each_clear(well, piece, rows[piece.index()], false, |child, _| {
-                best = best.max(surface_bottom(&child));
+                let b = surface_bottom(&child);
+                best = Some(best.map_or(b, |d: u32| d.max(b)));
                 false
             });
         }
     }
     best
+}
+
+// ------------------------------------------------------------ reach terms
+
+/// **S surface height**: the surface height measured with an S piece
+/// instead of a 1×1 block. The game row (0 = top, 19 = bottom) of the
+/// lowest cell covered by any position of an S reachable from the spawn
+/// (by left, right, down and rotation, as the game moves pieces), or 3 if
+/// no position is reachable. Like [`surface_height`], larger is lower and
+/// better. An S cannot turn into a one-wide gap, so this is never below
+/// the 1×1 surface and often above it.
+pub fn s_surface_height(well: &Well) -> u32 {
+    s_height_of(&MoveGen::new(well).reach(Piece::S))
+}
+
+fn s_height_of(reach: &Reach) -> u32 {
+    match reach.cells.iter().rposition(|&c| c != 0) {
+        Some(i) => (i + BAR) as u32,
+        None => BAR as u32 - 1,
+    }
+}
+
+/// **Open cells no S can reach**: empty cells on the [`surface`] (so not
+/// enclosed holes) that no position of an S reachable from the spawn
+/// covers. Cells a 1×1 block could fill but an S never will: the pockets
+/// the game's S pieces leave behind.
+pub fn s_unreachable_open_cells(well: &Well) -> u32 {
+    s_unreachable_of(&surface(well), &MoveGen::new(well).reach(Piece::S))
+}
+
+fn s_unreachable_of(surface: &[u16; LIVE_ROWS], reach: &Reach) -> u32 {
+    surface
+        .iter()
+        .zip(&reach.cells)
+        .map(|(&s, &c)| CELL_COUNT[(s & !c & FULL_ROW) as usize] as u32)
+        .sum()
+}
+
+/// **Left column height**: the height of column 0 (the leftmost), counted
+/// in rows from the bottom: 20 minus the game row of its highest filled
+/// cell, 0 for an empty column.
+pub fn left_column_height(well: &Well) -> u32 {
+    column_height(well, 0)
+}
+
+/// **Right column height**: [`left_column_height`] for column 9 (the
+/// rightmost).
+pub fn right_column_height(well: &Well) -> u32 {
+    column_height(well, WIDTH - 1)
+}
+
+fn column_height(well: &Well, column: usize) -> u32 {
+    match well.rows().iter().position(|&r| r >> column & 1 == 1) {
+        Some(i) => (LIVE_ROWS - i) as u32,
+        None => 0,
+    }
+}
+
+/// **Deepest row without a clear**: the game row (0 = top, 19 = bottom)
+/// of the lowest cell of any reachable S or Z lock that completes no row
+/// and leaves no cell above the bar; 0 if every such lock clears or ends
+/// the game. How deep the pieces the game hands out can still go.
+pub fn deepest_without_clear(well: &Well) -> u32 {
+    let gen = MoveGen::new(well);
+    deepest_without_clear_of(&gen.reach(Piece::S), &gen.reach(Piece::Z))
+}
+
+fn deepest_without_clear_of(s: &Reach, z: &Reach) -> u32 {
+    s.deepest_without_clear
+        .max(z.deepest_without_clear)
+        .unwrap_or(0)
+}
+
+/// **Deepest row after a clear**: over every reachable S or Z lock that
+/// clears at least one line, the lowest surface row ([`surface_bottom`])
+/// of the well it leaves; 0 if no S or Z can clear. The row the
+/// [`surface_height`] exception deepens to, on its own, so that a clear's
+/// promise can be weighed apart from the surface.
+pub fn deepest_after_clear(well: &Well) -> u32 {
+    sz_after_clear(well, &candidate_rows(well)).unwrap_or(0)
+}
+
+/// The reach terms of one well (see each function): measured with the S
+/// and Z pieces the game hands out rather than a 1×1 block, and the edge
+/// columns. They cost two more wave searches, so [`terms_with`] computes
+/// them only when asked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct ReachTerms {
+    /// See [`s_surface_height`].
+    pub s_surface_height: u32,
+    /// See [`s_unreachable_open_cells`].
+    pub s_unreachable_open_cells: u32,
+    /// See [`left_column_height`].
+    pub left_column_height: u32,
+    /// See [`right_column_height`].
+    pub right_column_height: u32,
+    /// See [`deepest_without_clear`].
+    pub deepest_without_clear: u32,
+    /// See [`deepest_after_clear`].
+    pub deepest_after_clear: u32,
 }
 
 /// **Erasability** of one piece: whether some placement of `piece` reachable
@@ -201,6 +308,8 @@ pub struct Terms {
     pub surface_height: u32,
     /// See [`erasable`], indexed S Z O I L J T.
     pub erasable: [bool; 7],
+    /// The reach terms, when they were asked for ([`terms_with_reach`]).
+    pub reach: Option<ReachTerms>,
 }
 
 impl Terms {
@@ -224,7 +333,8 @@ impl Terms {
 /// two apart). One reading of the lookahead's part: it scores the well
 /// after the S clear itself, where the freed cells are surface, so counting
 /// them as holes in the well before the clear would charge for them twice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum HoleRegion {
     /// Down to the [`surface_height`] row: the lowest surface row, deepened
     /// when an S or Z clear opens what lies below. The cells such a clear
@@ -246,11 +356,21 @@ pub fn terms(well: &Well) -> Terms {
 
 /// [`terms`] with the hole terms counted over `region`.
 pub fn terms_with(well: &Well, region: HoleRegion) -> Terms {
+    compute(well, region, false)
+}
+
+/// [`terms_with`] and the [`ReachTerms`] too.
+pub fn terms_with_reach(well: &Well, region: HoleRegion) -> Terms {
+    compute(well, region, true)
+}
+
+#[inline(always)]
+fn compute(well: &Well, region: HoleRegion, with_reach: bool) -> Terms {
     let s = surface(well);
     let base = surface_bottom_of(&s);
     let rows = candidate_rows(well);
     let mut erasable = [false; 7];
-    let mut surface_height = base;
+    let mut after_clear: Option<u32> = None;
     if rows.iter().any(|&r| r != 0) {
         for piece in Piece::ALL {
             let r = rows[piece.index()];
@@ -264,7 +384,8 @@ pub fn terms_with(well: &Well, region: HoleRegion) -> Terms {
                     let mut any = false;
                     for_each_clear(well, piece, r, false, |child, _| {
                         any = true;
-                        surface_height = surface_height.max(surface_bottom(&child));
+                        let b = surface_bottom(&child);
+                        after_clear = Some(after_clear.map_or(b, |d| d.max(b)));
                         false
                     });
                     any
@@ -273,18 +394,32 @@ pub fn terms_with(well: &Well, region: HoleRegion) -> Terms {
             };
         }
     }
+    let surface_height = after_clear.map_or(base, |after| base.max(after));
     let last = match region {
         HoleRegion::DeepenedSurface => surface_height,
         HoleRegion::LowestSurface => base,
     };
     let live = (last as usize + 1).saturating_sub(BAR).min(LIVE_ROWS);
     let (enclosed_holes, lines_with_enclosed_holes) = enclosed_counts_in(well, &s, live);
+    let reach = with_reach.then(|| {
+        let gen = MoveGen::new(well);
+        let (s_reach, z_reach) = (gen.reach(Piece::S), gen.reach(Piece::Z));
+        ReachTerms {
+            s_surface_height: s_height_of(&s_reach),
+            s_unreachable_open_cells: s_unreachable_of(&s, &s_reach),
+            left_column_height: column_height(well, 0),
+            right_column_height: column_height(well, WIDTH - 1),
+            deepest_without_clear: deepest_without_clear_of(&s_reach, &z_reach),
+            deepest_after_clear: after_clear.unwrap_or(0),
+        }
+    });
     Terms {
         holes: holes_in(well, live),
         enclosed_holes,
         lines_with_enclosed_holes,
         surface_height,
         erasable,
+        reach,
     }
 }
 

@@ -22,14 +22,21 @@
 //! J = -83.7646
 //! T = -83.7646
 //! ```
-//! Every key is required and no other key is allowed; integers are accepted
-//! as numbers. The file is checked key by key before it is deserialised, so
+//! The keys above are required. The [reach terms](super::terms::ReachTerms)
+//! are optional and 0 when absent, so a file without them ranks wells as
+//! before (their own key names: `s_surface_height`,
+//! `s_unreachable_open_cells`, `left_column_height`, `right_column_height`,
+//! `deepest_without_clear`, `deepest_after_clear`), and so is `hole_region`
+//! (`"deepened-surface"` or `"lowest-surface"`; absent: the one measured best
+//! for the evaluator, see [`HoleRegion`]). No other key is allowed; integers
+//! are accepted as numbers. The file is checked key by key before it is deserialised, so
 //! that an error names the key and the file on one line ([`WeightsError`]).
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::terms::HoleRegion;
 use crate::piece::Piece;
 
 /// Weights of the knewjade heuristic. The value is a **cost: lower is
@@ -53,7 +60,61 @@ pub struct Weights {
     pub erasability: [f64; 7],
     /// Cost per line cleared so far (good: negative).
     pub score: f64,
+    /// Cost per row of [S surface height](super::terms::s_surface_height)
+    /// (rows from the top, like `surface_height`). 0 by default, as every
+    /// reach term: a zero weight is left out of the run's identity, so a
+    /// run without the reach terms keeps the identity it had before them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub s_surface_height: f64,
+    /// Cost per [open cell no S can reach](super::terms::s_unreachable_open_cells).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub s_unreachable_open_cells: f64,
+    /// Cost per row of [left column height](super::terms::left_column_height).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub left_column_height: f64,
+    /// Cost per row of [right column height](super::terms::right_column_height).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub right_column_height: f64,
+    /// Cost per row of the [deepest row without a
+    /// clear](super::terms::deepest_without_clear) (rows from the top).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub deepest_without_clear: f64,
+    /// Cost per row of the [deepest row after a
+    /// clear](super::terms::deepest_after_clear) (rows from the top).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub deepest_after_clear: f64,
+    /// Where the hole terms are counted; `None`: the region measured best
+    /// for the evaluator (see [`HoleRegion`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hole_region: Option<HoleRegion>,
 }
+
+fn is_zero(w: &f64) -> bool {
+    *w == 0.0
+}
+
+/// The names of every weight, in file order, as `tune --terms` and
+/// [`Weights::get`] take them.
+pub const WEIGHT_NAMES: [&str; 18] = [
+    "holes",
+    "enclosed_holes",
+    "lines_with_enclosed_holes",
+    "surface_height",
+    "score",
+    "erasability.S",
+    "erasability.Z",
+    "erasability.O",
+    "erasability.I",
+    "erasability.L",
+    "erasability.J",
+    "erasability.T",
+    "s_surface_height",
+    "s_unreachable_open_cells",
+    "left_column_height",
+    "right_column_height",
+    "deepest_without_clear",
+    "deepest_after_clear",
+];
 
 /// The 86-line record's weights; `data/weights/dnf-86.toml` holds the same.
 const DNF86: Weights = Weights {
@@ -63,6 +124,13 @@ const DNF86: Weights = Weights {
     surface_height: -83.7646,
     erasability: [-83.7646; 7],
     score: -332.2211,
+    s_surface_height: 0.0,
+    s_unreachable_open_cells: 0.0,
+    left_column_height: 0.0,
+    right_column_height: 0.0,
+    deepest_without_clear: 0.0,
+    deepest_after_clear: 0.0,
+    hole_region: None,
 };
 
 /// The TOML file's top level.
@@ -75,6 +143,20 @@ struct WeightsFile {
     surface_height: f64,
     score: f64,
     erasability: ErasabilityFile,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    s_surface_height: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    s_unreachable_open_cells: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    left_column_height: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    right_column_height: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    deepest_without_clear: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    deepest_after_clear: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hole_region: Option<HoleRegion>,
 }
 
 /// The `[erasability]` table: one weight per piece.
@@ -91,7 +173,7 @@ struct ErasabilityFile {
     T: f64,
 }
 
-/// Top-level keys, in file order.
+/// Top-level keys every file has, in file order.
 const TOP_KEYS: [&str; 6] = [
     "holes",
     "enclosed_holes",
@@ -99,6 +181,18 @@ const TOP_KEYS: [&str; 6] = [
     "surface_height",
     "score",
     "erasability",
+];
+
+/// Top-level keys a file may leave out (the reach terms' weights, 0 when
+/// absent, and the hole region).
+const OPTIONAL_KEYS: [&str; 7] = [
+    "s_surface_height",
+    "s_unreachable_open_cells",
+    "left_column_height",
+    "right_column_height",
+    "deepest_without_clear",
+    "deepest_after_clear",
+    "hole_region",
 ];
 
 /// Why a weights file was rejected. Each message is one line and names the
@@ -160,6 +254,60 @@ impl Weights {
         DNF86
     }
 
+    /// The weight named `name` (one of [`WEIGHT_NAMES`]).
+    pub fn get(&self, name: &str) -> Option<f64> {
+        let mut copy = *self;
+        copy.slot(name).map(|w| *w)
+    }
+
+    /// Sets the weight named `name`; `false` if there is no such weight.
+    pub fn set(&mut self, name: &str, value: f64) -> bool {
+        match self.slot(name) {
+            Some(w) => {
+                *w = value;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn slot(&mut self, name: &str) -> Option<&mut f64> {
+        if let Some(letter) = name.strip_prefix("erasability.") {
+            let piece = Piece::ALL
+                .into_iter()
+                .find(|p| letter.chars().eq([p.letter()]))?;
+            return Some(&mut self.erasability[piece.index()]);
+        }
+        Some(match name {
+            "holes" => &mut self.holes,
+            "enclosed_holes" => &mut self.enclosed_holes,
+            "lines_with_enclosed_holes" => &mut self.lines_with_enclosed_holes,
+            "surface_height" => &mut self.surface_height,
+            "score" => &mut self.score,
+            "s_surface_height" => &mut self.s_surface_height,
+            "s_unreachable_open_cells" => &mut self.s_unreachable_open_cells,
+            "left_column_height" => &mut self.left_column_height,
+            "right_column_height" => &mut self.right_column_height,
+            "deepest_without_clear" => &mut self.deepest_without_clear,
+            "deepest_after_clear" => &mut self.deepest_after_clear,
+            _ => return None,
+        })
+    }
+
+    /// Whether any reach term has a weight (so the terms must be computed).
+    pub fn uses_reach(&self) -> bool {
+        [
+            self.s_surface_height,
+            self.s_unreachable_open_cells,
+            self.left_column_height,
+            self.right_column_height,
+            self.deepest_without_clear,
+            self.deepest_after_clear,
+        ]
+        .iter()
+        .any(|&w| w != 0.0)
+    }
+
     /// Erasability weight of one piece.
     pub fn erasability_of(&self, piece: Piece) -> f64 {
         self.erasability[piece.index()]
@@ -189,12 +337,12 @@ impl Weights {
                 },
             }
         })?;
-        check_table(&table, "", &TOP_KEYS, file)?;
+        check_table(&table, "", &TOP_KEYS, &OPTIONAL_KEYS, file)?;
         match &table["erasability"] {
             toml::Value::Table(inner) => {
                 let letters: Vec<String> = Piece::ALL.iter().map(|p| p.letter().into()).collect();
                 let keys: Vec<&str> = letters.iter().map(String::as_str).collect();
-                check_table(inner, "erasability.", &keys, file)?;
+                check_table(inner, "erasability.", &keys, &[], file)?;
             }
             other => {
                 return Err(WeightsError::WrongType {
@@ -223,6 +371,13 @@ impl Weights {
             surface_height: parsed.surface_height,
             erasability: [e.S, e.Z, e.O, e.I, e.L, e.J, e.T],
             score: parsed.score,
+            s_surface_height: parsed.s_surface_height,
+            s_unreachable_open_cells: parsed.s_unreachable_open_cells,
+            left_column_height: parsed.left_column_height,
+            right_column_height: parsed.right_column_height,
+            deepest_without_clear: parsed.deepest_without_clear,
+            deepest_after_clear: parsed.deepest_after_clear,
+            hole_region: parsed.hole_region,
         })
     }
 
@@ -244,6 +399,13 @@ impl Weights {
                 J: e[5],
                 T: e[6],
             },
+            s_surface_height: self.s_surface_height,
+            s_unreachable_open_cells: self.s_unreachable_open_cells,
+            left_column_height: self.left_column_height,
+            right_column_height: self.right_column_height,
+            deepest_without_clear: self.deepest_without_clear,
+            deepest_after_clear: self.deepest_after_clear,
+            hole_region: self.hole_region,
         };
         let body = toml::to_string(&file).expect("weights serialise to TOML");
         format!("# Heuristic weights. The value is a cost: lower is better.\n{body}")
@@ -264,10 +426,11 @@ fn check_table(
     table: &toml::Table,
     prefix: &str,
     expected: &[&str],
+    optional: &[&str],
     file: &Path,
 ) -> Result<(), WeightsError> {
     for (key, value) in table {
-        if !expected.contains(&key.as_str()) {
+        if !expected.contains(&key.as_str()) && !optional.contains(&key.as_str()) {
             return Err(WeightsError::UnknownKey {
                 file: file.to_path_buf(),
                 key: format!("{prefix}{key}"),
@@ -275,6 +438,19 @@ fn check_table(
         }
         if prefix.is_empty() && key == "erasability" {
             continue;
+        }
+        if prefix.is_empty() && key == "hole_region" {
+            match value.as_str() {
+                Some("deepened-surface" | "lowest-surface") => continue,
+                _ => {
+                    return Err(WeightsError::WrongType {
+                        file: file.to_path_buf(),
+                        key: key.clone(),
+                        expected: "\"deepened-surface\" or \"lowest-surface\"",
+                        found: value.to_string(),
+                    })
+                }
+            }
         }
         let number = match value {
             toml::Value::Float(f) => Some(*f),

@@ -46,11 +46,13 @@
 
 mod clears;
 mod placements;
+mod reach;
 mod wave;
 
 pub(crate) use clears::for_each_clear;
 pub use clears::{candidate_rows, CLEAR_PATTERNS};
 pub use placements::Placements;
+pub use reach::Reach;
 pub(crate) use wave::spread_horizontal;
 pub use wave::{Cached, Direct, Transition};
 
@@ -111,6 +113,12 @@ impl MoveGen {
     /// All lock positions of `piece`.
     pub fn placements(&self, piece: Piece) -> Placements {
         Placements::generate_in(&self.slices, piece)
+    }
+
+    /// Every cell `piece` can reach and the deepest lock that clears
+    /// nothing ([`Reach`]).
+    pub fn reach(&self, piece: Piece) -> Reach {
+        reach::generate(&self.slices, &self.well, piece)
     }
 
     /// The piece's *highest peak*: over every well that locking `piece` can
