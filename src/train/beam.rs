@@ -68,6 +68,44 @@ pub fn run(
     eval: &dyn Evaluator,
     value: impl Fn(&Well) -> f64,
 ) -> Outcome {
+    let (levels, died) = walk(start, shape, eval);
+    if let Some(at) = died {
+        return Outcome::Died { at };
+    }
+    let last = levels.last().expect("at least one depth");
+    let best = last
+        .iter()
+        .map(|e| value(&e.well))
+        .fold(f64::NEG_INFINITY, f64::max);
+    Outcome::Survived { best }
+}
+
+/// How far a beam got: see [`reach`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Reached {
+    /// Pieces placed by the deepest level (`shape.pieces` if it survived).
+    pub pieces: u32,
+    /// The most lines any well of any level had cleared since the start.
+    pub lines: u32,
+}
+
+/// Runs the same beam as [`run`] and reports the lines it cleared: the
+/// tuner's measure of an evaluator (`hatetris tune`).
+pub fn reach(start: &Well, shape: Shape, eval: &dyn Evaluator) -> Reached {
+    let (levels, _) = walk(start, shape, eval);
+    Reached {
+        pieces: levels.len() as u32 - 1,
+        lines: levels
+            .iter()
+            .flat_map(|level| level.iter().map(|e| e.lines))
+            .max()
+            .unwrap_or(0),
+    }
+}
+
+/// The beam's levels, from the start well's to the last depth reached, and
+/// the depth where no child was left, if there was one.
+fn walk(start: &Well, shape: Shape, eval: &dyn Evaluator) -> (Vec<Vec<Entry>>, Option<u32>) {
     let mut levels: Vec<Vec<Entry>> = vec![vec![Entry {
         well: *start,
         lines: 0,
@@ -98,16 +136,11 @@ pub fn run(
             }));
         }
         if candidates.is_empty() {
-            return Outcome::Died { at: depth };
+            return (levels, Some(depth));
         }
         levels.push(keep_best(&mut candidates, shape.width));
     }
-    let last = levels.last().expect("at least one depth");
-    let best = last
-        .iter()
-        .map(|e| value(&e.well))
-        .fold(f64::NEG_INFINITY, f64::max);
-    Outcome::Survived { best }
+    (levels, None)
 }
 
 /// How often `well` occurs in the chain of entry `index` of the newest
