@@ -466,4 +466,76 @@ mod tests {
             .count();
         assert!(false_hits < 1_000, "{false_hits} false hits in 100,000");
     }
+
+    /// Writes the snapshot fixtures of `tests/data/ancestry/` with the
+    /// bincode 1 code, before it was replaced (kept in this commit only, to
+    /// show how the fixtures were made). `FIXTURE_RUNS` lists
+    /// `NAME=DIR:DEPTH` items; `FIXTURE_OUT` is the folder to write to.
+    #[test]
+    #[ignore]
+    fn write_snapshot_fixtures_with_bincode_1() {
+        use crate::run::store::DepthFile;
+        use serde::Serialize;
+        use std::path::Path;
+
+        #[derive(Serialize)]
+        struct MirrorLevelV2 {
+            wells: Vec<PackedWell>,
+            parents: Vec<u32>,
+        }
+        #[derive(Serialize)]
+        struct MirrorV2 {
+            levels: Vec<MirrorLevelV2>,
+            current: Vec<u32>,
+        }
+
+        let out = std::path::PathBuf::from(std::env::var("FIXTURE_OUT").unwrap());
+        std::fs::create_dir_all(&out).unwrap();
+        let write = |name: &str, depth: u32, beam_len: usize, file: &[u8], a: &Ancestry| {
+            std::fs::write(out.join(format!("{name}.bin")), file).unwrap();
+            let json = serde_json::json!({
+                "depth": depth,
+                "beam_len": beam_len,
+                "raw_len": u64::from_le_bytes(file[12..20].try_into().unwrap()),
+                "ancestry": a,
+            });
+            std::fs::write(out.join(format!("{name}.json")), json.to_string() + "\n").unwrap();
+        };
+        for item in std::env::var("FIXTURE_RUNS").unwrap().split_whitespace() {
+            let (name, rest) = item.split_once('=').unwrap();
+            let (dir, depth) = rest.rsplit_once(':').unwrap();
+            let (dir, depth) = (Path::new(dir), depth.parse::<u32>().unwrap());
+            let depth_file = |d: u32| DepthFile::open(&crate::run::depth_path(dir, d)).unwrap();
+            let beam_len = depth_file(depth).len();
+            let file = std::fs::read(dir.join(format!("ancestry-{depth:05}.bin"))).unwrap();
+            let a = Ancestry::from_snapshot(&file, depth, beam_len).unwrap();
+            write(name, depth, beam_len, &file, &a);
+            // The same ancestry in the previous format: every level holds
+            // its wells (the young ones read back from their depth files).
+            let v2 = MirrorV2 {
+                levels: a
+                    .levels
+                    .iter()
+                    .enumerate()
+                    .map(|(d, l)| MirrorLevelV2 {
+                        wells: match l.is_mature() {
+                            true => l.wells.clone(),
+                            false => depth_file(d as u32).wells_at(&l.in_file).unwrap(),
+                        },
+                        parents: l.parents.clone(),
+                    })
+                    .collect(),
+                current: a.current.clone(),
+            };
+            let raw = bincode::serialize(&v2).unwrap();
+            let packed = zstd::bulk::compress(&raw, 3).unwrap();
+            let mut v2_file = SNAPSHOT_MAGIC_V2.to_vec();
+            v2_file.extend_from_slice(&depth.to_le_bytes());
+            v2_file.extend_from_slice(&(raw.len() as u64).to_le_bytes());
+            v2_file.extend_from_slice(&crc32fast::hash(&packed).to_le_bytes());
+            v2_file.extend_from_slice(&packed);
+            let a2 = Ancestry::from_snapshot(&v2_file, depth, beam_len).unwrap();
+            write(&format!("{name}-v2"), depth, beam_len, &v2_file, &a2);
+        }
+    }
 }
