@@ -319,3 +319,36 @@ fn bench_search_repeats_and_measures_the_machine() {
         "hatetris: --copies needs --threads with 1 and a larger count"
     );
 }
+
+/// `bench movegen --json` ends with one JSON line with its three keys.
+#[test]
+fn bench_movegen_json_has_its_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let wells = dir.path().join("wells.txt");
+    std::fs::write(&wells, "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 96 48\n").unwrap();
+    let o = hatetris(
+        &[
+            "bench",
+            "movegen",
+            "--runs",
+            "1",
+            "--json",
+            "--wells",
+            wells.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let last = stdout(&o).lines().last().unwrap().to_string();
+    let v: serde_json::Value = serde_json::from_str(&last).unwrap();
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        ["all7_children_us", "choice_us", "chosen_children_us"]
+    );
+    assert!(v
+        .as_object()
+        .unwrap()
+        .values()
+        .all(|x| x.as_f64().unwrap() >= 0.0));
+}
