@@ -60,6 +60,19 @@ pub struct PackedWell([u16; 10]);
 const _: () = assert!(std::mem::size_of::<PackedWell>() == 20);
 
 impl PackedWell {
+    /// The ten 16-bit words, for a disk format.
+    #[inline]
+    pub fn words(&self) -> [u16; 10] {
+        self.0
+    }
+
+    /// The packed well of ten words (every value is a well: the 160 bits
+    /// are the 16 live rows' 10 columns).
+    #[inline]
+    pub fn from_words(words: [u16; 10]) -> PackedWell {
+        PackedWell(words)
+    }
+
     /// Number of filled cells.
     #[inline]
     pub fn cells(&self) -> u32 {

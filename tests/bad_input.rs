@@ -410,6 +410,16 @@ fn cases(t: &Path) -> Vec<Case> {
         case!["replay", "show", "DDDD"].full(),
         case!["replay", "show", "DDDD", "--json"].full(),
         case!["replay", "show", "DDDD", "--json=yes"].usage(),
+        case!["replay", "show", "DDDD", "--table"].full(),
+        case!["replay", "show", "DDDD", "--table", "--json"].usage(),
+        case!["replay", "show", "DDDD", "--from", "0"].usage(),
+        case!["replay", "show", "DDDD", "--from", "-1"].usage(),
+        case!["replay", "show", "DDDD", "--to", "x"].usage(),
+        case!["replay", "show", "DDDD", "--to", "99999999999"].usage(),
+        case!["replay", "show", "DDDD", "--from", "1"]
+            .fails("--from 1 is past the game's end: it has 0 locks"),
+        case!["replay", "show", "DDDD", "--from", "3", "--to", "2"]
+            .fails("--to 2 is before --from 3"),
         // replay encode.
         case!["replay", "encode"].usage(),
         case!["replay", "encode", "LRDX"].fails("'X' at position 3 is not a key"),

@@ -319,3 +319,114 @@ fn bench_search_repeats_and_measures_the_machine() {
         "hatetris: --copies needs --threads with 1 and a larger count"
     );
 }
+
+/// `replay show` steps through a game: for each lock in `--from..=--to`
+/// its number, piece and lines so far, then the well after it, drawn as
+/// `eval` reads it; the last line sums the game up.
+#[test]
+fn replay_show_steps_through_the_locks_with_each_well() {
+    let rec = json_lines("replays.jsonl")
+        .into_iter()
+        .find(|r| r["ai"] == "HATETRIS" && r["expected_score"].as_u64() > Some(10))
+        .unwrap();
+    let replay = rec["encodings"]["Base2048"].as_str().unwrap();
+    let keys = hatetris::replay::decode(replay).unwrap();
+    let trace = hatetris::replay::play(&keys, hatetris::enemy::EnemyKind::Hatetris);
+    let pieces = rec["pieces"].as_str().unwrap();
+    assert_eq!(trace.steps.len(), pieces.len());
+
+    let o = hatetris(
+        &["replay", "show", replay, "--from", "5", "--to", "7"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3 * 21 + 1, "{text}");
+    for (k, lock) in (5..=7).enumerate() {
+        let step = &trace.steps[lock - 1];
+        assert_eq!(
+            lines[21 * k],
+            format!(
+                "lock {lock}: piece {}, lines so far {}{}",
+                &pieces[lock - 1..lock],
+                step.score,
+                match step.lines {
+                    0 => String::new(),
+                    1 => " (+1 line)".to_string(),
+                    n => format!(" (+{n} lines)"),
+                }
+            )
+        );
+        let drawing = lines[21 * k + 1..21 * k + 21].join("\n");
+        assert_eq!(drawing + "\n", hatetris::well::draw_board(&step.board));
+        // The drawing is a well the tool reads back: the game's own well.
+        let want = crate::util::board(&rec["wells"][lock - 1]);
+        assert_eq!(step.board, want, "lock {lock}");
+    }
+    assert!(
+        lines[63].starts_with(&format!(
+            "score {}, {} pieces",
+            rec["expected_score"],
+            pieces.len()
+        )),
+        "{}",
+        lines[63]
+    );
+
+    // The whole game: one header per piece; the last has the score.
+    let o = hatetris(&["replay", "show", replay], None);
+    let text = stdout(&o);
+    let headers: Vec<&str> = text.lines().filter(|l| l.starts_with("lock ")).collect();
+    assert_eq!(headers.len(), pieces.len());
+    let last = headers.last().unwrap();
+    assert!(
+        last.contains(&format!("lines so far {}", rec["expected_score"])),
+        "{last}"
+    );
+    // --to past the end means the end; --json takes the same range.
+    let o = hatetris(
+        &[
+            "replay", "show", replay, "--from", "2", "--to", "100000", "--json",
+        ],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["steps"].as_array().unwrap().len(), pieces.len() - 1);
+    // A drawing of a shown well is what `eval` takes as a well.
+    let o = hatetris(&["eval", "-"], Some(lines[1..21].join("\n").as_bytes()));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// `bench movegen --json` ends with one JSON line with its three keys.
+#[test]
+fn bench_movegen_json_has_its_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let wells = dir.path().join("wells.txt");
+    std::fs::write(&wells, "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 96 48\n").unwrap();
+    let o = hatetris(
+        &[
+            "bench",
+            "movegen",
+            "--runs",
+            "1",
+            "--json",
+            "--wells",
+            wells.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let last = stdout(&o).lines().last().unwrap().to_string();
+    let v: serde_json::Value = serde_json::from_str(&last).unwrap();
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        ["all7_children_us", "choice_us", "chosen_children_us"]
+    );
+    assert!(v
+        .as_object()
+        .unwrap()
+        .values()
+        .all(|x| x.as_f64().unwrap() >= 0.0));
+}

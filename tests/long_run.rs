@@ -208,3 +208,47 @@ fn sigterm_writes_the_best_replay_and_the_run_resumes_to_the_same_result() {
     };
     assert_eq!(strip(&again), strip(&want));
 }
+
+/// `status` on a run a process holds names the depth in progress (the last
+/// complete depth + 1), in text and JSON; once the process is gone it
+/// names none.
+#[test]
+fn status_names_the_depth_in_progress_while_a_process_holds_the_run() {
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("run");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hatetris"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["search", "--quiet", "--width", "2000", "--quiescent"])
+        .args(["--max-depth", "400", "--threads", "1", "--out"])
+        .arg(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(60);
+    while logged_depths(&dir) < 3 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let o = hatetris(&["status", dir.to_str().unwrap(), "--json"], None);
+    let text = hatetris(&["status", dir.to_str().unwrap()], None);
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    child.wait().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(s["running"], true, "{s}");
+    let depth = s["depth"].as_u64().unwrap();
+    assert_eq!(s["in_progress"].as_u64(), Some(depth + 1), "{s}");
+    assert!(s["in_progress_s"].as_f64().unwrap() >= 0.0, "{s}");
+    let text = stdout(&text);
+    let line = text.lines().nth(1).unwrap();
+    assert!(line.starts_with("depth "), "{text}");
+    assert!(line.contains(" in progress for "), "{text}");
+
+    let after = hatetris(&["status", dir.to_str().unwrap(), "--json"], None);
+    let s: serde_json::Value = serde_json::from_str(stdout(&after).trim()).unwrap();
+    assert_eq!(s["running"], false, "{s}");
+    assert!(s["in_progress"].is_null(), "{s}");
+}

@@ -462,15 +462,25 @@ pub enum ReplayCmd {
         #[arg(long, default_value = "hatetris", value_parser = enemy_parser())]
         enemy: EnemyKind,
     },
-    /// Trace a replay piece by piece and draw the final well.
+    /// Step through a replay piece by piece: each lock's number, piece and
+    /// lines so far, then the well after it (drawn as `eval` reads it).
     Show {
         /// The replay: the string itself, `-` for standard input, or `@FILE`.
         replay: String,
         /// The enemy.
         #[arg(long, default_value = "hatetris", value_parser = enemy_parser())]
         enemy: EnemyKind,
-        /// Print JSON instead of text.
+        /// The first lock shown (1 is the first piece).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        from: Option<u32>,
+        /// The last lock shown (past the game's end means its end).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        to: Option<u32>,
+        /// One line per lock and the final well, without each lock's well.
         #[arg(long)]
+        table: bool,
+        /// Print JSON instead of text (the locks in --from..--to, no wells).
+        #[arg(long, conflicts_with = "table")]
         json: bool,
     },
     /// Encode keys (L, R, D, U) in one of the game's replay formats.

@@ -338,13 +338,20 @@ fn bench_movegen(
         )?;
     }
     if json {
-        outln!(
-            out,
-            "{{\"choice_us\":{:.4},\"chosen_children_us\":{:.4},\"all7_children_us\":{:.4}}}",
-            b.choice_us,
-            b.chosen_children_us,
-            b.all7_children_us
-        )?;
+        /// The JSON line's keys; the figures to 4 decimals.
+        #[derive(serde::Serialize)]
+        struct Line {
+            choice_us: f64,
+            chosen_children_us: f64,
+            all7_children_us: f64,
+        }
+        let four = |us: f64| (us * 1e4).round() / 1e4;
+        let line = Line {
+            choice_us: four(b.choice_us),
+            chosen_children_us: four(b.chosen_children_us),
+            all7_children_us: four(b.all7_children_us),
+        };
+        outln!(out, "{}", serde_json::to_string(&line)?)?;
     }
     Ok(())
 }
@@ -360,6 +367,26 @@ fn game_over(over: bool) -> &'static str {
     } else {
         "game not over"
     }
+}
+
+/// The locks `replay show` shows (0-based), from 1-based `--from` and
+/// `--to` over a game of `locks` locks: `--to` past the end means the end;
+/// an empty or impossible range is an error.
+fn lock_range(locks: usize, from: Option<u32>, to: Option<u32>) -> Result<std::ops::Range<usize>> {
+    let start = from.map_or(1, |f| f as usize);
+    let end = to.map_or(locks, |t| (t as usize).min(locks));
+    if let (Some(f), Some(t)) = (from, to) {
+        if t < f {
+            bail!("--to {t} is before --from {f}");
+        }
+    }
+    if from.is_some() && start > locks {
+        bail!(
+            "--from {start} is past the game's end: it has {locks} {}",
+            if locks == 1 { "lock" } else { "locks" }
+        );
+    }
+    Ok(start - 1..end.max(start - 1))
 }
 
 /// The wells to draw of a game: after every `every`th lock (if asked) and
@@ -411,14 +438,27 @@ fn replay_cmd(cmd: ReplayCmd, out: &mut dyn Write) -> Result<()> {
         ReplayCmd::Show {
             replay,
             enemy,
+            from,
+            to,
+            table,
             json,
         } => {
-            let kind = enemy;
             let keys = decode_replay(&replay)?;
-            let trace = replay::play(&keys, kind);
+            let trace = replay::play(&keys, enemy);
+            let shown = lock_range(trace.steps.len(), from, to)?;
+            let first = shown.start + 1;
+            let steps = &trace.steps[shown];
+            let summary = format!(
+                "score {}, {} pieces, {} of {} keys used, {}",
+                trace.score,
+                trace.steps.len(),
+                trace.keys_used,
+                keys.len(),
+                game_over(trace.game_over)
+            );
             if json {
                 let v = serde_json::json!({
-                    "steps": trace.steps,
+                    "steps": steps,
                     "score": trace.score,
                     "game_over": trace.game_over,
                     "keys": keys.len(),
@@ -426,28 +466,37 @@ fn replay_cmd(cmd: ReplayCmd, out: &mut dyn Write) -> Result<()> {
                     "well": trace.board,
                 });
                 outln!(out, "{v}")?;
-            } else {
+            } else if table {
                 outln!(out, "{:>6}  piece  lines  score", "lock")?;
-                for (i, s) in trace.steps.iter().enumerate() {
+                for (i, s) in steps.iter().enumerate() {
                     outln!(
                         out,
                         "{:>6}  {:>5}  {:>5}  {:>5}",
-                        i + 1,
+                        first + i,
                         s.piece,
                         s.lines,
                         s.score
                     )?;
                 }
                 write!(out, "{}", draw_board(&trace.board)).context(STDOUT)?;
-                outln!(
-                    out,
-                    "score {}, {} pieces, {} of {} keys used, {}",
-                    trace.score,
-                    trace.steps.len(),
-                    trace.keys_used,
-                    keys.len(),
-                    game_over(trace.game_over)
-                )?;
+                outln!(out, "{summary}")?;
+            } else {
+                for (i, s) in steps.iter().enumerate() {
+                    let cleared = match s.lines {
+                        0 => String::new(),
+                        1 => " (+1 line)".to_string(),
+                        n => format!(" (+{n} lines)"),
+                    };
+                    outln!(
+                        out,
+                        "lock {}: piece {}, lines so far {}{cleared}",
+                        first + i,
+                        s.piece,
+                        s.score
+                    )?;
+                    write!(out, "{}", draw_board(&s.board)).context(STDOUT)?;
+                }
+                outln!(out, "{summary}")?;
             }
         }
         ReplayCmd::Encode { keys, format } => {

@@ -51,9 +51,14 @@ fn describe(dir: &str, s: &Status) -> String {
         "run {dir}: width {}, enemy {}, {evaluator}\n",
         s.width, s.enemy
     );
+    let progress = match (s.in_progress, s.in_progress_s) {
+        (Some(d), Some(secs)) => format!(", depth {d} in progress for {secs:.0} s"),
+        (Some(d), None) => format!(", depth {d} in progress"),
+        _ => String::new(),
+    };
     let state = match (s.running, s.pid, s.exhausted) {
-        (true, Some(pid), _) => format!("running (process {pid})"),
-        (true, None, _) => "running".to_string(),
+        (true, Some(pid), _) => format!("running (process {pid}){progress}"),
+        (true, None, _) => format!("running{progress}"),
         (false, _, true) => "finished: every child ends the game".to_string(),
         (false, _, false) if Some(s.depth) == s.max_depth => "finished".to_string(),
         (false, _, false) => "not running (`hatetris search --resume DIR` goes on)".to_string(),

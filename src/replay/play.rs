@@ -20,6 +20,9 @@ pub struct Step {
     pub lines: u8,
     /// Total score after this lock.
     pub score: u32,
+    /// The board after this lock (its lines cleared).
+    #[serde(skip)]
+    pub board: Board,
 }
 
 /// What a replay did.
@@ -49,11 +52,13 @@ pub fn play(keys: &[Key], kind: EnemyKind) -> Trace {
                 piece,
                 lines,
                 score: game.score(),
+                board: *game.board(),
             }),
             Event::GameOver { piece } => steps.push(Step {
                 piece,
                 lines: 0,
                 score: game.score(),
+                board: *game.board(),
             }),
             Event::Moved | Event::Blocked => {}
         }

@@ -70,6 +70,14 @@ pub struct Status {
     pub pid: Option<u32>,
     /// Whether `best-replay.txt` is there.
     pub best_replay: bool,
+    /// The depth being computed, when a process holds the run and has
+    /// depths left: the last complete depth + 1 (the search writes no
+    /// finer progress to the folder).
+    pub in_progress: Option<u32>,
+    /// Seconds since the manifest was last written (the end of the last
+    /// complete depth, or the start of the run or resume), when a depth is
+    /// in progress.
+    pub in_progress_s: Option<f64>,
 }
 
 /// The status of the run in `dir`.
@@ -109,6 +117,16 @@ pub fn status(dir: &Path) -> Result<Status, RunError> {
         let entry = entry.map_err(super::io(dir))?;
         folder_bytes += entry.metadata().map_or(0, |md| md.len());
     }
+    let max_depth = m.plan.map(|p| p.max_depth);
+    let in_progress = (held.is_some() && !m.exhausted && max_depth.is_none_or(|d| m.depth < d))
+        .then_some(m.depth + 1);
+    let in_progress_s = in_progress.and_then(|_| {
+        let written = fs::metadata(super::manifest_path(dir))
+            .ok()?
+            .modified()
+            .ok()?;
+        Some(written.elapsed().unwrap_or_default().as_secs_f64())
+    });
     let ev = &m.settings.evaluator;
     Ok(Status {
         width: m.settings.width,
@@ -116,7 +134,7 @@ pub fn status(dir: &Path) -> Result<Status, RunError> {
         net: ev.get("net").and_then(|v| v.as_str()).map(String::from),
         quiescent: ev.get("quiescent").and_then(|v| v.as_u64()),
         depth: m.depth,
-        max_depth: m.plan.map(|p| p.max_depth),
+        max_depth,
         exhausted: m.exhausted,
         best_score: m.best.score,
         best_depth: m.best.depth,
@@ -129,6 +147,8 @@ pub fn status(dir: &Path) -> Result<Status, RunError> {
         running: held.is_some(),
         pid: held.flatten(),
         best_replay: super::best_replay_path(dir).exists(),
+        in_progress,
+        in_progress_s,
     })
 }
 

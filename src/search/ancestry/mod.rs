@@ -38,17 +38,21 @@
 //! wells, so a false hit costs time, never correctness. (A hash set of the
 //! wells' 64-bit hashes cost about 15 bytes per node.)
 //!
+//! The snapshot written with each depth, and read back on resume, is in
+//! `codec.rs`: written by hand, byte for byte what bincode 1 wrote before
+//! it.
+//!
 //! Rejected: storing each entry's ancestry inline (unbounded size), or a
 //! per-entry Bloom filter (a 300-deep ancestry saturates any filter small
 //! enough to keep the entry under 64 bytes).
 
-use serde::{Deserialize, Serialize};
+mod codec;
 
 use crate::lock::child_cells;
 use crate::well::{PackedWell, Well};
 
 /// One older depth of the ancestry tree.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default)]
 pub struct Level {
     /// Index into the previous level; unused at depth 0. Its length is the
     /// level's number of nodes.
@@ -74,51 +78,16 @@ impl Level {
 /// (see the module doc).
 pub const MATURE_AGE: usize = 4;
 
-/// The layout of a level in the previous snapshot format (`HTANCST2`),
-/// where every level held its wells.
-#[derive(Deserialize)]
-pub(crate) struct LevelV2 {
-    wells: Vec<PackedWell>,
-    parents: Vec<u32>,
-}
-
-/// The previous snapshot format (`HTANCST2`).
-#[derive(Deserialize)]
-pub(crate) struct AncestryV2 {
-    levels: Vec<LevelV2>,
-    current: Vec<u32>,
-}
-
-impl From<AncestryV2> for Ancestry {
-    fn from(old: AncestryV2) -> Ancestry {
-        Ancestry {
-            levels: old
-                .levels
-                .into_iter()
-                .map(|l| Level {
-                    parents: l.parents,
-                    wells: l.wells,
-                    in_file: Vec::new(),
-                })
-                .collect(),
-            current: old.current,
-            ..Ancestry::default()
-        }
-    }
-}
-
 /// The ancestry of every entry of the current beam.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default)]
 pub struct Ancestry {
     /// Depths 0 to the current depth − 1, live nodes only.
     levels: Vec<Level>,
     /// For each entry of the current beam, its parent in the last level
     /// (unused at depth 0, where the beam is the empty well alone).
     current: Vec<u32>,
-    #[serde(skip)]
     seen: Filter,
     /// `cells[n]`: whether some older node has `n` cells.
-    #[serde(skip)]
     cells: Vec<bool>,
 }
 
@@ -340,54 +309,6 @@ impl Ancestry {
         }
         self.reindex();
         Some(self)
-    }
-}
-
-const SNAPSHOT_MAGIC: &[u8; 8] = b"HTANCST3";
-/// The previous snapshot format, still read: every level held its wells.
-const SNAPSHOT_MAGIC_V2: &[u8; 8] = b"HTANCST2";
-
-impl Ancestry {
-    /// The snapshot of this ancestry at `depth`: magic `HTANCST3`, the depth
-    /// (u32 LE), the raw length (u64 LE), the CRC-32 of the compressed
-    /// bytes (u32 LE), then the bincode encoding compressed with zstd.
-    ///
-    /// # Stability
-    /// The magic names the layout; `HTANCST2` (every level held its wells)
-    /// is still read. A snapshot that fails any check reads as `None`.
-    pub fn to_snapshot(&self, depth: u32) -> Vec<u8> {
-        let raw = bincode::serialize(self).expect("ancestry serializes");
-        let packed = zstd::bulk::compress(&raw, 3).expect("zstd compresses in memory");
-        let mut out = Vec::with_capacity(packed.len() + 24);
-        out.extend_from_slice(SNAPSHOT_MAGIC);
-        out.extend_from_slice(&depth.to_le_bytes());
-        out.extend_from_slice(&(raw.len() as u64).to_le_bytes());
-        out.extend_from_slice(&crc32fast::hash(&packed).to_le_bytes());
-        out.extend_from_slice(&packed);
-        out
-    }
-
-    /// Reads a snapshot written by [`Ancestry::to_snapshot`] at `depth`,
-    /// checked against a beam of `beam_len` entries.
-    pub fn from_snapshot(bytes: &[u8], depth: u32, beam_len: usize) -> Option<Ancestry> {
-        let v2 = bytes.len() >= 8 && &bytes[..8] == SNAPSHOT_MAGIC_V2;
-        if bytes.len() < 24 || (&bytes[..8] != SNAPSHOT_MAGIC && !v2) {
-            return None;
-        }
-        let d = u32::from_le_bytes(bytes[8..12].try_into().ok()?);
-        let raw_len = u64::from_le_bytes(bytes[12..20].try_into().ok()?) as usize;
-        let crc = u32::from_le_bytes(bytes[20..24].try_into().ok()?);
-        let packed = &bytes[24..];
-        if d != depth || crc32fast::hash(packed) != crc || raw_len > (1 << 36) {
-            return None;
-        }
-        let raw = zstd::bulk::decompress(packed, raw_len).ok()?;
-        let a: Ancestry = if v2 {
-            bincode::deserialize::<AncestryV2>(&raw).ok()?.into()
-        } else {
-            bincode::deserialize(&raw).ok()?
-        };
-        a.validate(beam_len)
     }
 }
 
