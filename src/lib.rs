@@ -58,6 +58,7 @@ pub mod reverse;
 pub mod run;
 pub mod search;
 pub mod train;
+pub mod tune;
 pub mod well;
 
 pub use enemy::EnemyKind;

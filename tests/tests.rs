@@ -18,3 +18,4 @@ mod replays;
 mod rules;
 mod run_folder;
 mod train;
+mod tune;

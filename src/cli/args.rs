@@ -43,6 +43,13 @@ pub enum Command {
     /// holds everything (master beams, samples, targets, nets, losses, a
     /// picture). A killed trainer goes on when run again on the folder.
     Train(TrainArgs),
+    /// Tune the heuristic's weights with CMA-ES in a folder (a killed tuner
+    /// goes on when run again on it); the best weights so far are always in
+    /// DIR/best.toml, which `search --weights` reads.
+    Tune(TuneArgs),
+    /// The tuner's fitness for two or more weights files side by side, with
+    /// the spread and the paired difference, to tell a gain from noise.
+    Compare(CompareArgs),
     /// A run folder at a glance: depth, best score, speed, memory, disk, and
     /// whether a process is running it. Safe while the search runs.
     Status(StatusArgs),
@@ -528,4 +535,80 @@ pub enum ReplayCmd {
         #[arg(long, value_enum, default_value_t = ReplayFormat::Base2048)]
         format: ReplayFormat,
     },
+}
+
+/// How the tuner's fitness is measured (shared by `tune` and `compare`).
+#[derive(Args, Debug, Clone)]
+pub struct FitnessArgs {
+    /// Beam width of the reference game and of every fitness beam
+    /// [tune default: 10000; a resume: the folder's].
+    #[arg(long)]
+    pub width: Option<usize>,
+    /// Rank wells with the quiescent lookahead, up to DEPTH clears (default
+    /// 32 when given without a value).
+    #[arg(long, num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
+    pub quiescent: Option<u8>,
+    /// Start wells taken from the reference game at evenly spaced depths
+    /// (depth 0 first) [default: 4].
+    #[arg(long)]
+    pub starts: Option<usize>,
+    /// Pieces each fitness beam plays from its start well [default: 40].
+    #[arg(long)]
+    pub pieces: Option<u32>,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// The tuning folder (created if new; an existing one goes on with its
+    /// own settings).
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub fitness: FitnessArgs,
+    /// The weights to start from (default: the 86-record weights).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// The weights to tune, comma-separated (names as in the weights file,
+    /// `erasability.S` for one piece) [default: every weight].
+    #[arg(long, value_delimiter = ',')]
+    pub terms: Option<Vec<String>>,
+    /// Evaluations in all, the start weights' included [default: 200; a
+    /// resume may raise it].
+    #[arg(long)]
+    pub budget: Option<usize>,
+    /// CMA-ES's first step size, in units of 83.7646 (the 86-record
+    /// weights' magnitude) [default: 0.3].
+    #[arg(long)]
+    pub sigma: Option<f64>,
+    /// Candidates per generation [default: CMA-ES's, 4 + 3 ln(dimension)].
+    #[arg(long)]
+    pub population: Option<usize>,
+    /// CMA-ES's seed [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// A weights file; give it twice or more (the first is the baseline,
+    /// whose game at --width is the reference unless --reference is given).
+    #[arg(long = "weights", required = true, num_args = 1)]
+    pub weights: Vec<PathBuf>,
+    #[command(flatten)]
+    pub fitness: FitnessArgs,
+    /// Take the start wells from this replay instead of the baseline's game.
+    #[arg(long)]
+    pub reference: Option<PathBuf>,
+    /// Keep the reference game's run folder here (default: a temporary
+    /// folder, removed at the end).
+    #[arg(long)]
+    pub reference_dir: Option<PathBuf>,
+    /// One JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
 }

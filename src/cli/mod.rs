@@ -8,6 +8,7 @@ mod resume;
 mod search;
 mod status;
 mod train;
+mod tune;
 mod verify;
 
 use std::io::{self, BufWriter, Read, Write};
@@ -79,6 +80,8 @@ pub fn run() -> Result<()> {
         Command::Verify(a) => verify::verify(a, out_ref),
         Command::Eval(a) => eval::eval(a, out_ref),
         Command::Train(a) => train::train(a, out_ref),
+        Command::Tune(a) => tune::tune(a, out_ref),
+        Command::Compare(a) => tune::compare(a, out_ref),
         Command::Status(a) => status::status(a, out_ref),
         Command::Plot(a) => plot::plot(a, out_ref),
         Command::Completions { shell } => {
@@ -356,7 +359,7 @@ fn bench_movegen(
     Ok(())
 }
 
-fn decode_replay(arg: &str) -> Result<Vec<Key>> {
+pub(crate) fn decode_replay(arg: &str) -> Result<Vec<Key>> {
     let text = read_arg(arg, Input::Replay)?;
     replay::decode(&text).context("decoding the replay")
 }

@@ -1,0 +1,330 @@
+//! `hatetris tune` and `hatetris compare`: the tuner's command line, its
+//! progress bar, and the side-by-side fitness table.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::{bail, Context, Result};
+
+use hatetris::heuristic::{Weights, WEIGHT_NAMES};
+use hatetris::tune::{self, Evaluation, Fitness, FitnessSettings, TuneObserver, TuneSettings};
+
+use super::args::{CompareArgs, FitnessArgs, TuneArgs};
+use super::search::threads_arg;
+use super::{outln, read_input, Input};
+
+const DEFAULT_WIDTH: usize = 10_000;
+const DEFAULT_STARTS: usize = 4;
+const DEFAULT_PIECES: u32 = 40;
+const DEFAULT_BUDGET: usize = 200;
+const DEFAULT_SIGMA: f64 = 0.3;
+
+fn load_weights(path: Option<&Path>) -> Result<Weights> {
+    Ok(match path {
+        Some(p) => Weights::parse(&read_input(Some(p), Input::Weights)?, p)?,
+        None => Weights::dnf86(),
+    })
+}
+
+fn fitness_settings(a: &FitnessArgs) -> FitnessSettings {
+    FitnessSettings {
+        width: a.width.unwrap_or(DEFAULT_WIDTH),
+        quiescent: a.quiescent,
+        pieces: a.pieces.unwrap_or(DEFAULT_PIECES),
+        starts: a.starts.unwrap_or(DEFAULT_STARTS),
+    }
+}
+
+fn check_fitness(f: &FitnessSettings) -> Result<()> {
+    if f.width == 0 || f.starts == 0 || f.pieces == 0 {
+        bail!("--width, --starts and --pieces must be at least 1");
+    }
+    Ok(())
+}
+
+/// A progress bar over the budget, with the best so far.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    best: Mutex<f64>,
+}
+
+impl TuneObserver for Progress {
+    fn reference(&self, pieces: usize) {
+        if let Some(bar) = &self.bar {
+            bar.println(format!("reference game: {pieces} pieces"));
+        }
+    }
+
+    fn evaluated(&self, e: &Evaluation, fresh: bool, done: usize, budget: usize) {
+        let mut best = self.best.lock().unwrap_or_else(|p| p.into_inner());
+        *best = best.max(e.measured.mean);
+        if let Some(bar) = &self.bar {
+            bar.set_length(budget as u64);
+            bar.set_position(done as u64);
+            if !fresh {
+                // Read back from the log: not part of the ETA's pace.
+                bar.reset_eta();
+            }
+            bar.set_message(format!(
+                "generation {} · last {:.2} · best {:.2} lines",
+                e.generation, e.measured.mean, *best
+            ));
+        }
+    }
+}
+
+pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
+    let threads = threads_arg(a.fitness.threads)?;
+    let spath = tune::settings_path(&a.dir);
+    let settings = if spath.exists() {
+        let text = std::fs::read_to_string(&spath)
+            .with_context(|| format!("{}: cannot read", spath.display()))?;
+        let s: TuneSettings = serde_json::from_str(&text)
+            .with_context(|| format!("{}: not a tuning folder's settings", spath.display()))?;
+        let f = &a.fitness;
+        let changed = f.width.is_some_and(|w| w != s.fitness.width)
+            || f.quiescent.is_some_and(|q| Some(q) != s.fitness.quiescent)
+            || f.starts.is_some_and(|v| v != s.fitness.starts)
+            || f.pieces.is_some_and(|v| v != s.fitness.pieces)
+            || a.sigma.is_some_and(|v| v != s.sigma)
+            || a.seed.is_some_and(|v| v != s.seed)
+            || a.population.is_some_and(|v| Some(v) != s.population)
+            || a.terms.as_ref().is_some_and(|t| *t != s.terms)
+            || a.weights.is_some();
+        if changed {
+            bail!(
+                "{} is a tuning folder already: it goes on with its own settings ({}); only --budget and --threads may be given",
+                a.dir.display(),
+                spath.display()
+            );
+        }
+        s
+    } else {
+        let fitness = fitness_settings(&a.fitness);
+        check_fitness(&fitness)?;
+        let terms = match &a.terms {
+            Some(t) => t.clone(),
+            None => WEIGHT_NAMES.iter().map(|s| s.to_string()).collect(),
+        };
+        TuneSettings {
+            fitness,
+            terms,
+            initial: load_weights(a.weights.as_deref())?,
+            sigma: a.sigma.unwrap_or(DEFAULT_SIGMA),
+            population: a.population,
+            seed: a.seed.unwrap_or(1),
+        }
+    };
+    let budget = a.budget.unwrap_or(DEFAULT_BUDGET);
+    if budget < 2 {
+        bail!("--budget must be at least 2 (the start weights and one candidate)");
+    }
+    let bar = (!a.quiet).then(|| {
+        let bar = indicatif::ProgressBar::new(budget as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} evaluations, ETA {eta} · {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_message("playing the reference game");
+        bar
+    });
+    let progress = Progress {
+        bar,
+        best: Mutex::new(f64::NEG_INFINITY),
+    };
+    let tuned = tune::tune(&a.dir, &settings, budget, threads, &progress)?;
+    if let Some(bar) = &progress.bar {
+        bar.finish_and_clear();
+    }
+    let show = |e: &Evaluation| {
+        let lines: Vec<String> = e
+            .measured
+            .per_start
+            .iter()
+            .map(|r| r.lines.to_string())
+            .collect();
+        format!(
+            "{:.2} lines (sd {:.2}; per start {})",
+            e.measured.mean,
+            e.measured.sd,
+            lines.join(" ")
+        )
+    };
+    outln!(out, "start weights: {}", show(&tuned.start))?;
+    outln!(
+        out,
+        "best:          {} at evaluation {}",
+        show(&tuned.best),
+        tuned.best.index
+    )?;
+    outln!(
+        out,
+        "{} evaluations; CMA-ES stopped: {}",
+        tuned.evaluations,
+        tuned.stopped
+    )?;
+    outln!(
+        out,
+        "best weights: {} (search with --weights {}{})",
+        tune::best_path(&a.dir).display(),
+        tune::best_path(&a.dir).display(),
+        match settings.fitness.quiescent {
+            Some(q) => format!(" --quiescent {q}"),
+            None => String::new(),
+        }
+    )?;
+    Ok(())
+}
+
+/// One evaluator's line of `compare`.
+#[derive(serde::Serialize)]
+struct Row {
+    weights: PathBuf,
+    lines: Vec<u32>,
+    pieces: Vec<u32>,
+    mean: f64,
+    sd: f64,
+    /// Mean of (this − baseline) over the starts, and its standard error.
+    difference: f64,
+    difference_se: f64,
+}
+
+pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
+    if a.weights.len() < 2 {
+        bail!("give --weights at least twice: the baseline and what to compare with it");
+    }
+    let threads = threads_arg(a.fitness.threads)?;
+    let settings = fitness_settings(&a.fitness);
+    check_fitness(&settings)?;
+    let all: Vec<Weights> = a
+        .weights
+        .iter()
+        .map(|p| load_weights(Some(p)))
+        .collect::<Result<_>>()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting the threads")?;
+    let game = match &a.reference {
+        Some(path) => {
+            let keys = super::decode_replay(&format!("@{}", path.display()))?;
+            tune::wells_of(&keys)
+        }
+        None => {
+            let temp = match &a.reference_dir {
+                Some(_) => None,
+                None => Some(TempDir::new()?),
+            };
+            let dir = match (&a.reference_dir, &temp) {
+                (Some(d), _) => d.clone(),
+                (None, Some(t)) => t.0.clone(),
+                (None, None) => unreachable!("a temporary folder is made when none is given"),
+            };
+            tune::reference_game(&dir, &all[0], &settings, threads)?
+        }
+    };
+    let fitness = Fitness::new(settings.clone(), &game)?;
+    let measured: Vec<_> = all
+        .iter()
+        .map(|w| pool.install(|| fitness.measure(w)))
+        .collect();
+    let base: Vec<f64> = measured[0]
+        .per_start
+        .iter()
+        .map(|r| r.lines as f64)
+        .collect();
+    let rows: Vec<Row> = a
+        .weights
+        .iter()
+        .zip(&measured)
+        .map(|(path, m)| {
+            let diffs: Vec<f64> = m
+                .per_start
+                .iter()
+                .zip(&base)
+                .map(|(r, b)| r.lines as f64 - b)
+                .collect();
+            let (difference, sd) = tune::mean_sd(&diffs);
+            Row {
+                weights: path.clone(),
+                lines: m.per_start.iter().map(|r| r.lines).collect(),
+                pieces: m.per_start.iter().map(|r| r.pieces).collect(),
+                mean: m.mean,
+                sd: m.sd,
+                difference,
+                difference_se: sd / (diffs.len() as f64).sqrt(),
+            }
+        })
+        .collect();
+    if a.json {
+        let depths: Vec<u32> = fitness.starts.iter().map(|(d, _)| *d).collect();
+        let value = serde_json::json!({
+            "settings": settings,
+            "reference_pieces": game.len() - 1,
+            "start_depths": depths,
+            "rows": rows,
+        });
+        outln!(out, "{}", serde_json::to_string(&value)?)?;
+        return Ok(());
+    }
+    let depths: Vec<String> = fitness.starts.iter().map(|(d, _)| d.to_string()).collect();
+    outln!(
+        out,
+        "width {}{}, {} pieces from each of {} start wells (depths {} of a {}-piece reference game)",
+        settings.width,
+        match settings.quiescent {
+            Some(q) => format!(" --quiescent {q}"),
+            None => String::new(),
+        },
+        settings.pieces,
+        settings.starts,
+        depths.join(", "),
+        game.len() - 1
+    )?;
+    for r in &rows {
+        let lines: Vec<String> = r.lines.iter().map(|l| l.to_string()).collect();
+        outln!(
+            out,
+            "{:>8.2} lines (sd {:5.2})  vs baseline {:+.2} ± {:.2}  per start [{}]  {}",
+            r.mean,
+            r.sd,
+            r.difference,
+            r.difference_se,
+            lines.join(" "),
+            r.weights.display()
+        )?;
+    }
+    outln!(
+        out,
+        "(± is the standard error of the paired difference over the starts; a gain under about twice it is noise)"
+    )?;
+    Ok(())
+}
+
+/// A temporary folder under the system's, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> Result<TempDir> {
+        let dir = std::env::temp_dir().join(format!(
+            "hatetris-compare-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos())
+        ));
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("{}: cannot create", dir.display()))?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

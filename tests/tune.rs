@@ -1,0 +1,120 @@
+//! `hatetris tune` and `hatetris compare` as a user runs them: a killed
+//! (here: budget-cut) tuner resumes to the same weights as one never
+//! stopped, the best weights file is one `search --weights` reads, and bad
+//! settings are one line.
+
+use std::path::Path;
+
+use hatetris::heuristic::Weights;
+use hatetris::tune::{self, Fitness, FitnessSettings};
+use hatetris::Well;
+
+use crate::cli::{hatetris, stderr, stdout};
+
+const SMALL: [&str; 12] = [
+    "--width",
+    "60",
+    "--starts",
+    "2",
+    "--pieces",
+    "8",
+    "--population",
+    "3",
+    "--terms",
+    "s_unreachable_open_cells,left_column_height",
+    "--threads",
+    "2",
+];
+
+fn tune_in(dir: &Path, budget: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["tune", dir.to_str().unwrap(), "--budget", budget, "-q"];
+    args.extend_from_slice(extra);
+    hatetris(&args, None)
+}
+
+#[test]
+fn a_tuner_cut_short_resumes_to_the_weights_of_one_never_stopped() {
+    let whole = tempfile::tempdir().unwrap();
+    let o = tune_in(whole.path(), "10", &SMALL);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cut = tempfile::tempdir().unwrap();
+    let o = tune_in(cut.path(), "4", &SMALL);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The resume takes its settings from the folder.
+    let o = tune_in(cut.path(), "10", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let best = |d: &Path| std::fs::read(tune::best_path(d)).unwrap();
+    assert_eq!(best(whole.path()), best(cut.path()));
+    let logged = |d: &Path| tune::evaluations(d).unwrap().len();
+    assert_eq!(logged(whole.path()), logged(cut.path()));
+    for name in ["fitness.svg", "fitness.png", "best.json", "tune.json"] {
+        assert!(whole.path().join(name).is_file(), "{name}");
+    }
+    // The best weights are a weights file the search reads.
+    assert!(Weights::load(&tune::best_path(whole.path())).is_ok());
+    assert!(stdout(&o).contains("best weights:"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_resume_refuses_other_settings_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(tune_in(dir.path(), "2", &SMALL).status.success());
+    let o = tune_in(dir.path(), "3", &["--width", "70"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o).trim().lines().count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("only --budget and --threads"));
+}
+
+#[test]
+fn an_unknown_weight_name_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = tune_in(dir.path(), "3", &["--terms", "holes,hats", "--width", "50"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert_eq!(e.trim().lines().count(), 1, "{e}");
+    assert!(e.contains("unknown weight `hats`"), "{e}");
+}
+
+#[test]
+fn compare_gives_each_evaluator_its_fitness_and_the_paired_difference() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data/weights/dnf-86.toml");
+    let o = hatetris(
+        &[
+            "compare",
+            "--weights",
+            data,
+            "--weights",
+            data,
+            "--width",
+            "60",
+            "--starts",
+            "2",
+            "--pieces",
+            "8",
+            "--json",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["mean"], rows[1]["mean"]);
+    assert_eq!(rows[1]["difference"], 0.0);
+    let o = hatetris(&["compare", "--weights", data], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}
+
+#[test]
+fn start_wells_are_evenly_spaced_from_depth_zero() {
+    let game: Vec<Well> = (0..10).map(|_| Well::EMPTY).collect();
+    let settings = FitnessSettings {
+        width: 10,
+        quiescent: None,
+        pieces: 5,
+        starts: 4,
+    };
+    let f = Fitness::new(settings, &game).unwrap();
+    let depths: Vec<u32> = f.starts.iter().map(|(d, _)| *d).collect();
+    assert_eq!(depths, [0, 2, 5, 7]);
+}
