@@ -37,6 +37,8 @@
 //!   by depth and a game's wells;
 //! - [`train`]: the generational trainer (master beams, training beams,
 //!   targets, the fit, the training folder and its picture);
+//! - [`tune`]: the weights tuner (CMA-ES over a fitness measured from the
+//!   start wells of a reference game) and the fitness `compare` reports;
 //! - [`bench`](mod@bench): fixed workloads that time the engine and double as
 //!   determinism signatures.
 #![deny(missing_docs)]
