@@ -64,7 +64,7 @@ fn draw_into<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .x_desc("evaluation")
-        .y_desc("mean lines (bar: ± 1 sd over the starts)")
+        .y_desc("mean lines (bar: one sd over the starts, each way)")
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
