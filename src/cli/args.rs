@@ -437,6 +437,10 @@ pub struct BenchEvalArgs {
     /// the heuristic, all through the search's batch call.
     #[arg(long)]
     pub net: Option<PathBuf>,
+    /// Also time the heuristic with these weights (for example with the
+    /// reach terms weighted), next to the default weights.
+    #[arg(long, conflicts_with = "net")]
+    pub weights: Option<PathBuf>,
     /// End with one JSON line.
     #[arg(long)]
     pub json: bool,

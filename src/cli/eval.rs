@@ -173,8 +173,18 @@ pub fn bench_eval(a: BenchEvalArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(path) = &a.net {
         return bench_eval_net(&wells, &load_net(path)?, a.quiescent, a.json, out);
     }
-    let plain = heuristic::bench_eval(&wells, None);
-    let quiescent = heuristic::bench_eval(&wells, Some(a.quiescent));
+    let plain = heuristic::bench_eval(&wells, Weights::dnf86(), None);
+    let quiescent = heuristic::bench_eval(&wells, Weights::dnf86(), Some(a.quiescent));
+    let given = match &a.weights {
+        Some(path) => {
+            let w = *evaluator(Some(path), None)?.heuristic().weights();
+            Some((
+                heuristic::bench_eval(&wells, w, None),
+                heuristic::bench_eval(&wells, w, Some(a.quiescent)),
+            ))
+        }
+        None => None,
+    };
     outln!(
         out,
         "children: {} (of all 7 pieces of {} wells), one thread, median of 5 runs",
@@ -192,12 +202,26 @@ pub fn bench_eval(a: BenchEvalArgs, out: &mut dyn Write) -> Result<()> {
         a.quiescent,
         quiescent.us_per_child
     )?;
-    if a.json {
+    if let Some((p, q)) = &given {
         outln!(
             out,
-            "{}",
-            serde_json::json!({"children": plain.children, "eval_us": plain.us_per_child, "quiescent_us": quiescent.us_per_child, "quiescent_depth": a.quiescent})
+            "--weights, with erasability:   {:8.3} us/child",
+            p.us_per_child
         )?;
+        outln!(
+            out,
+            "--weights, quiescent ({}):     {:8.3} us/child",
+            a.quiescent,
+            q.us_per_child
+        )?;
+    }
+    if a.json {
+        let mut v = serde_json::json!({"children": plain.children, "eval_us": plain.us_per_child, "quiescent_us": quiescent.us_per_child, "quiescent_depth": a.quiescent});
+        if let Some((p, q)) = &given {
+            v["weights_eval_us"] = p.us_per_child.into();
+            v["weights_quiescent_us"] = q.us_per_child.into();
+        }
+        outln!(out, "{}", v)?;
     }
     Ok(())
 }

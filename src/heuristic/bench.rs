@@ -50,9 +50,9 @@ pub fn bench_children(wells: &[Well]) -> Vec<Child> {
 
 /// Times [`Evaluator::cost`] over the children of `wells` on this thread
 /// (see the module doc); `quiescent` as in [`Knewjade::new`].
-pub fn bench_eval(wells: &[Well], quiescent: Option<u8>) -> EvalBench {
+pub fn bench_eval(wells: &[Well], weights: Weights, quiescent: Option<u8>) -> EvalBench {
     let children = bench_children(wells);
-    let eval = Knewjade::new(Weights::dnf86(), quiescent);
+    let eval = Knewjade::new(weights, quiescent);
     let mut runs = Vec::with_capacity(RUNS);
     let mut cost_sum = 0.0;
     for _ in 0..RUNS {
