@@ -45,8 +45,8 @@
 //! - `best.toml`: the best weights so far, a weights file `search
 //!   --weights` reads (written atomically after each improvement), and
 //!   `best.json` with their fitness;
-//! - `fitness.svg` and `fitness.png`: every evaluation's fitness by
-//!   generation, with the best so far.
+//! - `fitness.svg` and `fitness.png`: every evaluation's fitness, with
+//!   the best so far, redrawn after each evaluation.
 //!
 //! A killed tuner resumes by running CMA-ES again from the same seed:
 //! every candidate it asks for again is found in `evaluations.jsonl` (by
@@ -524,6 +524,11 @@ pub fn tune(
                 *failure.lock().expect("not poisoned") = Some(err);
             }
         }
+        // The picture after every evaluation (a few milliseconds), so it
+        // is current whenever the tuner is stopped.
+        if let Err(err) = plot::draw(dir) {
+            *failure.lock().expect("not poisoned") = Some(err);
+        }
         e
     };
     let done = |b: &Book| b.cache.len();
@@ -571,7 +576,6 @@ pub fn tune(
         if let Some(err) = failure.lock().expect("not poisoned").take() {
             return Err(err);
         }
-        plot::draw(dir)?;
         if let Some(t) = step {
             break format!("{:?}", t.reasons);
         }
