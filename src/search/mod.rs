@@ -38,7 +38,7 @@ pub mod adversary;
 pub mod ancestry;
 pub mod bounded;
 mod distinct;
-mod kernel;
+pub(crate) mod kernel;
 pub mod memory;
 pub mod observer;
 
@@ -137,6 +137,49 @@ pub enum SearchError {
         /// Why.
         reason: String,
     },
+}
+
+/// Why one depth could not be expanded on its own ([`expand_depth`]).
+#[derive(Debug, thiserror::Error)]
+pub enum DepthError {
+    /// The beam's depth file.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// The enemy's pieces depend on each entry's past, which one depth file
+    /// does not hold.
+    #[error("{0} keeps a history: one depth cannot be expanded on its own")]
+    History(crate::enemy::EnemyKind),
+    /// A thread pool could not be built.
+    #[error("cannot start {0} threads: {1}")]
+    Threads(usize, String),
+}
+
+/// One depth of today's search on its own: the kept children of `beam`
+/// (sorted by well, each with its parent's index in `beam`), expanded on
+/// `threads` threads. Only for an enemy that keeps no history. The twin
+/// the sharded depth ([`crate::distributed::expand_depth`]) is held to.
+pub fn expand_depth(
+    beam: &DepthFile,
+    search: &Search,
+    threads: usize,
+) -> Result<Vec<bounded::Candidate>, DepthError> {
+    if search.adversary.keeps_history() {
+        return Err(DepthError::History(search.adversary.kind()));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| DepthError::Threads(threads, e.to_string()))?;
+    let kernel = Kernel {
+        eval: search.evaluator,
+        adversary: search.adversary,
+        history: None,
+        next: &[],
+        width: search.width,
+        threads,
+    };
+    let expansion = pool.install(|| kernel.expand(beam, &Silent, &|| false))?;
+    Ok(expansion.expect("never asked to stop").kept)
 }
 
 impl From<store::StoreError> for SearchError {
