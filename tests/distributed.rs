@@ -10,6 +10,7 @@ use hatetris::run::{self, store::DepthFile};
 use hatetris::search::{self, bounded::Candidate, Search, Silent};
 
 use crate::beam::{flat_search, opts, Flat};
+use crate::util::depth_files;
 
 /// What identifies a kept child: its cost's bits, its well and its parent.
 fn keys(kept: &[Candidate]) -> Vec<(u64, hatetris::well::PackedWell, u32)> {
@@ -48,7 +49,8 @@ fn sharded_depths_equal_the_kernel(enemy: EnemyKind, width: usize, depths: u32) 
                 search.adversary,
                 workers,
             )
-            .unwrap();
+            .unwrap()
+            .kept;
             assert_eq!(
                 keys(&got),
                 keys(&reference),
@@ -86,4 +88,32 @@ fn a_sharded_depth_refuses_an_enemy_with_history() {
         got,
         Err(distributed::DistributedError::History(EnemyKind::Hatetris))
     ));
+}
+
+/// A whole run whose depths are sharded over 1, 2 or 3 workers
+/// (`Options::expander`, as `hatetris search --workers`) writes the same
+/// depth files, byte for byte, as today's search.
+#[test]
+fn a_sharded_run_writes_the_same_depth_files() {
+    for enemy in [EnemyKind::Mild, EnemyKind::Burgiel] {
+        let search = flat_search(300, enemy);
+        let plain = tempfile::tempdir().unwrap();
+        search::start(plain.path(), &search, &opts(20, 1), &Silent).unwrap();
+        for workers in 1..=3 {
+            let sharded = tempfile::tempdir().unwrap();
+            let mut o = opts(20, 1);
+            o.expander = Some(Arc::new(distributed::Sharded {
+                workers,
+                width: search.width,
+                evaluator: Arc::new(Flat),
+                adversary: search.adversary,
+            }));
+            search::start(sharded.path(), &search, &o, &Silent).unwrap();
+            assert_eq!(
+                depth_files(sharded.path()),
+                depth_files(plain.path()),
+                "{enemy:?} on {workers} workers"
+            );
+        }
+    }
 }

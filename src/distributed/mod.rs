@@ -48,6 +48,15 @@
 //!   a depth file per shard, and no history: enemies that keep one (HATETRIS,
 //!   Brzustowski) are refused.
 //!
+//! **In the depth loop.** [`Sharded`] is a [`DepthExpander`]: set as
+//! `Options::expander` (the hidden `hatetris search --workers W`), it takes
+//! the kernel's place for each depth, and the loop writes the depth files
+//! as before, byte for byte the same. timely is started once per depth
+//! (threads spawned and joined each time, about a millisecond), the beam is
+//! read whole into memory first, and a stop signal takes effect between
+//! depths: all spike costs that the real version (one `timely::execute` for
+//! the whole run, the depth as the timestamp) does not pay.
+//!
 //! **Why an `Arc` evaluator.** `timely::execute` runs its closure on threads
 //! it spawns itself and asks for `'static`; the allocator builders that would
 //! let us start workers on scoped threads are built by a crate-private trait
@@ -73,8 +82,9 @@ use crate::evaluate::Evaluator;
 use crate::run::store::Stored;
 use crate::search::ancestry::{mix64, well_hash};
 use crate::search::bounded::{Bounded, Candidate};
+use crate::search::distinct::Distinct;
 use crate::search::kernel::Kernel;
-use crate::search::Adversary;
+use crate::search::{Adversary, DepthExpander, Expanded};
 use crate::well::PackedWell;
 
 /// Why a sharded depth could not run.
@@ -102,11 +112,38 @@ pub fn owner(well: &PackedWell, shards: usize) -> u64 {
 /// owners take in what was sent to them while expansion goes on.
 const STEP_EVERY: usize = 64;
 
+/// The sharded depth as the search's [`DepthExpander`]
+/// ([`crate::search::Options::expander`]): `hatetris search --workers W`.
+pub struct Sharded {
+    /// timely workers (threads) in this process.
+    pub workers: usize,
+    /// Children kept.
+    pub width: usize,
+    /// The search's evaluator, owned (see the module doc).
+    pub evaluator: Arc<dyn Evaluator + Send>,
+    /// The search's enemy; one without history.
+    pub adversary: Adversary,
+}
+
+impl DepthExpander for Sharded {
+    fn expand(&self, beam: Arc<[Stored]>, depth: u32) -> Result<Expanded, String> {
+        expand_depth(
+            beam,
+            depth,
+            self.width,
+            Arc::clone(&self.evaluator),
+            self.adversary,
+            self.workers,
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
 /// One depth, sharded over `workers` timely workers in this process: the
 /// best `width` distinct children of `beam` (the beam after `depth` pieces)
 /// under [`Candidate`]'s order, sorted by well, each with its parent's
-/// index in `beam`. Equal to [`crate::search::expand_depth`] for any
-/// `workers`.
+/// index in `beam`. Its `kept` equals [`crate::search::expand_depth`] for
+/// any `workers`.
 pub fn expand_depth(
     beam: Arc<[Stored]>,
     depth: u32,
@@ -114,7 +151,7 @@ pub fn expand_depth(
     evaluator: Arc<dyn Evaluator + Send>,
     adversary: Adversary,
     workers: usize,
-) -> Result<Vec<Candidate>, DistributedError> {
+) -> Result<Expanded, DistributedError> {
     if adversary.keeps_history() {
         return Err(DistributedError::History(adversary.kind()));
     }
@@ -195,10 +232,13 @@ pub fn expand_depth(
         };
         let (lo, hi) = (beam.len() * me / peers, beam.len() * (me + 1) / peers);
         let (mut buf, mut costs) = (Vec::with_capacity(128), Vec::with_capacity(128));
+        let (mut children, mut distinct) = (0u64, Distinct::default());
         for index in lo..hi {
             kernel.children(&beam[index], index, depth, &mut buf, &mut costs);
+            children += buf.len() as u64;
             let worst = f64::from_bits(bar.load(Ordering::Relaxed));
             for (c, &cost) in buf.iter().zip(&costs) {
+                distinct.insert(well_hash(&c.well));
                 if cost > worst {
                     continue;
                 }
@@ -218,16 +258,22 @@ pub fn expand_depth(
         while !probe.done() {
             worker.step();
         }
-        (me == 0).then(|| best_by_well(gathered.take(), width))
+        let kept = (me == 0).then(|| best_by_well(gathered.take(), width));
+        (kept, children, distinct)
     })
     .map_err(DistributedError::Timely)?;
-    let mut kept = None;
+    let (mut kept, mut children, mut distinct) = (None, 0, Distinct::default());
     for result in guards.join() {
-        if let Some(k) = result.map_err(DistributedError::Timely)? {
-            kept = Some(k);
-        }
+        let (k, c, d) = result.map_err(DistributedError::Timely)?;
+        kept = kept.or(k);
+        children += c;
+        distinct.merge(&d);
     }
-    Ok(kept.expect("worker 0 returns the kept set"))
+    Ok(Expanded {
+        kept: kept.expect("worker 0 returns the kept set"),
+        children,
+        unique: distinct.count(),
+    })
 }
 
 /// The best `width` of the owners' kept sets (whose wells are distinct,

@@ -37,7 +37,7 @@
 pub mod adversary;
 pub mod ancestry;
 pub mod bounded;
-mod distinct;
+pub(crate) mod distinct;
 pub(crate) mod kernel;
 pub mod memory;
 pub mod observer;
@@ -104,6 +104,38 @@ pub struct Options {
     /// where it stands ([`RunResult::stopped`]); a resume computes that
     /// depth again, to the same files.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Expands each depth instead of the kernel (the sharded search,
+    /// [`crate::distributed::Sharded`]); `None`: today's kernel on
+    /// `threads` threads. Experimental: only for enemies without history,
+    /// and a stop takes effect between depths.
+    pub expander: Option<Arc<dyn DepthExpander>>,
+}
+
+/// Another way to run one depth's expansion and cut: the seam through
+/// which the sharded search ([`crate::distributed`]) takes the kernel's
+/// place in the depth loop. The result must be the kernel's, entry for
+/// entry.
+pub trait DepthExpander: Send + Sync {
+    /// The best distinct children of `beam` (the beam after `depth`
+    /// pieces), sorted by well.
+    fn expand(&self, beam: Arc<[store::Stored]>, depth: u32) -> Result<Expanded, String>;
+}
+
+impl std::fmt::Debug for dyn DepthExpander {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DepthExpander")
+    }
+}
+
+/// What a [`DepthExpander`] gives for one depth.
+#[derive(Debug)]
+pub struct Expanded {
+    /// The kept children, sorted by well.
+    pub kept: Vec<bounded::Candidate>,
+    /// Children generated.
+    pub children: u64,
+    /// Distinct children (an estimate).
+    pub unique: u64,
 }
 
 impl Options {
@@ -129,6 +161,14 @@ pub enum SearchError {
     /// The run folder.
     #[error(transparent)]
     Run(#[from] RunError),
+    /// The depth expander ([`Options::expander`]) failed.
+    #[error("expanding depth {depth}: {reason}")]
+    Expander {
+        /// The depth expanded.
+        depth: u32,
+        /// Why.
+        reason: String,
+    },
     /// A thread pool could not be built.
     #[error("cannot start {threads} threads: {reason}")]
     Threads {
@@ -330,7 +370,25 @@ fn run_from(
         };
         let clock = Instant::now();
         let stop = || opts.stopping();
-        let Some(expansion) = pool.install(|| kernel.expand(&beam, observer, &stop))? else {
+        let expanded = match &opts.expander {
+            None => pool.install(|| kernel.expand(&beam, observer, &stop))?,
+            Some(expander) => {
+                let parents: Arc<[store::Stored]> = beam.read_all()?.into();
+                let e = expander
+                    .expand(parents, depth)
+                    .map_err(|reason| SearchError::Expander { depth, reason })?;
+                observer.expanded(beam.len() as u64);
+                Some(kernel::Expansion {
+                    kept: e.kept,
+                    children: e.children,
+                    unique: e.unique,
+                    select_s: 0.0,
+                    locked_s: 0.0,
+                    waited_s: 0.0,
+                })
+            }
+        };
+        let Some(expansion) = expanded else {
             stopped = true;
             break;
         };
