@@ -255,8 +255,10 @@ pub fn expand_depth(
         // Closing the input lets the frontier pass the depth once every
         // worker has closed its own and nothing is in flight.
         input.close();
+        // Park, not spin, while the other workers finish: on a shared box
+        // a spinning worker takes the core a slower peer needs.
         while !probe.done() {
-            worker.step();
+            worker.step_or_park(None);
         }
         let kept = (me == 0).then(|| best_by_well(gathered.take(), width));
         (kept, children, distinct)
