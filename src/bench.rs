@@ -216,6 +216,7 @@ pub fn bench_search(
         release_memory: None,
         asked_threads: None,
         stop: None,
+        expander: None,
     };
     let start = Instant::now();
     search::start(dir, &search, &opts, &Silent)?;

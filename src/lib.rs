@@ -33,6 +33,8 @@
 //!   the game rebuilt from it ([`run::keyframes`]);
 //! - [`search`]: the beam search: one depth as a kernel, the adversary and
 //!   observer seams, the loop-prevention ancestry;
+//! - [`distributed`]: the beam sharded over timely-dataflow workers (a
+//!   spike: one depth, one process, enemies without history);
 //! - [`plot`]: pictures, SVG and PNG with a built-in font: a run's figures
 //!   by depth and a game's wells;
 //! - [`train`]: the generational trainer (master beams, training beams,
@@ -44,6 +46,7 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+pub mod distributed;
 pub mod enemy;
 pub mod evaluate;
 pub mod game;

@@ -58,6 +58,7 @@ pub fn opts(max_depth: u32, threads: usize) -> Options {
         release_memory: None,
         asked_threads: None,
         stop: None,
+        expander: None,
     }
 }
 

@@ -9,6 +9,7 @@ mod bad_input;
 mod beam;
 mod cli;
 mod codec;
+mod distributed;
 mod heuristic;
 mod kill;
 mod long_run;

@@ -309,6 +309,7 @@ fn a_search_with_a_net_is_the_same_on_one_and_two_threads_and_after_a_resume() {
         release_memory: None,
         asked_threads: None,
         stop: None,
+        expander: None,
     };
     let base = tempfile::tempdir().unwrap();
     let (one, two, resumed) = (

@@ -229,6 +229,12 @@ pub struct SearchArgs {
     /// Worker threads [default: every core; a resume: the run's].
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Experimental, hidden: expand each depth on this many timely workers
+    /// in one process (the sharded search of docs/distributed.md) instead
+    /// of the kernel's threads. Only against enemies without history
+    /// (mild, lovetris, burgiel); the depth files are the same.
+    #[arg(long, hide = true, conflicts_with = "threads")]
+    pub workers: Option<usize>,
     /// Heuristic weights, a TOML file (default: data/weights/dnf-86.toml's
     /// values, built in; a resume: the run's).
     #[arg(long, conflicts_with = "net")]

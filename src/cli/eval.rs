@@ -23,7 +23,7 @@ pub(crate) fn search_evaluator(
     net: Option<&Path>,
     weights: Option<&Path>,
     quiescent: Option<u8>,
-) -> Result<Box<dyn Evaluator>> {
+) -> Result<Box<dyn Evaluator + Send>> {
     Ok(match net {
         Some(path) => {
             let e = load_net(path)?;

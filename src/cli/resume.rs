@@ -37,7 +37,7 @@ pub(crate) struct Resolved {
     /// The enemy.
     pub enemy: EnemyKind,
     /// The evaluator.
-    pub evaluator: Box<dyn Evaluator>,
+    pub evaluator: Box<dyn Evaluator + Send>,
     /// How far, and the thread count asked for (`None`: every core).
     pub plan: Plan,
 }
@@ -114,7 +114,7 @@ fn run_evaluator(
     s: &Settings,
     quiescent: Option<u8>,
     a: &SearchArgs,
-) -> Result<Box<dyn Evaluator>> {
+) -> Result<Box<dyn Evaluator + Send>> {
     let run_net = s.evaluator.get("net").and_then(|v| v.as_str());
     let net = match (run_net, &a.net, &a.weights) {
         (Some(id), _, Some(w)) => bail!(

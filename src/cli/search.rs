@@ -8,10 +8,12 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
+use hatetris::distributed::Sharded;
+use hatetris::evaluate::Evaluator;
 use hatetris::replay::{self, Format};
 use hatetris::run::keyframes::{self, Pick};
 use hatetris::run::{self, DepthStats};
-use hatetris::search::{self, Adversary, Observer, Options, Search};
+use hatetris::search::{self, Adversary, DepthExpander, Observer, Options, Search};
 
 use super::args::{BenchSearchArgs, KeyframesArgs, KeyframesFormat, PickArg, SearchArgs};
 use super::resume;
@@ -196,10 +198,27 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
         (None, Some(t)) => threads_arg(Some(t)).or_else(|_| threads_arg(None))?,
         (t, _) => threads_arg(t)?,
     };
+    // Owned and shared: the sharded search's timely workers need it
+    // `'static`.
+    let evaluator: Arc<dyn Evaluator + Send> = Arc::from(resolved.evaluator);
     let search = Search {
         width: resolved.width,
-        evaluator: &*resolved.evaluator,
+        evaluator: &*evaluator,
         adversary: Adversary::new(resolved.enemy),
+    };
+    let expander = match a.workers {
+        None => None,
+        Some(0) => bail!("--workers must be at least 1"),
+        Some(_) if search.adversary.keeps_history() => bail!(
+            "--workers is only for enemies without history for now (mild, lovetris, burgiel), not {}",
+            search.adversary.kind()
+        ),
+        Some(workers) => Some(Arc::new(Sharded {
+            workers,
+            width: resolved.width,
+            evaluator: Arc::clone(&evaluator),
+            adversary: search.adversary,
+        }) as Arc<dyn DepthExpander>),
     };
     let stop = Arc::new(AtomicBool::new(false));
     catch_signals(Arc::clone(&stop))?;
@@ -209,6 +228,7 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
         release_memory: Some(crate::release_memory),
         asked_threads: resolved.plan.threads,
         stop: Some(stop),
+        expander,
     };
     let progress = Progress::new();
     let observer: &dyn Observer = if a.quiet { &search::Silent } else { &progress };

@@ -38,7 +38,10 @@ use crate::well::PackedWell;
 /// pieces placed, and each piece adds 4 cells and each line removes 10, so
 /// a higher score is exactly a well with fewer cells
 /// ([`Candidate::score_at`] gives it back).
-#[derive(Clone, Copy, Debug)]
+///
+/// Serialisable because the sharded search ([`crate::distributed`]) sends
+/// candidates between workers.
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Candidate {
     /// Heuristic cost (lower is better).
     pub cost: f64,
@@ -200,6 +203,16 @@ impl Bounded {
             self.buf.truncate(self.cap);
             self.buf.par_sort_unstable_by_key(|c| c.well);
         }
+        self.buf
+    }
+}
+
+impl Bounded {
+    /// The kept candidates in no particular order, compacted on the calling
+    /// thread (no rayon pool: the sharded search's owners are timely
+    /// workers, one thread each).
+    pub fn into_kept(mut self) -> Vec<Candidate> {
+        compact(&mut self.buf, self.cap);
         self.buf
     }
 }

@@ -255,6 +255,26 @@ impl Kernel<'_> {
         }))
     }
 
+    /// Gives entry `index` of the beam after `depth` pieces, `e`, its piece
+    /// and costs its children: the children are left in `buf` and their
+    /// costs in `costs` (both cleared first). The one step of expansion that
+    /// every way of running a depth shares (this kernel and the sharded one,
+    /// [`crate::distributed`]).
+    #[inline]
+    pub(crate) fn children(
+        &self,
+        e: &Stored,
+        index: usize,
+        depth: u32,
+        buf: &mut Vec<Child>,
+        costs: &mut Vec<f64>,
+    ) {
+        let gen = MoveGen::new(&e.well);
+        self.adversary
+            .give(&gen, depth, index, self.history, self.next, buf);
+        self.eval.costs(&e.well, u32::from(e.score), buf, costs);
+    }
+
     /// Expands `part`, the beam's entries from index `first` on, into `w`
     /// and, a batch at a time, the shared set.
     fn expand_part(
@@ -267,12 +287,8 @@ impl Kernel<'_> {
     ) {
         for (j, e) in part.iter().enumerate() {
             let index = first + j;
-            let gen = MoveGen::new(&e.well);
-            self.adversary
-                .give(&gen, depth, index, self.history, self.next, &mut w.buf);
+            self.children(e, index, depth, &mut w.buf, &mut w.costs);
             w.children += w.buf.len() as u64;
-            self.eval
-                .costs(&e.well, u32::from(e.score), &w.buf, &mut w.costs);
             for (c, &cost) in w.buf.iter().zip(&w.costs) {
                 w.distinct.insert(well_hash(&c.well));
                 if cost > f64::from_bits(shared.worst.load(Ordering::Relaxed)) {

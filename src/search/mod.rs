@@ -37,8 +37,8 @@
 pub mod adversary;
 pub mod ancestry;
 pub mod bounded;
-mod distinct;
-mod kernel;
+pub(crate) mod distinct;
+pub(crate) mod kernel;
 pub mod memory;
 pub mod observer;
 
@@ -104,6 +104,38 @@ pub struct Options {
     /// where it stands ([`RunResult::stopped`]); a resume computes that
     /// depth again, to the same files.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Expands each depth instead of the kernel (the sharded search,
+    /// [`crate::distributed::Sharded`]); `None`: today's kernel on
+    /// `threads` threads. Experimental: only for enemies without history,
+    /// and a stop takes effect between depths.
+    pub expander: Option<Arc<dyn DepthExpander>>,
+}
+
+/// Another way to run one depth's expansion and cut: the seam through
+/// which the sharded search ([`crate::distributed`]) takes the kernel's
+/// place in the depth loop. The result must be the kernel's, entry for
+/// entry.
+pub trait DepthExpander: Send + Sync {
+    /// The best distinct children of `beam` (the beam after `depth`
+    /// pieces), sorted by well.
+    fn expand(&self, beam: Arc<[store::Stored]>, depth: u32) -> Result<Expanded, String>;
+}
+
+impl std::fmt::Debug for dyn DepthExpander {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DepthExpander")
+    }
+}
+
+/// What a [`DepthExpander`] gives for one depth.
+#[derive(Debug)]
+pub struct Expanded {
+    /// The kept children, sorted by well.
+    pub kept: Vec<bounded::Candidate>,
+    /// Children generated.
+    pub children: u64,
+    /// Distinct children (an estimate).
+    pub unique: u64,
 }
 
 impl Options {
@@ -129,6 +161,14 @@ pub enum SearchError {
     /// The run folder.
     #[error(transparent)]
     Run(#[from] RunError),
+    /// The depth expander ([`Options::expander`]) failed.
+    #[error("expanding depth {depth}: {reason}")]
+    Expander {
+        /// The depth expanded.
+        depth: u32,
+        /// Why.
+        reason: String,
+    },
     /// A thread pool could not be built.
     #[error("cannot start {threads} threads: {reason}")]
     Threads {
@@ -137,6 +177,49 @@ pub enum SearchError {
         /// Why.
         reason: String,
     },
+}
+
+/// Why one depth could not be expanded on its own ([`expand_depth`]).
+#[derive(Debug, thiserror::Error)]
+pub enum DepthError {
+    /// The beam's depth file.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// The enemy's pieces depend on each entry's past, which one depth file
+    /// does not hold.
+    #[error("{0} keeps a history: one depth cannot be expanded on its own")]
+    History(crate::enemy::EnemyKind),
+    /// A thread pool could not be built.
+    #[error("cannot start {0} threads: {1}")]
+    Threads(usize, String),
+}
+
+/// One depth of today's search on its own: the kept children of `beam`
+/// (sorted by well, each with its parent's index in `beam`), expanded on
+/// `threads` threads. Only for an enemy that keeps no history. The twin
+/// the sharded depth ([`crate::distributed::expand_depth`]) is held to.
+pub fn expand_depth(
+    beam: &DepthFile,
+    search: &Search,
+    threads: usize,
+) -> Result<Vec<bounded::Candidate>, DepthError> {
+    if search.adversary.keeps_history() {
+        return Err(DepthError::History(search.adversary.kind()));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| DepthError::Threads(threads, e.to_string()))?;
+    let kernel = Kernel {
+        eval: search.evaluator,
+        adversary: search.adversary,
+        history: None,
+        next: &[],
+        width: search.width,
+        threads,
+    };
+    let expansion = pool.install(|| kernel.expand(beam, &Silent, &|| false))?;
+    Ok(expansion.expect("never asked to stop").kept)
 }
 
 impl From<store::StoreError> for SearchError {
@@ -287,7 +370,25 @@ fn run_from(
         };
         let clock = Instant::now();
         let stop = || opts.stopping();
-        let Some(expansion) = pool.install(|| kernel.expand(&beam, observer, &stop))? else {
+        let expanded = match &opts.expander {
+            None => pool.install(|| kernel.expand(&beam, observer, &stop))?,
+            Some(expander) => {
+                let parents: Arc<[store::Stored]> = beam.read_all()?.into();
+                let e = expander
+                    .expand(parents, depth)
+                    .map_err(|reason| SearchError::Expander { depth, reason })?;
+                observer.expanded(beam.len() as u64);
+                Some(kernel::Expansion {
+                    kept: e.kept,
+                    children: e.children,
+                    unique: e.unique,
+                    select_s: 0.0,
+                    locked_s: 0.0,
+                    waited_s: 0.0,
+                })
+            }
+        };
+        let Some(expansion) = expanded else {
             stopped = true;
             break;
         };

@@ -179,6 +179,7 @@ impl Generations<'_> {
             release_memory: None,
             asked_threads: None,
             stop: None,
+            expander: None,
         };
         let dir = self.gen_dir(g).join("master");
         let started = Instant::now();

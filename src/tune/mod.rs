@@ -236,6 +236,7 @@ pub fn reference_game(
         release_memory: None,
         asked_threads: Some(threads),
         stop: None,
+        expander: None,
     };
     let result = if run::manifest_path(dir).exists() {
         search::resume(dir, &search, &opts, &Silent)?
