@@ -740,6 +740,12 @@ fn every_weight_name_reads_and_writes_its_weight() {
     }
     assert_eq!(w.get("nonsense"), None);
     assert_eq!(w.get("erasability.X"), None);
+    // Every weight goes through the file and back (so every optional key
+    // is one the file takes).
+    assert_eq!(
+        Weights::parse(&w.to_toml(), Path::new("t.toml")).unwrap(),
+        w
+    );
 }
 
 // ------------------------------------------------- naive twins, proptest

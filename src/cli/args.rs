@@ -562,7 +562,9 @@ pub struct FitnessArgs {
     /// (depth 0 first) [default: 4].
     #[arg(long)]
     pub starts: Option<usize>,
-    /// Pieces each fitness beam plays from its start well [default: 40].
+    /// Pieces each fitness beam plays from its start well at most (it stops
+    /// earlier when it dies) [default: 10000, in practice until it dies;
+    /// a window of 30 misled the tuner].
     #[arg(long)]
     pub pieces: Option<u32>,
     /// Worker threads (default: every core).

@@ -183,17 +183,13 @@ const TOP_KEYS: [&str; 6] = [
     "erasability",
 ];
 
-/// Top-level keys a file may leave out (the reach terms' weights, 0 when
-/// absent, and the hole region).
-const OPTIONAL_KEYS: [&str; 7] = [
-    "s_surface_height",
-    "s_unreachable_open_cells",
-    "left_column_height",
-    "right_column_height",
-    "deepest_without_clear",
-    "deepest_after_clear",
-    "hole_region",
-];
+/// The reach terms' weights: the names after the five scalar weights and
+/// the seven erasability weights. A file may leave them out (0 when
+/// absent), and `hole_region` too.
+const REACH_KEYS: &[&str] = WEIGHT_NAMES.split_at(12).1;
+
+/// Top-level keys a file may leave out.
+const OPTIONAL_KEYS: [&[&str]; 2] = [REACH_KEYS, &["hole_region"]];
 
 /// Why a weights file was rejected. Each message is one line and names the
 /// file and, where there is one, the key.
@@ -426,11 +422,13 @@ fn check_table(
     table: &toml::Table,
     prefix: &str,
     expected: &[&str],
-    optional: &[&str],
+    optional: &[&[&str]],
     file: &Path,
 ) -> Result<(), WeightsError> {
     for (key, value) in table {
-        if !expected.contains(&key.as_str()) && !optional.contains(&key.as_str()) {
+        let allowed = expected.contains(&key.as_str())
+            || optional.iter().any(|keys| keys.contains(&key.as_str()));
+        if !allowed {
             return Err(WeightsError::UnknownKey {
                 file: file.to_path_buf(),
                 key: format!("{prefix}{key}"),
