@@ -2,7 +2,10 @@
 //! workers, one depth keeps exactly today's kernel's children, with the same
 //! parents, in the same order.
 
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use hatetris::distributed;
 use hatetris::enemy::EnemyKind;
@@ -102,12 +105,16 @@ fn a_sharded_run_writes_the_same_depth_files() {
         for workers in 1..=3 {
             let sharded = tempfile::tempdir().unwrap();
             let mut o = opts(20, 1);
-            o.expander = Some(Arc::new(distributed::Sharded {
-                workers,
+            let shard = distributed::Shard {
                 width: search.width,
                 evaluator: Arc::new(Flat),
                 adversary: search.adversary,
-            }));
+                settings: search.settings().run_id(),
+            };
+            let layout = distributed::Layout::local(workers);
+            o.expander = Some(Arc::new(
+                distributed::Cluster::start(&layout, shard).unwrap(),
+            ));
             search::start(sharded.path(), &search, &o, &Silent).unwrap();
             assert_eq!(
                 depth_files(sharded.path()),
@@ -116,4 +123,201 @@ fn a_sharded_run_writes_the_same_depth_files() {
             );
         }
     }
+}
+
+/// Several processes on this machine, as `hatetris search --workers W
+/// --process I --hostfile FILE` runs them: a hostfile of free ports.
+struct Localhost {
+    dir: tempfile::TempDir,
+    processes: usize,
+}
+
+impl Localhost {
+    fn new(processes: usize) -> Localhost {
+        let dir = tempfile::tempdir().unwrap();
+        // Ports the system gives out now, held until all are known.
+        let listeners: Vec<_> = (0..processes)
+            .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+            .collect();
+        let hosts: String = listeners
+            .iter()
+            .map(|l| format!("127.0.0.1:{}\n", l.local_addr().unwrap().port()))
+            .collect();
+        std::fs::write(dir.path().join("hosts"), hosts).unwrap();
+        Localhost { dir, processes }
+    }
+
+    /// `hatetris search FLAGS --process I --hostfile …` (output to files in
+    /// the hostfile's folder), with `tail` (`--out DIR`, `--resume DIR`)
+    /// for process 0.
+    fn spawn(&self, process: usize, flags: &[&str], tail: &[&str]) -> Child {
+        let name = |what: &str| self.dir.path().join(format!("{what}-{process}.txt"));
+        Command::new(env!("CARGO_BIN_EXE_hatetris"))
+            .arg("search")
+            .args(flags)
+            .args(["--quiet", "--process", &process.to_string(), "--hostfile"])
+            .arg(self.dir.path().join("hosts"))
+            .args(if process == 0 { tail } else { &[] })
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create(name("out")).unwrap())
+            .stderr(std::fs::File::create(name("err")).unwrap())
+            .spawn()
+            .unwrap()
+    }
+
+    /// Every process, 0 last; the children in process order.
+    fn spawn_all(&self, flags: &[&str], tail: &[&str]) -> Vec<Child> {
+        let mut children: Vec<Child> = (1..self.processes)
+            .map(|p| self.spawn(p, flags, tail))
+            .collect();
+        children.insert(0, self.spawn(0, flags, tail));
+        children
+    }
+
+    fn stderr(&self, process: usize) -> String {
+        std::fs::read_to_string(self.dir.path().join(format!("err-{process}.txt"))).unwrap()
+    }
+}
+
+/// Waits for `child`, killing it (and failing) after a minute.
+fn finish(child: &mut Child) -> ExitStatus {
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > until {
+            child.kill().unwrap();
+            panic!("a process of the cluster hung");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The single-process search's folder for `flags`.
+fn plain_run(flags: &[&str], dir: &Path) {
+    let out = crate::cli::hatetris(
+        &[
+            &["search", "--quiet", "--threads", "1"],
+            flags,
+            &["--out", dir.to_str().unwrap()],
+        ]
+        .concat(),
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The CI check: 3 processes on 127.0.0.1 (two workers each) write
+/// the single-process search's depth files, byte for byte, and the same
+/// best game.
+#[test]
+fn three_processes_on_localhost_write_the_single_process_depth_files() {
+    let flags = [
+        "--enemy",
+        "lovetris",
+        "--width",
+        "300",
+        "--max-depth",
+        "30",
+        "--workers",
+        "2",
+    ];
+    let cluster = Localhost::new(3);
+    let run = cluster.dir.path().join("run");
+    let mut children = cluster.spawn_all(&flags, &["--out", run.to_str().unwrap()]);
+    for (p, child) in children.iter_mut().enumerate() {
+        assert!(
+            finish(child).success(),
+            "process {p}: {}",
+            cluster.stderr(p)
+        );
+    }
+    let plain = tempfile::tempdir().unwrap();
+    plain_run(&flags[..6], &plain.path().join("run"));
+    assert_eq!(depth_files(&run), depth_files(&plain.path().join("run")));
+    assert_eq!(
+        std::fs::read(run.join("best-replay.txt")).unwrap(),
+        std::fs::read(plain.path().join("run/best-replay.txt")).unwrap()
+    );
+}
+
+/// A kill -9 of one process mid-run ends the others with one line and exit
+/// code 1; started again, process 0 with `--resume DIR`, they finish the
+/// run with the files of a run never interrupted.
+#[test]
+fn a_killed_process_then_a_resume_of_all_gives_the_same_files() {
+    let flags = [
+        "--enemy",
+        "lovetris",
+        "--width",
+        "3000",
+        "--max-depth",
+        "50",
+        "--workers",
+        "1",
+    ];
+    let cluster = Localhost::new(3);
+    let run = cluster.dir.path().join("run");
+    let mut children = cluster.spawn_all(&flags, &["--out", run.to_str().unwrap()]);
+    let until = Instant::now() + Duration::from_secs(60);
+    while !run.join("depth-00005.beam").exists() {
+        assert!(Instant::now() < until, "the run never reached depth 5");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    children[1].kill().unwrap();
+    children[1].wait().unwrap();
+    for p in [0, 2] {
+        let status = finish(&mut children[p]);
+        let err = cluster.stderr(p);
+        // Either the process saw its peer die, or (unlikely) the run ended
+        // first.
+        if !status.success() {
+            assert_eq!(status.code(), Some(1), "process {p}: {err}");
+            let lines: Vec<_> = err.lines().collect();
+            assert_eq!(lines.len(), 1, "process {p}: {err}");
+            assert!(lines[0].contains("the cluster stopped"), "{err}");
+        }
+    }
+    // Process 0 takes its settings from the folder (and checks the flags
+    // against it); the others from the same flags.
+    let mut children = cluster.spawn_all(&flags, &["--resume", run.to_str().unwrap()]);
+    for (p, child) in children.iter_mut().enumerate() {
+        assert!(
+            finish(child).success(),
+            "process {p}: {}",
+            cluster.stderr(p)
+        );
+    }
+    let plain = tempfile::tempdir().unwrap();
+    plain_run(&flags[..6], &plain.path().join("run"));
+    assert_eq!(depth_files(&run), depth_files(&plain.path().join("run")));
+}
+
+/// A process started with other settings is refused by process 0: its
+/// children would change the result.
+#[test]
+fn a_process_with_other_settings_is_refused() {
+    let cluster = Localhost::new(2);
+    let run = cluster.dir.path().join("run");
+    let common = ["--enemy", "lovetris", "--max-depth", "5", "--workers", "1"];
+    let mut p1 = cluster.spawn(1, &[&common[..], &["--width", "201"]].concat(), &[]);
+    let mut p0 = cluster.spawn(
+        0,
+        &[&common[..], &["--width", "200"]].concat(),
+        &["--out", run.to_str().unwrap()],
+    );
+    let status = finish(&mut p0);
+    finish(&mut p1);
+    assert_eq!(status.code(), Some(1));
+    let err = cluster.stderr(0);
+    assert!(
+        err.contains("process 1 runs a search with other settings"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
 }

@@ -229,12 +229,26 @@ pub struct SearchArgs {
     /// Worker threads [default: every core; a resume: the run's].
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Experimental, hidden: expand each depth on this many timely workers
-    /// in one process (the sharded search of docs/distributed.md) instead
-    /// of the kernel's threads. Only against enemies without history
-    /// (mild, lovetris, burgiel); the depth files are the same.
-    #[arg(long, hide = true, conflicts_with = "threads")]
+    /// Shard each depth over this many timely workers per process (the
+    /// sharded search of docs/distributed.md) instead of the kernel's
+    /// threads: the depth files are the same. Only against enemies without
+    /// history (mild, lovetris, burgiel) for now.
+    #[arg(long, conflicts_with = "threads")]
     pub workers: Option<usize>,
+    /// With --processes: this process's number, from 0. Process 0 holds
+    /// the run folder (--out or --resume); the others take the same search
+    /// flags and serve it [default: 0].
+    #[arg(long, value_name = "I")]
+    pub process: Option<usize>,
+    /// Run the sharded search over this many processes [default: the
+    /// hostfile's lines, or 1].
+    #[arg(long, value_name = "N")]
+    pub processes: Option<usize>,
+    /// The processes' addresses, one `host:port` per line, by process
+    /// number (timely's hostfile; blank lines and `#` comments skipped)
+    /// [default: 127.0.0.1, ports 2101 on].
+    #[arg(long, value_name = "FILE")]
+    pub hostfile: Option<PathBuf>,
     /// Heuristic weights, a TOML file (default: data/weights/dnf-86.toml's
     /// values, built in; a resume: the run's).
     #[arg(long, conflicts_with = "net")]

@@ -65,7 +65,10 @@ pub(crate) use note;
 /// Parses the command line and runs it.
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
-    let mut out = BufWriter::new(io::stdout().lock());
+    // Not `stdout().lock()` for the whole command: timely's networking
+    // threads print to standard output (a peer not up yet) while a sharded
+    // search connects, and would wait on that lock forever.
+    let mut out = BufWriter::new(io::stdout());
     let out_ref: &mut dyn Write = &mut out;
     match cli.command {
         Command::Movegen(MovegenCmd::Children { wells }) => {

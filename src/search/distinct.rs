@@ -8,7 +8,7 @@
 //! at the end, and the hash is fixed, so the estimate is the same whatever
 //! the thread count.
 
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasher, Hasher};
 
 use hyperloglogplus::{HyperLogLog, HyperLogLogPlus};
 
@@ -36,15 +36,27 @@ impl Hasher for Mix {
     }
 }
 
+/// Builds a [`Mix`]: `BuildHasherDefault<Mix>` but serialisable, so a
+/// sketch can travel between the processes of a sharded search
+/// ([`crate::distributed`]).
+#[derive(Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
+pub struct BuildMix;
+
+impl BuildHasher for BuildMix {
+    type Hasher = Mix;
+
+    fn build_hasher(&self) -> Mix {
+        Mix::default()
+    }
+}
+
 /// An estimate of how many distinct well hashes were seen.
-pub struct Distinct(HyperLogLogPlus<u64, BuildHasherDefault<Mix>>);
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+pub struct Distinct(HyperLogLogPlus<u64, BuildMix>);
 
 impl Default for Distinct {
     fn default() -> Self {
-        Distinct(
-            HyperLogLogPlus::new(PRECISION, BuildHasherDefault::default())
-                .expect("precision 14 is supported"),
-        )
+        Distinct(HyperLogLogPlus::new(PRECISION, BuildMix).expect("precision 14 is supported"))
     }
 }
 

@@ -1,0 +1,423 @@
+//! The timely dataflow behind the sharded search: one `timely::execute` for
+//! the whole run, in every process, with the iteration number as the
+//! timestamp (see the module doc of [`super`] for what a depth does).
+//!
+//! Three streams, each a timely input that every worker holds and advances
+//! once per iteration, so that progress tracking can tell each worker when
+//! an iteration's records have all arrived:
+//! - **orders**, from the coordinator (worker 0 of process 0) to everyone:
+//!   one `Start` (with the depth) or `End` per worker, and each parent of
+//!   the beam, routed to the worker that expands it;
+//! - **children**, from every expanding worker to the well's owner, whose
+//!   exact set keeps its best `width`; when the frontier passes the
+//!   iteration, each owner sends its set on to the coordinator (the gather);
+//! - **reports**, one per worker per iteration to the coordinator: children
+//!   counted, the distinct-children sketch, records sent to other processes,
+//!   and the worker's settings id, so that a process started with other
+//!   settings is caught before its children are used.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use timely::dataflow::channels::pact::Exchange;
+use timely::dataflow::operators::generic::operator::Operator;
+use timely::dataflow::operators::vec::Input;
+use timely::dataflow::operators::{Capability, Exchange as _, Inspect, Probe};
+use timely::dataflow::{InputHandleVec, ProbeHandle};
+use timely::worker::Worker;
+
+use super::{owner, DistributedError, Shard, Traffic};
+use crate::run::store::Stored;
+use crate::search::ancestry::well_hash;
+use crate::search::bounded::{Bounded, Candidate};
+use crate::search::distinct::Distinct;
+use crate::search::kernel::Kernel;
+use crate::search::Expanded;
+use crate::well::PackedWell;
+
+/// What the coordinator sends: routed by `to`, a worker index.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+enum Order {
+    /// Expand the parents sent to you in this iteration: the beam after
+    /// `depth` pieces.
+    Start { to: u32, depth: u32 },
+    /// One parent: entry `index` of the beam.
+    Parent {
+        to: u32,
+        index: u32,
+        well: PackedWell,
+        score: u16,
+    },
+    /// The run is over: close everything.
+    End { to: u32 },
+}
+
+impl Order {
+    fn to(&self) -> u64 {
+        match *self {
+            Order::Start { to, .. } | Order::Parent { to, .. } | Order::End { to } => u64::from(to),
+        }
+    }
+}
+
+/// Payload bytes of a record on the wire (bincode, which timely uses:
+/// fixed-width integers, arrays without a length): a parent order is the
+/// enum tag, `to`, `index`, the packed well and the score.
+const ORDER_BYTES: u64 = 4 + 4 + 4 + 20 + 2;
+/// A candidate: cost, packed well, parent index.
+const CANDIDATE_BYTES: u64 = 8 + 20 + 4;
+
+/// A worker's account of one iteration, for the coordinator.
+#[derive(Clone, Serialize, Deserialize)]
+struct Report {
+    worker: u32,
+    settings: u64,
+    children: u64,
+    distinct: Distinct,
+    /// Records this worker sent to workers of other processes (children
+    /// and, for the coordinator, parents), in bytes.
+    remote_bytes: u64,
+}
+
+/// A depth for the coordinator to run, from the depth loop.
+pub(super) struct Job {
+    pub beam: Arc<[Stored]>,
+    pub depth: u32,
+}
+
+/// The coordinator's ends of its channels with the depth loop.
+pub(super) struct Coordinator {
+    pub jobs: mpsc::Receiver<Job>,
+    pub results: mpsc::Sender<Result<Expanded, DistributedError>>,
+    pub traffic: Arc<TrafficCounters>,
+}
+
+/// Totals the coordinator keeps for [`super::Cluster::traffic`].
+#[derive(Default)]
+pub(super) struct TrafficCounters {
+    pub depths: AtomicU64,
+    pub bytes: AtomicU64,
+}
+
+impl TrafficCounters {
+    pub fn read(&self) -> Traffic {
+        Traffic {
+            depths: self.depths.load(Ordering::Relaxed),
+            bytes: self.bytes.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// The owners' bar, shared by the workers of one process: the lowest
+/// worst-kept cost of an owner whose set is full, for one iteration. Any
+/// full owner's worst is a valid bar for every expander (`width` wells
+/// already cost no more), so each process keeps its own.
+pub(super) struct Bar(Mutex<(u32, f64)>);
+
+impl Default for Bar {
+    fn default() -> Self {
+        Bar(Mutex::new((0, f64::INFINITY)))
+    }
+}
+
+impl Bar {
+    fn get(&self, time: u32) -> f64 {
+        let bar = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if bar.0 == time {
+            bar.1
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    fn lower(&self, time: u32, cost: f64) {
+        let mut bar = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if time > bar.0 {
+            *bar = (time, cost);
+        } else if time == bar.0 && cost < bar.1 {
+            bar.1 = cost;
+        }
+    }
+}
+
+/// Parents a worker expands between two turns of its dataflow, so that
+/// owners take in what was sent to them while expansion goes on.
+const STEP_EVERY: usize = 64;
+
+/// One worker, from the start of the run to its end. `workers` is the
+/// number per process (timely numbers a process's workers contiguously,
+/// so worker `i` is in process `i / workers`); `coordinator` is set for
+/// worker 0 of process 0 only.
+pub(super) fn work(
+    worker: &mut Worker,
+    workers: usize,
+    shard: &Shard,
+    bar: &Arc<Bar>,
+    coordinator: Option<Coordinator>,
+) -> Result<(), String> {
+    let (me, peers) = (worker.index(), worker.peers());
+    let width = shard.width;
+    let mut orders_in = InputHandleVec::<u32, Order>::new();
+    let mut children_in = InputHandleVec::<u32, Candidate>::new();
+    let mut reports_in = InputHandleVec::<u32, Report>::new();
+    let orders_probe = ProbeHandle::new();
+    let gather_probe = ProbeHandle::new();
+    let orders = Rc::new(RefCell::new(Vec::<Order>::new()));
+    let gathered = Rc::new(RefCell::new(Vec::<Candidate>::new()));
+    let reports = Rc::new(RefCell::new(Vec::<Report>::new()));
+    worker.dataflow::<u32, _, _>(|scope| {
+        let sink = Rc::clone(&orders);
+        scope
+            .input_from(&mut orders_in)
+            .exchange(|o: &Order| o.to())
+            .inspect(move |o| sink.borrow_mut().push(*o))
+            .probe_with(&orders_probe);
+
+        let sink = Rc::clone(&gathered);
+        let bar = Arc::clone(bar);
+        scope
+            .input_from(&mut children_in)
+            .unary_frontier(
+                Exchange::new(move |c: &Candidate| owner(&c.well, peers)),
+                "Own",
+                move |_, _| {
+                    // One set per iteration (time) still open here.
+                    let mut sets: Vec<(Capability<u32>, Bounded)> = Vec::new();
+                    move |(input, frontier), output| {
+                        input.for_each_stamp(|cap, data| {
+                            let t = *cap.least().expect("a time is totally ordered");
+                            let at = match sets.iter().position(|(c, _)| *c.time() == t) {
+                                Some(at) => at,
+                                None => {
+                                    let cap = cap
+                                        .retain_least(output.output_index())
+                                        .expect("a time is totally ordered");
+                                    sets.push((cap, Bounded::new(width)));
+                                    sets.len() - 1
+                                }
+                            };
+                            let set = &mut sets[at].1;
+                            for batch in data {
+                                for c in batch.drain(..) {
+                                    set.insert(c);
+                                }
+                            }
+                            if let Some(worst) = set.worst_cost_if_full() {
+                                bar.lower(t, worst);
+                            }
+                        });
+                        // An iteration the frontier has passed is complete
+                        // here: send its local best on.
+                        sets.retain_mut(|(cap, set)| {
+                            if frontier.less_equal(cap.time()) {
+                                return true;
+                            }
+                            let set = std::mem::replace(set, Bounded::new(0));
+                            output
+                                .session(cap)
+                                .give_iterator(set.into_kept().into_iter());
+                            false
+                        });
+                    }
+                },
+            )
+            .container::<Vec<Candidate>>()
+            // The gather: every owner's best `width` to the coordinator.
+            .exchange(|_| 0)
+            .inspect(move |c| sink.borrow_mut().push(*c))
+            .probe_with(&gather_probe);
+
+        let sink = Rc::clone(&reports);
+        scope
+            .input_from(&mut reports_in)
+            .exchange(|_| 0)
+            .inspect(move |r| sink.borrow_mut().push(r.clone()))
+            .probe_with(&gather_probe);
+    });
+
+    let kernel = Kernel {
+        eval: &*shard.evaluator,
+        adversary: shard.adversary,
+        history: None,
+        next: &[],
+        width,
+        threads: 1,
+    };
+    let my_process = me / workers;
+    let (mut buf, mut costs) = (Vec::with_capacity(128), Vec::with_capacity(128));
+    let mut time = 0u32;
+    loop {
+        // The coordinator sends this iteration's orders.
+        let mut remote_bytes = 0;
+        if let Some(c) = &coordinator {
+            match c.jobs.recv() {
+                Ok(Job { beam, depth }) => {
+                    for to in 0..peers as u32 {
+                        orders_in.send(Order::Start { to, depth });
+                    }
+                    let len = beam.len() as u64;
+                    for (index, e) in beam.iter().enumerate() {
+                        let to = (index as u64 * peers as u64 / len) as u32;
+                        if to as usize / workers != my_process {
+                            remote_bytes += ORDER_BYTES;
+                        }
+                        orders_in.send(Order::Parent {
+                            to,
+                            index: index as u32,
+                            well: e.well.pack(),
+                            score: e.score,
+                        });
+                    }
+                }
+                Err(_) => {
+                    for to in 0..peers as u32 {
+                        orders_in.send(Order::End { to });
+                    }
+                }
+            }
+        }
+        orders_in.advance_to(time + 1);
+        while orders_probe.less_equal(&time) {
+            worker.step_or_park(None);
+        }
+        let mut mine = orders.take();
+        let depth = match mine.iter().find_map(|o| match *o {
+            Order::Start { depth, .. } => Some(Some(depth)),
+            Order::End { .. } => Some(None),
+            Order::Parent { .. } => None,
+        }) {
+            Some(Some(depth)) => depth,
+            // The end, or (should the coordinator be gone) no order at all.
+            Some(None) | None => break,
+        };
+        mine.sort_unstable_by_key(|o| match *o {
+            Order::Parent { index, .. } => index,
+            _ => u32::MAX,
+        });
+        let (mut children, mut distinct) = (0u64, Distinct::default());
+        let mut expanded = 0usize;
+        for order in &mine {
+            let Order::Parent {
+                index, well, score, ..
+            } = *order
+            else {
+                continue;
+            };
+            let parent = Stored {
+                well: well.unpack(),
+                score,
+            };
+            kernel.children(&parent, index as usize, depth, &mut buf, &mut costs);
+            children += buf.len() as u64;
+            let worst = bar.get(time);
+            for (c, &cost) in buf.iter().zip(&costs) {
+                distinct.insert(well_hash(&c.well));
+                if cost > worst {
+                    continue;
+                }
+                let well = c.well.pack();
+                if owner(&well, peers) as usize / workers != my_process {
+                    remote_bytes += CANDIDATE_BYTES;
+                }
+                children_in.send(Candidate {
+                    cost,
+                    well,
+                    parent: index,
+                });
+            }
+            expanded += 1;
+            if expanded.is_multiple_of(STEP_EVERY) {
+                worker.step();
+            }
+        }
+        drop(mine);
+        children_in.advance_to(time + 1);
+        reports_in.send(Report {
+            worker: me as u32,
+            settings: shard.settings,
+            children,
+            distinct,
+            remote_bytes,
+        });
+        reports_in.advance_to(time + 1);
+        // Park, not spin, while the other workers finish: on a shared box
+        // a spinning worker takes the core a slower peer needs.
+        while gather_probe.less_equal(&time) {
+            worker.step_or_park(None);
+        }
+        if let Some(c) = &coordinator {
+            let kept = best_by_well(gathered.take(), width);
+            // The gather itself: kept candidates owned in other processes.
+            let gather_bytes = kept
+                .iter()
+                .filter(|k| owner(&k.well, peers) as usize / workers != 0)
+                .count() as u64
+                * CANDIDATE_BYTES;
+            let result = summarise(kept, reports.take(), shard.settings, workers);
+            if let Ok((_, bytes)) = &result {
+                c.traffic.depths.fetch_add(1, Ordering::Relaxed);
+                c.traffic
+                    .bytes
+                    .fetch_add(bytes + gather_bytes, Ordering::Relaxed);
+            }
+            // The depth loop may be gone (an error there): nothing to tell.
+            let _ = c.results.send(result.map(|(e, _)| e));
+        }
+        time += 1;
+    }
+    orders_in.close();
+    children_in.close();
+    reports_in.close();
+    while !orders_probe.done() || !gather_probe.done() {
+        worker.step_or_park(None);
+    }
+    Ok(())
+}
+
+/// Checks every worker's report and sums them: the depth's [`Expanded`]
+/// and the bytes the workers sent to other processes.
+fn summarise(
+    kept: Vec<Candidate>,
+    reports: Vec<Report>,
+    settings: u64,
+    workers: usize,
+) -> Result<(Expanded, u64), DistributedError> {
+    let (mut children, mut distinct, mut bytes) = (0, Distinct::default(), 0);
+    for r in &reports {
+        if r.settings != settings {
+            return Err(DistributedError::Settings {
+                process: r.worker as usize / workers,
+            });
+        }
+        children += r.children;
+        distinct.merge(&r.distinct);
+        bytes += r.remote_bytes;
+    }
+    Ok((
+        Expanded {
+            kept,
+            children,
+            unique: distinct.count(),
+        },
+        bytes,
+    ))
+}
+
+/// The best `width` of the owners' kept sets (whose wells are distinct,
+/// since each well has one owner), sorted by well.
+fn best_by_well(mut all: Vec<Candidate>, width: usize) -> Vec<Candidate> {
+    if all.len() > width {
+        if width == 0 {
+            all.clear();
+        } else {
+            all.select_nth_unstable(width - 1);
+            all.truncate(width);
+        }
+    }
+    all.sort_unstable_by_key(|c| c.well);
+    all
+}
