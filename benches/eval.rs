@@ -50,7 +50,7 @@ criterion_group!(benches, eval);
 fn main() {
     let wells = wells();
     for depth in [None, Some(DEFAULT_QUIESCENT_DEPTH)] {
-        let result = bench_eval(&wells, depth);
+        let result = bench_eval(&wells, Weights::default(), depth);
         println!("{}", serde_json::to_string(&result).expect("json"));
     }
     benches();
