@@ -218,6 +218,46 @@ fn cases(t: &Path) -> Vec<Case> {
         case!["search", "--quiescent", "0"].usage(),
         case!["search", "--quiescent", "33"].usage(),
         case!["search", "--quiescent", "x"].usage(),
+        // search: the sharded search's layout.
+        case!["search", "--workers", "0"].fails("--workers must be at least 1"),
+        case!["search", "--workers", "2"].fails("only for enemies without history"),
+        case!["search", "--enemy", "mild", "--processes", "0"]
+            .fails("--processes must be at least 1"),
+        case![
+            "search",
+            "--enemy",
+            "mild",
+            "--process",
+            "2",
+            "--processes",
+            "2"
+        ]
+        .fails("--process 2 is not among the 2 processes"),
+        case!["search", "--enemy", "mild", "--hostfile", &missing].fails("missing.txt"),
+        case!["search", "--enemy", "mild", "--hostfile", &empty].fails("lists no process"),
+        case!["search", "--enemy", "mild", "--hostfile", &garbage].fails("is not host:port"),
+        case![
+            "search",
+            "--enemy",
+            "mild",
+            "--processes",
+            "3",
+            "--hostfile",
+            &wells
+        ]
+        .fails("is not host:port"),
+        case![
+            "search",
+            "--enemy",
+            "mild",
+            "--process",
+            "1",
+            "--processes",
+            "2",
+            "--out",
+            &run
+        ]
+        .fails("--out is process 0's"),
         case!["search", "--enemy", "nope"].usage(),
         case!["search", "--enemy", ""].usage(),
         case!["search", "--enemy", &bad_arg].usage(),

@@ -378,7 +378,11 @@ fn layout_arg(a: &SearchArgs) -> Result<Option<Layout>> {
                 .filter(|l| !l.is_empty())
                 .map(str::to_string)
                 .collect();
-            if let Some(bad) = lines.iter().find(|l| !l.contains(':')) {
+            let address = |l: &str| {
+                l.rsplit_once(':')
+                    .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok())
+            };
+            if let Some(bad) = lines.iter().find(|l| !address(l)) {
                 bail!("{}: `{bad}` is not host:port", path.display());
             }
             if lines.is_empty() {
