@@ -259,9 +259,8 @@ pub(super) fn work(
                     for to in 0..peers as u32 {
                         orders_in.send(Order::Start { to, depth });
                     }
-                    let len = beam.len() as u64;
                     for (index, e) in beam.iter().enumerate() {
-                        let to = (index as u64 * peers as u64 / len) as u32;
+                        let to = (index % peers) as u32;
                         if to as usize / workers != my_process {
                             remote_bytes += ORDER_BYTES;
                         }
