@@ -2,6 +2,7 @@
 //! print. Nothing here knows how the engine works.
 
 mod args;
+mod cluster;
 mod eval;
 mod plot;
 mod resume;
