@@ -113,8 +113,57 @@ fn start_wells_are_evenly_spaced_from_depth_zero() {
         quiescent: None,
         pieces: 5,
         starts: 4,
+        beam: tune::FitnessBeam::Search,
     };
     let f = Fitness::new(settings, &game).unwrap();
     let depths: Vec<u32> = f.starts.iter().map(|(d, _)| *d).collect();
     assert_eq!(depths, [0, 2, 5, 7]);
+}
+
+/// The fitness beam from the empty well is the search itself: the same
+/// order and the same levels, so it dies at the search's depth with the
+/// search's best score (with and without the lookahead, and with a weights
+/// file that ties many costs: only the score and holes weighted).
+#[test]
+fn the_fitness_beam_from_the_empty_well_reaches_what_the_search_reaches() {
+    use hatetris::enemy::EnemyKind;
+    use hatetris::heuristic::Knewjade;
+    use hatetris::search::{self, Adversary, Search, Silent};
+    use hatetris::train::beam::{reach_as_search, Shape};
+
+    let mut ties = Weights::default();
+    for name in hatetris::heuristic::WEIGHT_NAMES {
+        if name != "score" && name != "holes" {
+            ties.set(name, 0.0);
+        }
+    }
+    for (weights, quiescent, width) in [
+        (Weights::default(), None, 300),
+        (Weights::default(), Some(4), 120),
+        (ties, None, 200),
+    ] {
+        let eval = Knewjade::new(weights, quiescent);
+        let search = Search {
+            width,
+            evaluator: &eval,
+            adversary: Adversary::new(EnemyKind::Hatetris),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let result =
+            search::start(dir.path(), &search, &crate::beam::opts(10_000, 1), &Silent).unwrap();
+        assert!(result.exhausted, "the search died out");
+        let reached = reach_as_search(
+            &Well::EMPTY,
+            Shape {
+                width,
+                pieces: 10_000,
+            },
+            &eval,
+        );
+        assert_eq!(
+            (reached.pieces, reached.lines),
+            (result.depth, u32::from(result.best.score)),
+            "width {width}, lookahead {quiescent:?}"
+        );
+    }
 }

@@ -8,7 +8,9 @@ use std::sync::Mutex;
 use anyhow::{bail, Context, Result};
 
 use hatetris::heuristic::{Weights, WEIGHT_NAMES};
-use hatetris::tune::{self, Evaluation, Fitness, FitnessSettings, TuneObserver, TuneSettings};
+use hatetris::tune::{
+    self, Evaluation, Fitness, FitnessBeam, FitnessSettings, TuneObserver, TuneSettings,
+};
 
 use super::args::{CompareArgs, FitnessArgs, TuneArgs};
 use super::search::threads_arg;
@@ -35,6 +37,7 @@ fn fitness_settings(a: &FitnessArgs) -> FitnessSettings {
         quiescent: a.quiescent,
         pieces: a.pieces.unwrap_or(DEFAULT_PIECES),
         starts: a.starts.unwrap_or(DEFAULT_STARTS),
+        beam: FitnessBeam::Search,
     }
 }
 

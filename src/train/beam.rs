@@ -21,7 +21,9 @@
 
 use crate::enemy::hatetris_choice_with_children;
 use crate::evaluate::Evaluator;
+use crate::lock::lines_cleared;
 use crate::movegen::{Child, MoveGen};
+use crate::search::bounded::{compact, Candidate};
 use crate::well::Well;
 
 /// How a training beam ended.
@@ -103,9 +105,44 @@ pub fn reach(start: &Well, shape: Shape, eval: &dyn Evaluator) -> Reached {
     }
 }
 
+/// [`reach`], but with the search's own order ([`Candidate`]'s: cost, then
+/// fewer cells, then packed well, then parent) and each level sorted by
+/// packed well, as the search's depth files are: from the empty well it
+/// keeps exactly the wells the search keeps at the same width, so it
+/// reaches what `hatetris search` reaches. The tuner's fitness
+/// (`hatetris tune`) uses it; the trainer keeps [`reach`]'s order, which
+/// its targets were made with.
+pub fn reach_as_search(start: &Well, shape: Shape, eval: &dyn Evaluator) -> Reached {
+    let (levels, _) = walk_with(start, shape, eval, keep_as_search);
+    Reached {
+        pieces: levels.len() as u32 - 1,
+        lines: levels
+            .iter()
+            .flat_map(|level| level.iter().map(|e| e.lines))
+            .max()
+            .unwrap_or(0),
+    }
+}
+
 /// The beam's levels, from the start well's to the last depth reached, and
 /// the depth where no child was left, if there was one.
 fn walk(start: &Well, shape: Shape, eval: &dyn Evaluator) -> (Vec<Vec<Entry>>, Option<u32>) {
+    walk_with(start, shape, eval, |candidates, width, _| {
+        keep_best(candidates, width)
+    })
+}
+
+/// How a level is cut from its candidates: `(candidates, width, the
+/// parents' level)`.
+type Keep = fn(&mut [(f64, Entry)], usize, &[Entry]) -> Vec<Entry>;
+
+/// [`walk`] with the cut `keep`.
+fn walk_with(
+    start: &Well,
+    shape: Shape,
+    eval: &dyn Evaluator,
+    keep: Keep,
+) -> (Vec<Vec<Entry>>, Option<u32>) {
     let mut levels: Vec<Vec<Entry>> = vec![vec![Entry {
         well: *start,
         lines: 0,
@@ -138,9 +175,43 @@ fn walk(start: &Well, shape: Shape, eval: &dyn Evaluator) -> (Vec<Vec<Entry>>, O
         if candidates.is_empty() {
             return (levels, Some(depth));
         }
-        levels.push(keep_best(&mut candidates, shape.width));
+        let level = keep(&mut candidates, shape.width, beam);
+        levels.push(level);
     }
     (levels, None)
+}
+
+/// The search's cut ([`compact`], the search's own set), the level sorted
+/// by packed well; each kept child's lines are its parent's plus what its
+/// placement cleared.
+fn keep_as_search(
+    candidates: &mut [(f64, Entry)],
+    width: usize,
+    parents: &[Entry],
+) -> Vec<Entry> {
+    let mut set: Vec<Candidate> = candidates
+        .iter()
+        .map(|(cost, e)| Candidate {
+            cost: *cost,
+            well: e.well.pack(),
+            parent: e.parent,
+        })
+        .collect();
+    compact(&mut set, width);
+    set.sort_unstable_by_key(|c| c.well);
+    set.iter()
+        .map(|c| {
+            let parent = &parents[c.parent as usize];
+            let well = c.well.unpack();
+            let cleared = lines_cleared(parent.well.cells(), 1, well.cells())
+                .expect("a child is its parent and one piece, less full lines");
+            Entry {
+                well,
+                lines: parent.lines + cleared,
+                parent: c.parent,
+            }
+        })
+        .collect()
 }
 
 /// How often `well` occurs in the chain of entry `index` of the newest

@@ -9,7 +9,9 @@
 //! measured from several **start wells** taken from one **reference game**
 //! at evenly spaced depths (depth 0, the empty well, is always one): from
 //! each, a beam of the tuning width with the same lookahead plays
-//! `pieces` pieces ([`crate::train::beam::reach`]), and the measure is the
+//! `pieces` pieces ([`crate::train::beam::reach_as_search`]: the search's
+//! own order, so from the empty well it is the search itself; the first
+//! runs used the trainer's beam, [`FitnessBeam`]), and the measure is the
 //! most lines it cleared. The fitness is the mean over the starts, with
 //! their standard deviation.
 //!
@@ -128,6 +130,26 @@ pub struct FitnessSettings {
     pub pieces: u32,
     /// Number of start wells.
     pub starts: usize,
+    /// Which beam plays from each start (a folder from before this field
+    /// has the trainer's).
+    #[serde(default)]
+    pub beam: FitnessBeam,
+}
+
+/// The beam the fitness plays from each start well.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FitnessBeam {
+    /// The trainer's beam ([`beam::reach`]: ties broken by well before
+    /// score, levels in cost order). From the empty well at width 10,000
+    /// with the lookahead it reached 35 lines where the search reaches 42:
+    /// another plateau, from ties alone. The first tuning runs used it.
+    #[default]
+    Trainer,
+    /// The search's own order and levels ([`beam::reach_as_search`]): from
+    /// the empty well, exactly what `hatetris search` reaches. New runs use
+    /// it.
+    Search,
 }
 
 /// A fitness ready to measure: its settings and the start wells.
@@ -182,7 +204,10 @@ impl Fitness {
         let per_start: Vec<Reached> = self
             .starts
             .par_iter()
-            .map(|(_, well)| beam::reach(well, shape, &eval))
+            .map(|(_, well)| match self.settings.beam {
+                FitnessBeam::Trainer => beam::reach(well, shape, &eval),
+                FitnessBeam::Search => beam::reach_as_search(well, shape, &eval),
+            })
             .collect();
         let lines: Vec<f64> = per_start.iter().map(|r| r.lines as f64).collect();
         let (mean, sd) = mean_sd(&lines);
