@@ -21,7 +21,7 @@
 //! 2. *Expand.* Each worker expands its parents with the kernel's own step
 //!    (`Kernel::children`: the adversary's piece, the evaluator's batch
 //!    call). Each child that beats its process's bar goes out as a
-//!    [`Candidate`] (cost, packed well, parent index: 32 bytes) to its
+//!    [`Candidate`](crate::search::bounded::Candidate) (cost, packed well, parent index: 32 bytes) to its
 //!    owner, worker `mix64(well_hash(well)) mod S` (design §2; timely's
 //!    exchange takes a route below the peer count to exactly that worker).
 //!    Every candidate for a well meets every other at one owner, which

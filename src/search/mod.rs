@@ -105,7 +105,7 @@ pub struct Options {
     /// depth again, to the same files.
     pub stop: Option<Arc<AtomicBool>>,
     /// Expands each depth instead of the kernel (the sharded search,
-    /// [`crate::distributed::Sharded`]); `None`: today's kernel on
+    /// [`crate::distributed::Cluster`]); `None`: today's kernel on
     /// `threads` threads. Experimental: only for enemies without history,
     /// and a stop takes effect between depths.
     pub expander: Option<Arc<dyn DepthExpander>>,

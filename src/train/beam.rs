@@ -184,11 +184,7 @@ fn walk_with(
 /// The search's cut ([`compact`], the search's own set), the level sorted
 /// by packed well; each kept child's lines are its parent's plus what its
 /// placement cleared.
-fn keep_as_search(
-    candidates: &mut [(f64, Entry)],
-    width: usize,
-    parents: &[Entry],
-) -> Vec<Entry> {
+fn keep_as_search(candidates: &mut [(f64, Entry)], width: usize, parents: &[Entry]) -> Vec<Entry> {
     let mut set: Vec<Candidate> = candidates
         .iter()
         .map(|(cost, e)| Candidate {
