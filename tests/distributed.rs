@@ -174,6 +174,14 @@ impl Localhost {
         children
     }
 
+    /// Every process, to its end: each must succeed.
+    fn run_all(&self, flags: &[&str], tail: &[&str]) {
+        let mut children = self.spawn_all(flags, tail);
+        for (p, child) in children.iter_mut().enumerate() {
+            assert!(finish(child).success(), "process {p}: {}", self.stderr(p));
+        }
+    }
+
     fn stderr(&self, process: usize) -> String {
         std::fs::read_to_string(self.dir.path().join(format!("err-{process}.txt"))).unwrap()
     }
@@ -229,14 +237,7 @@ fn three_processes_on_localhost_write_the_single_process_depth_files() {
     ];
     let cluster = Localhost::new(3);
     let run = cluster.dir.path().join("run");
-    let mut children = cluster.spawn_all(&flags, &["--out", run.to_str().unwrap()]);
-    for (p, child) in children.iter_mut().enumerate() {
-        assert!(
-            finish(child).success(),
-            "process {p}: {}",
-            cluster.stderr(p)
-        );
-    }
+    cluster.run_all(&flags, &["--out", run.to_str().unwrap()]);
     let plain = tempfile::tempdir().unwrap();
     plain_run(&flags[..6], &plain.path().join("run"));
     assert_eq!(depth_files(&run), depth_files(&plain.path().join("run")));
@@ -285,14 +286,7 @@ fn a_killed_process_then_a_resume_of_all_gives_the_same_files() {
     }
     // Process 0 takes its settings from the folder (and checks the flags
     // against it); the others from the same flags.
-    let mut children = cluster.spawn_all(&flags, &["--resume", run.to_str().unwrap()]);
-    for (p, child) in children.iter_mut().enumerate() {
-        assert!(
-            finish(child).success(),
-            "process {p}: {}",
-            cluster.stderr(p)
-        );
-    }
+    cluster.run_all(&flags, &["--resume", run.to_str().unwrap()]);
     let plain = tempfile::tempdir().unwrap();
     plain_run(&flags[..6], &plain.path().join("run"));
     assert_eq!(depth_files(&run), depth_files(&plain.path().join("run")));

@@ -95,14 +95,7 @@ pub struct Reached {
 /// tuner's measure of an evaluator (`hatetris tune`).
 pub fn reach(start: &Well, shape: Shape, eval: &dyn Evaluator) -> Reached {
     let (levels, _) = walk(start, shape, eval);
-    Reached {
-        pieces: levels.len() as u32 - 1,
-        lines: levels
-            .iter()
-            .flat_map(|level| level.iter().map(|e| e.lines))
-            .max()
-            .unwrap_or(0),
-    }
+    reached(&levels)
 }
 
 /// [`reach`], but with the search's own order ([`Candidate`]'s: cost, then
@@ -114,6 +107,11 @@ pub fn reach(start: &Well, shape: Shape, eval: &dyn Evaluator) -> Reached {
 /// its targets were made with.
 pub fn reach_as_search(start: &Well, shape: Shape, eval: &dyn Evaluator) -> Reached {
     let (levels, _) = walk_with(start, shape, eval, keep_as_search);
+    reached(&levels)
+}
+
+/// How far the levels of a beam got.
+fn reached(levels: &[Vec<Entry>]) -> Reached {
     Reached {
         pieces: levels.len() as u32 - 1,
         lines: levels
