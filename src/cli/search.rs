@@ -283,11 +283,11 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
         Some(_) => search::resume(&dir, &search, &opts, observer),
         None => search::start(&dir, &search, &opts, observer),
     };
-    // The other processes end with the run, whatever its result.
-    if let Some(cluster) = &cluster {
-        cluster.finish()?;
-    }
+    // The other processes end with the run, whatever its result (whose
+    // error, if any, is the one to report).
+    let finished = cluster.as_ref().map_or(Ok(()), |c| c.finish());
     let result = result?;
+    finished?;
     if let Some(cluster) = cluster.filter(|_| layout.as_ref().is_some_and(|l| l.processes() > 1)) {
         let t = cluster.traffic();
         note!(

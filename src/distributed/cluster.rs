@@ -349,13 +349,14 @@ pub(super) fn work(
             worker.step_or_park(None);
         }
         if let Some(c) = &coordinator {
-            let kept = best_by_well(gathered.take(), width);
-            // The gather itself: kept candidates owned in other processes.
-            let gather_bytes = kept
+            let all = gathered.take();
+            // The gather itself: what owners in other processes sent.
+            let gather_bytes = all
                 .iter()
                 .filter(|k| owner(&k.well, peers) as usize / workers != 0)
                 .count() as u64
                 * CANDIDATE_BYTES;
+            let kept = best_by_well(all, width);
             let result = summarise(kept, reports.take(), shard.settings, workers);
             if let Ok((_, bytes)) = &result {
                 c.traffic.depths.fetch_add(1, Ordering::Relaxed);
