@@ -167,3 +167,39 @@ fn the_fitness_beam_from_the_empty_well_reaches_what_the_search_reaches() {
         );
     }
 }
+
+/// The start point of the search is the start weights to the bit: an ulp
+/// off moves a beam to another plateau (see `TuneSettings::weights_at`).
+#[test]
+fn the_start_point_is_the_start_weights_exactly() {
+    use hatetris::tune::TuneSettings;
+    let settings = TuneSettings {
+        fitness: FitnessSettings {
+            width: 10,
+            quiescent: None,
+            pieces: 5,
+            starts: 1,
+            beam: tune::FitnessBeam::Search,
+        },
+        terms: hatetris::heuristic::WEIGHT_NAMES
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        initial: Weights::default(),
+        sigma: 0.3,
+        population: None,
+        seed: 1,
+    };
+    let at = settings.weights_at(&settings.x0());
+    for name in hatetris::heuristic::WEIGHT_NAMES {
+        assert_eq!(
+            at.get(name).unwrap().to_bits(),
+            Weights::default().get(name).unwrap().to_bits(),
+            "{name}"
+        );
+    }
+    // `holes` is one of the weights that the round trip through units
+    // misses by an ulp.
+    let holes = Weights::default().get("holes").unwrap();
+    assert_ne!((holes / tune::UNIT) * tune::UNIT, holes);
+}

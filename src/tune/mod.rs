@@ -328,10 +328,18 @@ impl TuneSettings {
     }
 
     /// The weights at point `x` (one value per tuned term, in [`UNIT`]s).
+    /// A coordinate equal to the start point's is the initial weight
+    /// exactly: `(w / UNIT) * UNIT` can miss `w` by an ulp, and an ulp is
+    /// enough to move a beam to another plateau (the 86-record weights with
+    /// `holes` one ulp higher reach 35 lines at width 10,000 with the
+    /// lookahead, where the exact weights reach 42), so the start point
+    /// would not measure the start weights.
     pub fn weights_at(&self, x: &[f64]) -> Weights {
         let mut w = self.initial;
-        for (name, v) in self.terms.iter().zip(x) {
-            w.set(name, v * UNIT);
+        for ((name, v), v0) in self.terms.iter().zip(x).zip(self.x0()) {
+            if v.to_bits() != v0.to_bits() {
+                w.set(name, v * UNIT);
+            }
         }
         w
     }
