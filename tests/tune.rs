@@ -114,6 +114,7 @@ fn start_wells_are_evenly_spaced_from_depth_zero() {
         pieces: 5,
         starts: 4,
         beam: tune::FitnessBeam::Search,
+        jitter: 1,
     };
     let f = Fitness::new(settings, &game).unwrap();
     let depths: Vec<u32> = f.starts.iter().map(|(d, _)| *d).collect();
@@ -180,6 +181,7 @@ fn the_start_point_is_the_start_weights_exactly() {
             pieces: 5,
             starts: 1,
             beam: tune::FitnessBeam::Search,
+            jitter: 1,
         },
         terms: hatetris::heuristic::WEIGHT_NAMES
             .iter()

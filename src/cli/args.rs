@@ -581,6 +581,12 @@ pub struct FitnessArgs {
     /// a window of 30 misled the tuner].
     #[arg(long)]
     pub pieces: Option<u32>,
+    /// Beams per start well: the weights as given, then K − 1 copies with
+    /// every weight moved by at most a billionth of itself, which is enough
+    /// to land a beam on another plateau: the mean over copies measures the
+    /// weights, not the luck of one tie [default: 1].
+    #[arg(long, value_name = "K")]
+    pub jitter: Option<usize>,
     /// Worker threads (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,

@@ -38,12 +38,13 @@ fn fitness_settings(a: &FitnessArgs) -> FitnessSettings {
         pieces: a.pieces.unwrap_or(DEFAULT_PIECES),
         starts: a.starts.unwrap_or(DEFAULT_STARTS),
         beam: FitnessBeam::Search,
+        jitter: a.jitter.unwrap_or(1),
     }
 }
 
 fn check_fitness(f: &FitnessSettings) -> Result<()> {
-    if f.width == 0 || f.starts == 0 || f.pieces == 0 {
-        bail!("--width, --starts and --pieces must be at least 1");
+    if f.width == 0 || f.starts == 0 || f.pieces == 0 || f.jitter == 0 {
+        bail!("--width, --starts, --pieces and --jitter must be at least 1");
     }
     Ok(())
 }

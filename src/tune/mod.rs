@@ -37,6 +37,17 @@
 //! one full search per start. The check that matters stays the full search
 //! from the empty well.
 //!
+//! **A beam's score is a lottery among plateaus.** Moving the `holes`
+//! weight of the 86-record weights by one ulp (11.2106 to
+//! 11.210600000000001) changes which of two equal-looking wells survive a
+//! cut at depth 14 of the width-10,000 lookahead search, and the game ends
+//! at 35 lines instead of 42. So one beam per start measures the luck of
+//! the ties as much as the weights. `jitter` K plays K beams per start:
+//! the weights as given and K − 1 copies with every weight moved by at
+//! most [`JITTER`] of itself (fixed pseudo-random moves, so a measure is
+//! the same on every run), and the fitness is the mean over all of them:
+//! the weights' expected plateau, at K times the cost.
+//!
 //! # The search
 //! CMA-ES (the `cmaes` crate) over the named weights, each in units of
 //! [`UNIT`] (the 86-record weights' common magnitude), so one step size
@@ -134,6 +145,36 @@ pub struct FitnessSettings {
     /// has the trainer's).
     #[serde(default)]
     pub beam: FitnessBeam,
+    /// Beams per start: the weights as given, then `jitter − 1` copies with
+    /// every weight moved by about [`JITTER`] of itself (1: no copies; a
+    /// folder from before this field has 1). See the module doc.
+    #[serde(default = "one")]
+    pub jitter: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+/// How far [`FitnessSettings::jitter`]'s copies move each weight, relative
+/// to itself (at most).
+pub const JITTER: f64 = 1e-9;
+
+/// `w` with every weight moved by a fixed pseudo-random fraction of at
+/// most [`JITTER`] of itself; copy 0 is `w`.
+pub fn jittered(w: &Weights, copy: usize) -> Weights {
+    let mut out = *w;
+    if copy == 0 {
+        return out;
+    }
+    for (i, name) in WEIGHT_NAMES.iter().enumerate() {
+        let v = w.get(name).expect("a weight name");
+        let h = crate::search::ancestry::mix64(((copy as u64) << 32) | i as u64);
+        // Uniform in [-1, 1).
+        let r = (h >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
+        out.set(name, v * (1.0 + JITTER * r));
+    }
+    out
 }
 
 /// The beam the fitness plays from each start well.
@@ -164,9 +205,10 @@ pub struct Fitness {
 /// One weight vector's fitness.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Measured {
-    /// What each start's beam reached, in start order.
+    /// What each start's beams reached, in start order (`jitter` beams
+    /// per start, the unmoved weights' first).
     pub per_start: Vec<Reached>,
-    /// Mean lines over the starts (the fitness; higher is better).
+    /// Mean lines over the starts' beams (the fitness; higher is better).
     pub mean: f64,
     /// Their standard deviation (n − 1).
     pub sd: f64,
@@ -192,21 +234,24 @@ impl Fitness {
         Ok(Fitness { settings, starts })
     }
 
-    /// Measures `weights` (one beam per start, in parallel on the current
-    /// rayon pool).
+    /// Measures `weights` (`jitter` beams per start, in parallel on the
+    /// current rayon pool).
     pub fn measure(&self, weights: &Weights) -> Measured {
         use rayon::prelude::*;
-        let eval = Knewjade::new(*weights, self.settings.quiescent);
         let shape = Shape {
             width: self.settings.width,
             pieces: self.settings.pieces,
         };
-        let per_start: Vec<Reached> = self
-            .starts
-            .par_iter()
-            .map(|(_, well)| match self.settings.beam {
-                FitnessBeam::Trainer => beam::reach(well, shape, &eval),
-                FitnessBeam::Search => beam::reach_as_search(well, shape, &eval),
+        let copies = self.settings.jitter.max(1);
+        let per_start: Vec<Reached> = (0..self.starts.len() * copies)
+            .into_par_iter()
+            .map(|i| {
+                let (well, copy) = (&self.starts[i / copies].1, i % copies);
+                let eval = Knewjade::new(jittered(weights, copy), self.settings.quiescent);
+                match self.settings.beam {
+                    FitnessBeam::Trainer => beam::reach(well, shape, &eval),
+                    FitnessBeam::Search => beam::reach_as_search(well, shape, &eval),
+                }
             })
             .collect();
         let lines: Vec<f64> = per_start.iter().map(|r| r.lines as f64).collect();
