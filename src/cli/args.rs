@@ -582,9 +582,10 @@ pub struct FitnessArgs {
     #[arg(long)]
     pub pieces: Option<u32>,
     /// Beams per start well: the weights as given, then K − 1 copies with
-    /// every weight moved by at most a billionth of itself, which is enough
-    /// to land a beam on another plateau: the mean over copies measures the
-    /// weights, not the luck of one tie [default: 1].
+    /// every weight moved by at most a billionth of itself, which breaks
+    /// exact ties between wells differently (one such tie moved a game from
+    /// 42 lines to 35): the mean over copies measures the weights, not one
+    /// tie's luck [default: 1].
     #[arg(long, value_name = "K")]
     pub jitter: Option<usize>,
     /// Worker threads (default: every core).
