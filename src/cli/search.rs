@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use hatetris::distributed::{Cluster, Layout, Shard};
+use hatetris::distributed::{Cluster, Shard};
 use hatetris::evaluate::Evaluator;
 use hatetris::replay::{self, Format};
 use hatetris::run::keyframes::{self, Pick};
@@ -219,31 +219,24 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
             end_on_worker_panic();
         }
     }
-    let shard = |layout: &Layout| {
-        (
-            layout.clone(),
-            Shard {
-                width: resolved.width,
-                evaluator: Arc::clone(&evaluator),
-                adversary: search.adversary,
-                settings: search.settings().run_id(),
-            },
-        )
+    let shard = || Shard {
+        width: resolved.width,
+        evaluator: Arc::clone(&evaluator),
+        adversary: search.adversary,
+        settings: search.settings().run_id(),
     };
-    // A process other than 0 serves process 0's run and writes nothing.
-    if let Some((layout, shard)) = layout.as_ref().filter(|l| l.process != 0).map(shard) {
-        return cluster::serve(&layout, shard, &a, out);
-    }
-    let cluster = match layout.as_ref().map(shard) {
+    let cluster = match &layout {
         None => None,
-        Some((layout, shard)) => {
-            if layout.processes() > 1 && !a.quiet {
+        // A process other than 0 serves process 0's run and writes nothing.
+        Some(l) if l.process != 0 => return cluster::serve(l, shard(), &a, out),
+        Some(l) => {
+            if l.processes() > 1 && !a.quiet {
                 note!(
                     "process 0 of {}: waiting for the other processes to connect",
-                    layout.processes()
+                    l.processes()
                 );
             }
-            Some(Arc::new(Cluster::start(&layout, shard)?))
+            Some(Arc::new(Cluster::start(l, shard())?))
         }
     };
     let expander = cluster

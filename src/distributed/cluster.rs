@@ -32,7 +32,7 @@ use timely::worker::Worker;
 
 use super::{owner, DistributedError, Shard, Traffic};
 use crate::run::store::Stored;
-use crate::search::ancestry::well_hash;
+use crate::search::ancestry::{mix64, well_hash};
 use crate::search::bounded::{Bounded, Candidate};
 use crate::search::distinct::Distinct;
 use crate::search::kernel::Kernel;
@@ -248,6 +248,8 @@ pub(super) fn work(
         threads: 1,
     };
     let my_process = me / workers;
+    // Other processes to count traffic to.
+    let several = peers > workers;
     let (mut buf, mut costs) = (Vec::with_capacity(128), Vec::with_capacity(128));
     let mut time = 0u32;
     loop {
@@ -314,17 +316,18 @@ pub(super) fn work(
             children += buf.len() as u64;
             let worst = bar.get(time);
             for (c, &cost) in buf.iter().zip(&costs) {
-                distinct.insert(well_hash(&c.well));
+                let hash = well_hash(&c.well);
+                distinct.insert(hash);
                 if cost > worst {
                     continue;
                 }
-                let well = c.well.pack();
-                if owner(&well, peers) as usize / workers != my_process {
+                // `owner` of the packed well, from the hash already made.
+                if several && (mix64(hash) % peers as u64) as usize / workers != my_process {
                     remote_bytes += CANDIDATE_BYTES;
                 }
                 children_in.send(Candidate {
                     cost,
-                    well,
+                    well: c.well.pack(),
                     parent: index,
                 });
             }
@@ -351,11 +354,15 @@ pub(super) fn work(
         if let Some(c) = &coordinator {
             let all = gathered.take();
             // The gather itself: what owners in other processes sent.
-            let gather_bytes = all
-                .iter()
-                .filter(|k| owner(&k.well, peers) as usize / workers != 0)
-                .count() as u64
-                * CANDIDATE_BYTES;
+            let gather_bytes = match several {
+                true => {
+                    all.iter()
+                        .filter(|k| owner(&k.well, peers) as usize / workers != 0)
+                        .count() as u64
+                        * CANDIDATE_BYTES
+                }
+                false => 0,
+            };
             let kept = best_by_well(all, width);
             let result = summarise(kept, reports.take(), shard.settings, workers);
             if let Ok((_, bytes)) = &result {

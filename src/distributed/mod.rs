@@ -274,14 +274,11 @@ impl Cluster {
 
     /// Ends the run on every worker of every process, and waits for them.
     pub fn finish(&self) -> Result<(), DistributedError> {
-        self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take();
-        match self.take_failure() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        self.take_failure().map_or(Ok(()), Err)
     }
 
-    /// Joins the workers (once) and gives the first failure among them.
+    /// Ends the run (closes the coordinator's channel), joins the workers
+    /// (once) and gives the first failure among them.
     fn take_failure(&self) -> Option<DistributedError> {
         self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take();
         let guards = self
