@@ -220,7 +220,6 @@ fn cases(t: &Path) -> Vec<Case> {
         case!["search", "--quiescent", "x"].usage(),
         // search: the sharded search's layout.
         case!["search", "--workers", "0"].fails("--workers must be at least 1"),
-        case!["search", "--workers", "2"].fails("only for enemies without history"),
         case!["search", "--enemy", "mild", "--processes", "0"]
             .fails("--processes must be at least 1"),
         case![

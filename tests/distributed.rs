@@ -2,6 +2,7 @@
 //! workers, one depth keeps exactly today's kernel's children, with the same
 //! parents, in the same order.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Arc;
@@ -9,8 +10,10 @@ use std::time::{Duration, Instant};
 
 use hatetris::distributed;
 use hatetris::enemy::EnemyKind;
+use hatetris::evaluate::{Evaluator, Identity};
 use hatetris::run::{self, store::DepthFile};
 use hatetris::search::{self, bounded::Candidate, Search, Silent};
+use hatetris::Well;
 
 use crate::beam::{flat_search, opts, Flat};
 use crate::util::depth_files;
@@ -47,6 +50,7 @@ fn sharded_depths_equal_the_kernel(enemy: EnemyKind, width: usize, depths: u32) 
             let got = distributed::expand_depth(
                 Arc::clone(&beam),
                 d,
+                None,
                 width,
                 Arc::new(Flat),
                 search.adversary,
@@ -79,26 +83,173 @@ fn sharded_depths_keep_the_kernels_children_against_lovetris() {
     sharded_depths_equal_the_kernel(EnemyKind::Lovetris, 500, 20);
 }
 
+/// An enemy with a history needs the beam's snapshot, and one without
+/// none: a mismatch is the caller's bug, reported, never guessed around.
 #[test]
-fn a_sharded_depth_refuses_an_enemy_with_history() {
+fn a_sharded_depth_needs_the_history_of_an_enemy_that_keeps_one() {
     let dir = tempfile::tempdir().unwrap();
     let search = flat_search(10, EnemyKind::Hatetris);
     search::start(dir.path(), &search, &opts(1, 1), &Silent).unwrap();
     let file = DepthFile::open(&run::depth_path(dir.path(), 0)).unwrap();
     let beam: Arc<[_]> = file.read_all().unwrap().into();
-    let got = distributed::expand_depth(beam, 0, 10, Arc::new(Flat), search.adversary, 2);
+    let got = distributed::expand_depth(
+        Arc::clone(&beam),
+        0,
+        None,
+        10,
+        Arc::new(Flat),
+        search.adversary,
+        2,
+    );
     assert!(matches!(
         got,
-        Err(distributed::DistributedError::History(EnemyKind::Hatetris))
+        Err(distributed::DistributedError::History {
+            enemy: EnemyKind::Hatetris,
+            given: false,
+            ..
+        })
     ));
+    let mild = hatetris::search::Adversary::new(EnemyKind::Mild);
+    let got = distributed::expand_depth(beam, 0, Some(vec![].into()), 10, Arc::new(Flat), mild, 1);
+    assert!(matches!(
+        got,
+        Err(distributed::DistributedError::History { given: true, .. })
+    ));
+}
+
+/// The history snapshots a run folder holds (`ancestry-NNNNN.bin`: the
+/// last few depths'), by name.
+fn snapshot_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("ancestry-")
+        })
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// A test evaluator that steers the beam along a record's game: a well of
+/// the record costs minus its place in the game (its last place, for a well
+/// the game revisits), any other well costs more than all of them.
+struct Follow(HashMap<Well, usize>);
+
+impl Follow {
+    /// Follows "knewjade loop basis", a game that revisits wells and whose
+    /// spawn 281 HATETRIS's loop rule turns from S into Z.
+    fn loop_basis() -> Follow {
+        let records = crate::util::json_lines("replays.jsonl");
+        let rec = records
+            .iter()
+            .find(|r| r["name"] == "knewjade loop basis")
+            .expect("record");
+        let wells = rec["wells"].as_array().unwrap().iter();
+        Follow(
+            wells
+                .enumerate()
+                .map(|(i, v)| (Well::from_board_unchecked(&crate::util::board(v)), i))
+                .collect(),
+        )
+    }
+}
+
+impl Evaluator for Follow {
+    fn identity(&self) -> Identity {
+        Identity::new().with("test", "follow the loop basis record")
+    }
+
+    fn cost(&self, well: &Well, _score: f64) -> f64 {
+        self.0.get(well).map_or(1e9, |&i| -(i as f64))
+    }
+}
+
+/// The wells of every depth of a run, by depth.
+fn beams(dir: &Path) -> Vec<Vec<Well>> {
+    (0..)
+        .map_while(|d| DepthFile::open(&run::depth_path(dir, d)).ok())
+        .map(|f| f.read_all().unwrap().iter().map(|s| s.well).collect())
+        .collect()
+}
+
+/// HATETRIS's loop prevention, sharded: the beam follows a game that
+/// revisits wells, where the pieces depend on each entry's ancestry (the
+/// same run against HATETRIS Mild, which keeps no history, leaves the
+/// game). Over 1, 2 and 3 workers the run writes today's files.
+#[test]
+fn a_sharded_run_keeps_hatetris_loop_rule() {
+    let follow = Follow::loop_basis();
+    let depths = follow.0.values().max().copied().unwrap() as u32 + 2;
+    for width in [1, 4] {
+        let search = |enemy| Search {
+            width,
+            evaluator: &follow,
+            adversary: search::Adversary::new(enemy),
+        };
+        let plain = tempfile::tempdir().unwrap();
+        search::start(
+            plain.path(),
+            &search(EnemyKind::Hatetris),
+            &opts(depths, 1),
+            &Silent,
+        )
+        .unwrap();
+        let mild = tempfile::tempdir().unwrap();
+        search::start(
+            mild.path(),
+            &search(EnemyKind::Mild),
+            &opts(depths, 1),
+            &Silent,
+        )
+        .unwrap();
+        let (with_rule, without) = (beams(plain.path()), beams(mild.path()));
+        // The rule first bites at spawn 281: depth 282 differs.
+        let first = with_rule.iter().zip(&without).position(|(a, b)| a != b);
+        assert_eq!(first, Some(282), "width {width}: where the loop rule bites");
+        for workers in 1..=3 {
+            let sharded = tempfile::tempdir().unwrap();
+            let mut o = opts(depths, 1);
+            let shard = distributed::Shard {
+                width,
+                evaluator: Arc::new(Follow::loop_basis()),
+                adversary: search::Adversary::new(EnemyKind::Hatetris),
+                settings: search(EnemyKind::Hatetris).settings().run_id(),
+            };
+            o.expander = Some(Arc::new(
+                distributed::Cluster::start(&distributed::Layout::local(workers), shard).unwrap(),
+            ));
+            search::start(sharded.path(), &search(EnemyKind::Hatetris), &o, &Silent).unwrap();
+            assert_eq!(
+                depth_files(sharded.path()),
+                depth_files(plain.path()),
+                "width {width} on {workers} workers"
+            );
+            assert_eq!(snapshot_files(sharded.path()), snapshot_files(plain.path()));
+        }
+    }
 }
 
 /// A whole run whose depths are sharded over 1, 2 or 3 workers
 /// (`Options::expander`, as `hatetris search --workers`) writes the same
-/// depth files, byte for byte, as today's search.
+/// depth files, byte for byte, as today's search, and the same history
+/// snapshots, against enemies with history (whose workers each read the
+/// history the coordinator sent) and without.
 #[test]
 fn a_sharded_run_writes_the_same_depth_files() {
-    for enemy in [EnemyKind::Mild, EnemyKind::Burgiel] {
+    for enemy in [
+        EnemyKind::Mild,
+        EnemyKind::Burgiel,
+        EnemyKind::Hatetris,
+        EnemyKind::Brzustowski,
+    ] {
         let search = flat_search(300, enemy);
         let plain = tempfile::tempdir().unwrap();
         search::start(plain.path(), &search, &opts(20, 1), &Silent).unwrap();
@@ -120,6 +271,11 @@ fn a_sharded_run_writes_the_same_depth_files() {
                 depth_files(sharded.path()),
                 depth_files(plain.path()),
                 "{enemy:?} on {workers} workers"
+            );
+            assert_eq!(
+                snapshot_files(sharded.path()),
+                snapshot_files(plain.path()),
+                "{enemy:?} on {workers} workers: the history"
             );
         }
     }
@@ -222,12 +378,11 @@ fn plain_run(flags: &[&str], dir: &Path) {
 
 /// The CI check: 3 processes on 127.0.0.1 (two workers each) write
 /// the single-process search's depth files, byte for byte, and the same
-/// best game.
-#[test]
-fn three_processes_on_localhost_write_the_single_process_depth_files() {
+/// best game, against `enemy`.
+fn three_processes_write_the_single_process_depth_files(enemy: &str) {
     let flags = [
         "--enemy",
-        "lovetris",
+        enemy,
         "--width",
         "300",
         "--max-depth",
@@ -242,9 +397,32 @@ fn three_processes_on_localhost_write_the_single_process_depth_files() {
     plain_run(&flags[..6], &plain.path().join("run"));
     assert_eq!(depth_files(&run), depth_files(&plain.path().join("run")));
     assert_eq!(
+        snapshot_files(&run),
+        snapshot_files(&plain.path().join("run"))
+    );
+    assert_eq!(
         std::fs::read(run.join("best-replay.txt")).unwrap(),
         std::fs::read(plain.path().join("run/best-replay.txt")).unwrap()
     );
+}
+
+#[test]
+fn three_processes_on_localhost_write_the_single_process_depth_files() {
+    three_processes_write_the_single_process_depth_files("lovetris");
+}
+
+/// HATETRIS's loop prevention reads every entry's ancestry, which each
+/// process rebuilds from the coordinator's snapshot.
+#[test]
+fn three_processes_against_hatetris_write_the_single_process_depth_files() {
+    three_processes_write_the_single_process_depth_files("hatetris");
+}
+
+/// Brzustowski's per-entry states come back from the processes that
+/// expanded each entry.
+#[test]
+fn three_processes_against_brzustowski_write_the_single_process_depth_files() {
+    three_processes_write_the_single_process_depth_files("brzustowski");
 }
 
 /// A kill -9 of one process mid-run ends the others with one line and exit

@@ -231,8 +231,7 @@ pub struct SearchArgs {
     pub threads: Option<usize>,
     /// Shard each depth over this many timely workers per process (the
     /// sharded search of docs/distributed.md) instead of the kernel's
-    /// threads: the depth files are the same. Only against enemies without
-    /// history (mild, lovetris, burgiel) for now.
+    /// threads: the depth files are the same, against every enemy.
     #[arg(long, conflicts_with = "threads")]
     pub workers: Option<usize>,
     /// With --processes: this process's number, from 0. Process 0 holds

@@ -208,16 +208,8 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
         adversary: Adversary::new(resolved.enemy),
     };
     let layout = layout_arg(&a)?;
-    if let Some(layout) = &layout {
-        if search.adversary.keeps_history() {
-            bail!(
-                "--workers is only for enemies without history for now (mild, lovetris, burgiel), not {}",
-                search.adversary.kind()
-            );
-        }
-        if layout.processes() > 1 {
-            end_on_worker_panic();
-        }
+    if layout.as_ref().is_some_and(|l| l.processes() > 1) {
+        end_on_worker_panic();
     }
     let shard = || Shard {
         width: resolved.width,

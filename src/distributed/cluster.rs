@@ -6,21 +6,24 @@
 //! once per iteration, so that progress tracking can tell each worker when
 //! an iteration's records have all arrived:
 //! - **orders**, from the coordinator (worker 0 of process 0) to everyone:
-//!   one `Start` (with the depth) or `End` per worker, and each parent of
-//!   the beam, routed to the worker that expands it;
+//!   one `Start` (with the depth) or `End` per worker, each parent of
+//!   the beam, routed to the worker that expands it, and, for an enemy that
+//!   keeps a history, the beam's history snapshot to the first worker of
+//!   each process, which decodes it for the process's workers ([`Local`]);
 //! - **children**, from every expanding worker to the well's owner, whose
 //!   exact set keeps its best `width`; when the frontier passes the
 //!   iteration, each owner sends its set on to the coordinator (the gather);
 //! - **reports**, one per worker per iteration to the coordinator: children
 //!   counted, the distinct-children sketch, records sent to other processes,
-//!   and the worker's settings id, so that a process started with other
-//!   settings is caught before its children are used.
+//!   the worker's settings id, so that a process started with other
+//!   settings is caught before its children are used, and (Brzustowski)
+//!   the state its parents' children inherit.
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 use serde::{Deserialize, Serialize};
 use timely::dataflow::channels::pact::Exchange;
@@ -32,6 +35,7 @@ use timely::worker::Worker;
 
 use super::{owner, DistributedError, Shard, Traffic};
 use crate::run::store::Stored;
+use crate::search::adversary::History;
 use crate::search::ancestry::{mix64, well_hash};
 use crate::search::bounded::{Bounded, Candidate};
 use crate::search::distinct::Distinct;
@@ -40,11 +44,11 @@ use crate::search::Expanded;
 use crate::well::PackedWell;
 
 /// What the coordinator sends: routed by `to`, a worker index.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 enum Order {
     /// Expand the parents sent to you in this iteration: the beam after
-    /// `depth` pieces.
-    Start { to: u32, depth: u32 },
+    /// `depth` pieces, of `len` entries.
+    Start { to: u32, depth: u32, len: u32 },
     /// One parent: entry `index` of the beam.
     Parent {
         to: u32,
@@ -52,6 +56,9 @@ enum Order {
         well: PackedWell,
         score: u16,
     },
+    /// The beam's history snapshot (`History::to_snapshot`), to the first
+    /// worker of each process.
+    History { to: u32, bytes: Vec<u8> },
     /// The run is over: close everything.
     End { to: u32 },
 }
@@ -59,7 +66,10 @@ enum Order {
 impl Order {
     fn to(&self) -> u64 {
         match *self {
-            Order::Start { to, .. } | Order::Parent { to, .. } | Order::End { to } => u64::from(to),
+            Order::Start { to, .. }
+            | Order::Parent { to, .. }
+            | Order::History { to, .. }
+            | Order::End { to } => u64::from(to),
         }
     }
 }
@@ -79,14 +89,18 @@ struct Report {
     children: u64,
     distinct: Distinct,
     /// Records this worker sent to workers of other processes (children
-    /// and, for the coordinator, parents), in bytes.
+    /// and, for the coordinator, parents and histories), in bytes.
     remote_bytes: u64,
+    /// Brzustowski: `(index, state)` for each parent this worker expanded,
+    /// the state its children inherit; empty for the other enemies.
+    states: Vec<(u32, u32)>,
 }
 
 /// A depth for the coordinator to run, from the depth loop.
 pub(super) struct Job {
     pub beam: Arc<[Stored]>,
     pub depth: u32,
+    pub history: Option<Arc<[u8]>>,
 }
 
 /// The coordinator's ends of its channels with the depth loop.
@@ -112,11 +126,18 @@ impl TrafficCounters {
     }
 }
 
+/// What the workers of one process share.
+#[derive(Default)]
+pub(super) struct Local {
+    bar: Bar,
+    history: Decoded,
+}
+
 /// The owners' bar, shared by the workers of one process: the lowest
 /// worst-kept cost of an owner whose set is full, for one iteration. Any
 /// full owner's worst is a valid bar for every expander (`width` wells
 /// already cost no more), so each process keeps its own.
-pub(super) struct Bar(Mutex<(u32, f64)>);
+struct Bar(Mutex<(u32, f64)>);
 
 impl Default for Bar {
     fn default() -> Self {
@@ -144,6 +165,45 @@ impl Bar {
     }
 }
 
+/// The beam's history for one iteration, decoded by the process's first
+/// worker and shared by the others, with the slots Brzustowski's kernel
+/// writes each entry's next state to.
+#[derive(Default)]
+struct Decoded {
+    slot: Mutex<Option<(u32, Arc<BeamHistory>)>>,
+    ready: Condvar,
+}
+
+struct BeamHistory {
+    history: History,
+    next: Vec<AtomicU32>,
+}
+
+impl Decoded {
+    fn put(&self, time: u32, history: Arc<BeamHistory>) {
+        *self.slot.lock().unwrap_or_else(|e| e.into_inner()) = Some((time, history));
+        self.ready.notify_all();
+    }
+
+    /// Waits for iteration `time`'s history. Safe inside a timely worker:
+    /// the first worker decodes it as soon as its orders are in, and
+    /// needs nothing from this one to do so.
+    fn get(&self, time: u32) -> Arc<BeamHistory> {
+        let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            match &*slot {
+                Some((t, h)) if *t == time => return Arc::clone(h),
+                _ => slot = self.ready.wait(slot).unwrap_or_else(|e| e.into_inner()),
+            }
+        }
+    }
+
+    /// Lets the memory go once every worker of the process is done.
+    fn clear(&self) {
+        self.slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+    }
+}
+
 /// Parents a worker expands between two turns of its dataflow, so that
 /// owners take in what was sent to them while expansion goes on.
 const STEP_EVERY: usize = 64;
@@ -156,7 +216,7 @@ pub(super) fn work(
     worker: &mut Worker,
     workers: usize,
     shard: &Shard,
-    bar: &Arc<Bar>,
+    local: &Arc<Local>,
     coordinator: Option<Coordinator>,
 ) -> Result<(), String> {
     let (me, peers) = (worker.index(), worker.peers());
@@ -174,11 +234,11 @@ pub(super) fn work(
         scope
             .input_from(&mut orders_in)
             .exchange(|o: &Order| o.to())
-            .inspect(move |o| sink.borrow_mut().push(*o))
+            .inspect(move |o| sink.borrow_mut().push(o.clone()))
             .probe_with(&orders_probe);
 
         let sink = Rc::clone(&gathered);
-        let bar = Arc::clone(bar);
+        let local = Arc::clone(local);
         scope
             .input_from(&mut children_in)
             .unary_frontier(
@@ -207,7 +267,7 @@ pub(super) fn work(
                                 }
                             }
                             if let Some(worst) = set.worst_cost_if_full() {
-                                bar.lower(t, worst);
+                                local.bar.lower(t, worst);
                             }
                         });
                         // An iteration the frontier has passed is complete
@@ -239,15 +299,8 @@ pub(super) fn work(
             .probe_with(&gather_probe);
     });
 
-    let kernel = Kernel {
-        eval: &*shard.evaluator,
-        adversary: shard.adversary,
-        history: None,
-        next: &[],
-        width,
-        threads: 1,
-    };
     let my_process = me / workers;
+    let first_of_process = me % workers == 0;
     // Other processes to count traffic to.
     let several = peers > workers;
     let (mut buf, mut costs) = (Vec::with_capacity(128), Vec::with_capacity(128));
@@ -257,9 +310,25 @@ pub(super) fn work(
         let mut remote_bytes = 0;
         if let Some(c) = &coordinator {
             match c.jobs.recv() {
-                Ok(Job { beam, depth }) => {
+                Ok(Job {
+                    beam,
+                    depth,
+                    history,
+                }) => {
+                    let len = beam.len() as u32;
                     for to in 0..peers as u32 {
-                        orders_in.send(Order::Start { to, depth });
+                        orders_in.send(Order::Start { to, depth, len });
+                    }
+                    if let Some(bytes) = history {
+                        for process in 0..peers / workers {
+                            if process != my_process {
+                                remote_bytes += 8 + 8 + bytes.len() as u64;
+                            }
+                            orders_in.send(Order::History {
+                                to: (process * workers) as u32,
+                                bytes: bytes.to_vec(),
+                            });
+                        }
                     }
                     for (index, e) in beam.iter().enumerate() {
                         let to = (index % peers) as u32;
@@ -286,15 +355,45 @@ pub(super) fn work(
             worker.step_or_park(None);
         }
         let mut mine = orders.take();
-        let depth = match mine.iter().find_map(|o| match *o {
-            Order::Start { depth, .. } => Some(Some(depth)),
+        let (depth, len) = match mine.iter().find_map(|o| match *o {
+            Order::Start { depth, len, .. } => Some(Some((depth, len))),
             Order::End { .. } => Some(None),
-            Order::Parent { .. } => None,
+            Order::Parent { .. } | Order::History { .. } => None,
         }) {
-            Some(Some(depth)) => depth,
+            Some(Some(start)) => start,
             // The end, or (should the coordinator be gone) no order at all.
             Some(None) | None => break,
         };
+        let history = match shard.adversary.keeps_history() {
+            false => None,
+            true if first_of_process => {
+                let bytes = mine.iter().find_map(|o| match o {
+                    Order::History { bytes, .. } => Some(bytes),
+                    _ => None,
+                });
+                let bytes = bytes.expect("the coordinator sends every process the history");
+                // The snapshot was made in memory from a sound history a
+                // moment ago: not decoding it is a bug, not bad input.
+                let history = History::from_snapshot(shard.adversary, bytes, depth, len as usize)
+                    .expect("the coordinator's history snapshot decodes");
+                let decoded = Arc::new(BeamHistory {
+                    next: history.next_slots(len as usize),
+                    history,
+                });
+                local.history.put(time, Arc::clone(&decoded));
+                Some(decoded)
+            }
+            true => Some(local.history.get(time)),
+        };
+        let kernel = Kernel {
+            eval: &*shard.evaluator,
+            adversary: shard.adversary,
+            history: history.as_ref().map(|h| &h.history),
+            next: history.as_ref().map_or(&[], |h| &h.next),
+            width,
+            threads: 1,
+        };
+        let mut states = Vec::new();
         mine.sort_unstable_by_key(|o| match *o {
             Order::Parent { index, .. } => index,
             _ => u32::MAX,
@@ -313,8 +412,11 @@ pub(super) fn work(
                 score,
             };
             kernel.children(&parent, index as usize, depth, &mut buf, &mut costs);
+            if let Some(slot) = kernel.next.get(index as usize) {
+                states.push((index, slot.load(Ordering::Relaxed)));
+            }
             children += buf.len() as u64;
-            let worst = bar.get(time);
+            let worst = local.bar.get(time);
             for (c, &cost) in buf.iter().zip(&costs) {
                 let hash = well_hash(&c.well);
                 distinct.insert(hash);
@@ -337,6 +439,9 @@ pub(super) fn work(
             }
         }
         drop(mine);
+        if shard.adversary.keeps_history() && several {
+            remote_bytes += 8 * states.len() as u64;
+        }
         children_in.advance_to(time + 1);
         reports_in.send(Report {
             worker: me as u32,
@@ -344,12 +449,18 @@ pub(super) fn work(
             children,
             distinct,
             remote_bytes,
+            states,
         });
         reports_in.advance_to(time + 1);
         // Park, not spin, while the other workers finish: on a shared box
         // a spinning worker takes the core a slower peer needs.
         while gather_probe.less_equal(&time) {
             worker.step_or_park(None);
+        }
+        // Every worker of the process is done with the history.
+        drop(history);
+        if first_of_process {
+            local.history.clear();
         }
         if let Some(c) = &coordinator {
             let all = gathered.take();
@@ -364,7 +475,7 @@ pub(super) fn work(
                 false => 0,
             };
             let kept = best_by_well(all, width);
-            let result = summarise(kept, reports.take(), shard.settings, workers);
+            let result = summarise(kept, reports.take(), shard.settings, workers, len);
             if let Ok((_, bytes)) = &result {
                 c.traffic.depths.fetch_add(1, Ordering::Relaxed);
                 c.traffic
@@ -392,8 +503,10 @@ fn summarise(
     reports: Vec<Report>,
     settings: u64,
     workers: usize,
+    len: u32,
 ) -> Result<(Expanded, u64), DistributedError> {
     let (mut children, mut distinct, mut bytes) = (0, Distinct::default(), 0);
+    let mut states = Vec::new();
     for r in &reports {
         if r.settings != settings {
             return Err(DistributedError::Settings {
@@ -403,12 +516,19 @@ fn summarise(
         children += r.children;
         distinct.merge(&r.distinct);
         bytes += r.remote_bytes;
+        if !r.states.is_empty() {
+            states.resize(len as usize, 0);
+            for &(index, state) in &r.states {
+                states[index as usize] = state;
+            }
+        }
     }
     Ok((
         Expanded {
             kept,
             children,
             unique: distinct.count(),
+            states,
         },
         bytes,
     ))

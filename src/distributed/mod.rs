@@ -52,9 +52,17 @@
 //!   comes from the coordinator, which numbers the whole beam, so a
 //!   candidate carries its parent's index and the owner's tie-break on
 //!   equal (cost, well) is today's.
-//! - *No history*: enemies that keep one (HATETRIS, Brzustowski) are
-//!   refused; their loop prevention needs the replicated ancestry of
-//!   design §5.
+//! - *The whole history replicated, not its mature part* (design §5):
+//!   for an enemy that keeps a history (HATETRIS, Brzustowski), the
+//!   coordinator sends the beam's history snapshot, the very bytes it
+//!   writes to the run folder for the depth, to the first worker of every
+//!   process, which decodes it once for all of that process's workers.
+//!   Every worker then gives its parents their pieces with today's code,
+//!   reading the same history as today's search: exact by construction.
+//!   It costs each process the snapshot (young levels included, which §5
+//!   rejects at 10⁹ for their N × 4 bytes per box) and a decode per depth,
+//!   small beside the parents the coordinator already sends. Brzustowski's
+//!   workers send back the state each of their parents' children inherit.
 //!
 //! **Why an `Arc` evaluator.** `timely::execute` runs its closure on threads
 //! it spawns itself and asks for `'static`; the allocator builders that would
@@ -84,15 +92,21 @@ use crate::search::ancestry::{mix64, well_hash};
 use crate::search::{Adversary, DepthExpander, Expanded};
 use crate::well::PackedWell;
 
-use cluster::{Bar, Coordinator, Job, TrafficCounters};
+use cluster::{Coordinator, Job, Local, TrafficCounters};
 
 /// Why a sharded search could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum DistributedError {
-    /// The enemy's pieces depend on each entry's past, which the sharded
-    /// search does not handle yet.
-    #[error("{0} keeps a history, which the sharded search does not handle yet (mild, lovetris and burgiel do not)")]
-    History(crate::enemy::EnemyKind),
+    /// The enemy keeps a history and none was given, or the other way round.
+    #[error("depth {depth}: {enemy} {}", if *.given { "keeps no history, yet one was given" } else { "keeps a history, and none was given" })]
+    History {
+        /// The enemy.
+        enemy: crate::enemy::EnemyKind,
+        /// The depth.
+        depth: u32,
+        /// Whether a history was given.
+        given: bool,
+    },
     /// No workers.
     #[error("at least one worker is needed")]
     NoWorkers,
@@ -187,7 +201,7 @@ pub struct Shard {
     pub width: usize,
     /// The search's evaluator, owned (see the module doc).
     pub evaluator: Arc<dyn Evaluator + Send>,
-    /// The search's enemy; one without history.
+    /// The search's enemy.
     pub adversary: Adversary,
     /// The run's settings id ([`crate::run::Settings::run_id`]), compared
     /// across processes.
@@ -213,6 +227,7 @@ pub struct Cluster {
     results: Mutex<mpsc::Receiver<Result<Expanded, DistributedError>>>,
     guards: Mutex<Option<WorkerGuards<Result<(), String>>>>,
     traffic: Arc<TrafficCounters>,
+    adversary: Adversary,
 }
 
 impl Cluster {
@@ -225,6 +240,7 @@ impl Cluster {
         let (jobs, job_rx) = mpsc::channel();
         let (result_tx, results) = mpsc::channel();
         let traffic = Arc::new(TrafficCounters::default());
+        let adversary = shard.adversary;
         let coordinator = Mutex::new(Some(Coordinator {
             jobs: job_rx,
             results: result_tx,
@@ -242,23 +258,39 @@ impl Cluster {
             results: Mutex::new(results),
             guards: Mutex::new(Some(guards)),
             traffic,
+            adversary,
         })
     }
 
     /// One depth: the best `width` distinct children of `beam` (the beam
     /// after `depth` pieces), sorted by well, each with its parent's index.
+    /// `history` is the beam's history snapshot when the enemy keeps one
+    /// (see [`DepthExpander::expand`]).
     pub fn expand_beam(
         &self,
         beam: Arc<[Stored]>,
         depth: u32,
+        history: Option<Arc<[u8]>>,
     ) -> Result<Expanded, DistributedError> {
+        if history.is_some() != self.adversary.keeps_history() {
+            return Err(DistributedError::History {
+                enemy: self.adversary.kind(),
+                depth,
+                given: history.is_some(),
+            });
+        }
         let stopped = || {
             DistributedError::Timely("a worker stopped (did a process of the cluster die?)".into())
         };
         {
             let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
             let jobs = jobs.as_ref().ok_or_else(stopped)?;
-            jobs.send(Job { beam, depth }).map_err(|_| stopped())?;
+            let job = Job {
+                beam,
+                depth,
+                history,
+            };
+            jobs.send(job).map_err(|_| stopped())?;
         }
         let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
         match results.recv() {
@@ -297,8 +329,14 @@ impl Drop for Cluster {
 }
 
 impl DepthExpander for Cluster {
-    fn expand(&self, beam: Arc<[Stored]>, depth: u32) -> Result<Expanded, String> {
-        self.expand_beam(beam, depth).map_err(|e| e.to_string())
+    fn expand(
+        &self,
+        beam: Arc<[Stored]>,
+        depth: u32,
+        history: Option<Arc<[u8]>>,
+    ) -> Result<Expanded, String> {
+        self.expand_beam(beam, depth, history)
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -313,10 +351,12 @@ pub fn serve(layout: &Layout, shard: Shard) -> Result<(), DistributedError> {
 }
 
 /// One depth on `workers` threads of this process (for the tests and the
-/// bench): starts a cluster, runs the depth, ends it.
+/// bench): starts a cluster, runs the depth, ends it. `history` as for
+/// [`Cluster::expand_beam`].
 pub fn expand_depth(
     beam: Arc<[Stored]>,
     depth: u32,
+    history: Option<Arc<[u8]>>,
     width: usize,
     evaluator: Arc<dyn Evaluator + Send>,
     adversary: Adversary,
@@ -329,7 +369,7 @@ pub fn expand_depth(
         settings: 0,
     };
     let cluster = Cluster::start(&Layout::local(workers), shard)?;
-    let expanded = cluster.expand_beam(beam, depth)?;
+    let expanded = cluster.expand_beam(beam, depth, history)?;
     cluster.finish()?;
     Ok(expanded)
 }
@@ -341,15 +381,12 @@ fn launch(
     shard: Shard,
     coordinator: impl Fn(usize) -> Option<Coordinator> + Send + Sync + 'static,
 ) -> Result<WorkerGuards<Result<(), String>>, DistributedError> {
-    if shard.adversary.keeps_history() {
-        return Err(DistributedError::History(shard.adversary.kind()));
-    }
     let config = layout.config()?;
     let workers = layout.workers;
-    let bar = Arc::new(Bar::default());
+    let local = Arc::new(Local::default());
     timely::execute(config, move |worker| {
         let c = coordinator(worker.index());
-        cluster::work(worker, workers, &shard, &bar, c)
+        cluster::work(worker, workers, &shard, &local, c)
     })
     .map_err(DistributedError::Timely)
 }

@@ -106,8 +106,7 @@ pub struct Options {
     pub stop: Option<Arc<AtomicBool>>,
     /// Expands each depth instead of the kernel (the sharded search,
     /// [`crate::distributed::Cluster`]); `None`: today's kernel on
-    /// `threads` threads. Experimental: only for enemies without history,
-    /// and a stop takes effect between depths.
+    /// `threads` threads. A stop takes effect between depths.
     pub expander: Option<Arc<dyn DepthExpander>>,
 }
 
@@ -117,8 +116,16 @@ pub struct Options {
 /// entry.
 pub trait DepthExpander: Send + Sync {
     /// The best distinct children of `beam` (the beam after `depth`
-    /// pieces), sorted by well.
-    fn expand(&self, beam: Arc<[store::Stored]>, depth: u32) -> Result<Expanded, String>;
+    /// pieces), sorted by well. For an adversary that keeps a history,
+    /// `history` is the beam's history snapshot, the bytes the run folder
+    /// holds for `depth` (`ancestry-NNNNN.bin`), from which every process
+    /// rebuilds the history exactly.
+    fn expand(
+        &self,
+        beam: Arc<[store::Stored]>,
+        depth: u32,
+        history: Option<Arc<[u8]>>,
+    ) -> Result<Expanded, String>;
 }
 
 impl std::fmt::Debug for dyn DepthExpander {
@@ -136,6 +143,9 @@ pub struct Expanded {
     pub children: u64,
     /// Distinct children (an estimate).
     pub unique: u64,
+    /// For an adversary with per-entry states (Brzustowski), the state each
+    /// beam entry's children inherit, by entry; empty otherwise.
+    pub states: Vec<u32>,
 }
 
 impl Options {
@@ -347,6 +357,9 @@ fn run_from(
     let mut depth = manifest.depth;
     // The manifest and log of the depth before, timed (see `Phases`).
     let mut bookkeeping = 0.0;
+    // The history's snapshot of the current depth, once written, for the
+    // expander (which hands it to every process).
+    let mut snapshot: Option<Arc<[u8]>> = None;
     let mut stopped = false;
     while depth < opts.max_depth {
         if opts.stopping() {
@@ -374,9 +387,29 @@ fn run_from(
             None => pool.install(|| kernel.expand(&beam, observer, &stop))?,
             Some(expander) => {
                 let parents: Arc<[store::Stored]> = beam.read_all()?.into();
+                let history = history.as_ref().map(|h| {
+                    snapshot
+                        .take()
+                        .unwrap_or_else(|| h.to_snapshot(depth).into())
+                });
                 let e = expander
-                    .expand(parents, depth)
+                    .expand(parents, depth, history)
                     .map_err(|reason| SearchError::Expander { depth, reason })?;
+                if !next.is_empty() {
+                    if e.states.len() != next.len() {
+                        return Err(SearchError::Expander {
+                            depth,
+                            reason: format!(
+                                "{} entry states for a beam of {}",
+                                e.states.len(),
+                                next.len()
+                            ),
+                        });
+                    }
+                    for (slot, &state) in next.iter().zip(&e.states) {
+                        slot.store(state, Ordering::Relaxed);
+                    }
+                }
                 observer.expanded(beam.len() as u64);
                 Some(kernel::Expansion {
                     kept: e.kept,
@@ -444,9 +477,11 @@ fn run_from(
         let next_path = run::depth_path(dir, depth + 1);
         let kept_len = kept.len() as u64;
         let parents: Vec<u32> = kept.iter().map(|c| c.parent).collect();
-        let history_step = |history: &mut Option<History>| -> Result<(f64, f64), SearchError> {
+        let keep_snapshot = opts.expander.is_some();
+        type Stepped = (f64, f64, Option<Arc<[u8]>>);
+        let history_step = |history: &mut Option<History>| -> Result<Stepped, SearchError> {
             let Some(h) = history else {
-                return Ok((0.0, 0.0));
+                return Ok((0.0, 0.0, None));
             };
             let clock = Instant::now();
             h.push(parents, next, |d, indices| {
@@ -454,8 +489,10 @@ fn run_from(
             })?;
             let ancestry = clock.elapsed().as_secs_f64();
             let clock = Instant::now();
-            run::write_snapshot(dir, depth + 1, &h.to_snapshot(depth + 1))?;
-            Ok((ancestry, clock.elapsed().as_secs_f64()))
+            let bytes = h.to_snapshot(depth + 1);
+            run::write_snapshot(dir, depth + 1, &bytes)?;
+            let kept = keep_snapshot.then(|| bytes.into());
+            Ok((ancestry, clock.elapsed().as_secs_f64(), kept))
         };
         // The history's step has a thread of its own, not one of the pool's:
         // its fsync then overlaps the depth file's compression even on one
@@ -474,7 +511,7 @@ fn run_from(
             (written, stepped)
         });
         let file_bytes = file_bytes.map_err(run::io(&next_path))?;
-        (phases.ancestry, phases.snapshot) = history_times?;
+        (phases.ancestry, phases.snapshot, snapshot) = history_times?;
         phases.write = clock.elapsed().as_secs_f64();
         drop(kept);
         depth += 1;
