@@ -11,8 +11,10 @@
 //!   keeps a history, the beam's history snapshot to the first worker of
 //!   each process, which decodes it for the process's workers ([`Local`]);
 //! - **children**, from every expanding worker to the well's owner, whose
-//!   exact set keeps its best `width`; when the frontier passes the
-//!   iteration, each owner sends its set on to the coordinator (the gather);
+//!   exact set keeps its best `width`; after each compaction the owner sends
+//!   a tally of its costs to the first worker of every process (the bar,
+//!   [`Tallies`]), and when the frontier passes the iteration, its set, cut
+//!   at the bar, to the coordinator (the gather);
 //! - **reports**, one per worker per iteration to the coordinator: children
 //!   counted, the distinct-children sketch, records sent to other processes,
 //!   the worker's settings id, so that a process started with other
@@ -130,7 +132,96 @@ impl TrafficCounters {
 #[derive(Default)]
 pub(super) struct Local {
     bar: Bar,
+    tallies: Tallies,
     history: Decoded,
+    /// Tallies this process's owners sent to other processes, in bytes,
+    /// not yet reported.
+    tally_bytes: AtomicU64,
+}
+
+/// What an owner sends on: a well it keeps, for the gather, or a tally of
+/// its kept costs, for the bar.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+enum Owned {
+    Kept(Candidate),
+    /// Owner `owner`'s costs at ranks `step`, `2·step`, … of its distinct
+    /// wells in iteration `time` (see [`Tallies`]), to worker `to`, the
+    /// first of a process.
+    Tally {
+        to: u32,
+        owner: u32,
+        time: u32,
+        costs: Vec<f64>,
+    },
+}
+
+/// Ranks between two points of a tally, for `width` wells kept over
+/// `shards` owners: a 16th of an owner's even share, so that a bar from
+/// tallies overshoots the `width`-th cost by at most a 16th of the width.
+fn tally_step(width: usize, shards: usize) -> usize {
+    width.div_ceil(16 * shards).max(1)
+}
+
+/// Points an owner's tally holds at most: up to 4 times its even share.
+const TALLY_POINTS: usize = 64;
+
+/// Owner `set`'s tally: the costs at ranks `step`, `2·step`, … (from 1)
+/// of the distinct wells its last compaction settled, ascending.
+fn tally(set: &Bounded, step: usize) -> Vec<f64> {
+    let mut costs: Vec<f64> = set.settled().iter().map(|c| c.cost).collect();
+    let ranks = (costs.len() / step).min(TALLY_POINTS);
+    if ranks == 0 {
+        return Vec::new();
+    }
+    let last = ranks * step - 1;
+    if last + 1 < costs.len() {
+        costs.select_nth_unstable_by(last, f64::total_cmp);
+        costs.truncate(last + 1);
+    }
+    costs.sort_unstable_by(f64::total_cmp);
+    (1..=ranks).map(|r| costs[r * step - 1]).collect()
+}
+
+/// The global bar from the owners' tallies (design §4.2), kept by the
+/// first worker of each process for one iteration.
+///
+/// Every well has one owner, and an owner's settled wells are distinct, so
+/// a point `c` at rank `r` of owner `q`'s tally proves `r` distinct wells
+/// cost at most `c`. Counting `step` wells per point of every owner, in
+/// order of cost, the cost at which the count first reaches `width` is a
+/// valid bar for every expander: `width` distinct wells already cost no
+/// more, so a child that costs more can never make the cut. Unlike the
+/// per-owner bar, it needs no single owner to hold `width` wells.
+#[derive(Default)]
+struct Tallies(Mutex<(u32, Vec<Vec<f64>>)>);
+
+impl Tallies {
+    /// Takes owner `owner`'s tally for `time`; the bar the tallies of that
+    /// iteration now give, if any.
+    fn take(
+        &self,
+        time: u32,
+        owner: usize,
+        costs: Vec<f64>,
+        shards: usize,
+        width: usize,
+    ) -> Option<f64> {
+        let mut held = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if held.0 != time || held.1.len() != shards {
+            if held.0 > time && held.1.len() == shards {
+                return None;
+            }
+            *held = (time, vec![Vec::new(); shards]);
+        }
+        held.1[owner] = costs;
+        let needed = width.div_ceil(tally_step(width, shards));
+        let mut all: Vec<f64> = held.1.iter().flatten().copied().collect();
+        if all.len() < needed {
+            return None;
+        }
+        let (_, bar, _) = all.select_nth_unstable_by(needed - 1, f64::total_cmp);
+        Some(*bar)
+    }
 }
 
 /// The owners' bar, shared by the workers of one process: the lowest
@@ -204,6 +295,29 @@ impl Decoded {
     }
 }
 
+/// An owner's set for one iteration, with what it told the others.
+struct Owner {
+    cap: Capability<u32>,
+    set: Bounded,
+    /// The set's compactions when its last tally went out.
+    told: u64,
+    /// Before the set's first compaction, the size at which to compact it
+    /// early for a first tally (doubled each time): an owner receives about
+    /// a share of the children, so its buffer would fill late.
+    early: usize,
+}
+
+impl Owner {
+    fn new(cap: Capability<u32>, width: usize, shards: usize) -> Owner {
+        Owner {
+            cap,
+            set: Bounded::new(width),
+            told: 0,
+            early: (width / shards).max(1024),
+        }
+    }
+}
+
 /// Parents a worker expands between two turns of its dataflow, so that
 /// owners take in what was sent to them while expansion goes on.
 const STEP_EVERY: usize = 64;
@@ -228,6 +342,8 @@ pub(super) fn work(
     let gather_probe = ProbeHandle::new();
     let orders = Rc::new(RefCell::new(Vec::<Order>::new()));
     let gathered = Rc::new(RefCell::new(Vec::<Candidate>::new()));
+    let processes = peers / workers;
+    let step = tally_step(width, peers);
     let reports = Rc::new(RefCell::new(Vec::<Report>::new()));
     worker.dataflow::<u32, _, _>(|scope| {
         let sink = Rc::clone(&orders);
@@ -238,6 +354,7 @@ pub(super) fn work(
             .probe_with(&orders_probe);
 
         let sink = Rc::clone(&gathered);
+        let owner_local = Arc::clone(local);
         let local = Arc::clone(local);
         scope
             .input_from(&mut children_in)
@@ -245,50 +362,102 @@ pub(super) fn work(
                 Exchange::new(move |c: &Candidate| owner(&c.well, peers)),
                 "Own",
                 move |_, _| {
+                    let local = owner_local;
                     // One set per iteration (time) still open here.
-                    let mut sets: Vec<(Capability<u32>, Bounded)> = Vec::new();
+                    let mut sets: Vec<Owner> = Vec::new();
                     move |(input, frontier), output| {
                         input.for_each_stamp(|cap, data| {
                             let t = *cap.least().expect("a time is totally ordered");
-                            let at = match sets.iter().position(|(c, _)| *c.time() == t) {
+                            let at = match sets.iter().position(|o| *o.cap.time() == t) {
                                 Some(at) => at,
                                 None => {
                                     let cap = cap
                                         .retain_least(output.output_index())
                                         .expect("a time is totally ordered");
-                                    sets.push((cap, Bounded::new(width)));
+                                    sets.push(Owner::new(cap, width, peers));
                                     sets.len() - 1
                                 }
                             };
-                            let set = &mut sets[at].1;
+                            let o = &mut sets[at];
                             for batch in data {
                                 for c in batch.drain(..) {
-                                    set.insert(c);
+                                    o.set.insert(c);
                                 }
                             }
-                            if let Some(worst) = set.worst_cost_if_full() {
+                            if let Some(worst) = o.set.worst_cost_if_full() {
                                 local.bar.lower(t, worst);
+                            }
+                            // With several owners, a tally of this one's
+                            // costs to every process, after each
+                            // compaction (see `Tallies`).
+                            if peers == 1 {
+                                return;
+                            }
+                            if o.set.worst_cost_if_full().is_none() && o.set.held() >= o.early {
+                                o.set.compact_now();
+                                o.early *= 2;
+                            }
+                            if o.set.compactions() == o.told {
+                                return;
+                            }
+                            o.told = o.set.compactions();
+                            let costs = tally(&o.set, step);
+                            if costs.is_empty() {
+                                return;
+                            }
+                            let mut session = output.session(&o.cap);
+                            for process in 0..processes {
+                                if process != me / workers {
+                                    local
+                                        .tally_bytes
+                                        .fetch_add(16 + 8 * costs.len() as u64, Ordering::Relaxed);
+                                }
+                                session.give(Owned::Tally {
+                                    to: (process * workers) as u32,
+                                    owner: me as u32,
+                                    time: t,
+                                    costs: costs.clone(),
+                                });
                             }
                         });
                         // An iteration the frontier has passed is complete
-                        // here: send its local best on.
-                        sets.retain_mut(|(cap, set)| {
-                            if frontier.less_equal(cap.time()) {
+                        // here: send its local best on, but only what can
+                        // still make the cut (the bar is valid, so no
+                        // winner costs more).
+                        sets.retain_mut(|o| {
+                            if frontier.less_equal(o.cap.time()) {
                                 return true;
                             }
-                            let set = std::mem::replace(set, Bounded::new(0));
-                            output
-                                .session(cap)
-                                .give_iterator(set.into_kept().into_iter());
+                            let set = std::mem::replace(&mut o.set, Bounded::new(0));
+                            let bar = local.bar.get(*o.cap.time());
+                            let kept = set.into_kept().into_iter().filter(|c| c.cost <= bar);
+                            output.session(&o.cap).give_iterator(kept.map(Owned::Kept));
                             false
                         });
                     }
                 },
             )
-            .container::<Vec<Candidate>>()
-            // The gather: every owner's best `width` to the coordinator.
-            .exchange(|_| 0)
-            .inspect(move |c| sink.borrow_mut().push(*c))
+            .container::<Vec<Owned>>()
+            // The gather: every owner's best `width` to the coordinator;
+            // the tallies to the first worker of each process.
+            .exchange(|o: &Owned| match o {
+                Owned::Kept(_) => 0,
+                Owned::Tally { to, .. } => u64::from(*to),
+            })
+            .inspect(move |o| match o {
+                Owned::Kept(c) => sink.borrow_mut().push(*c),
+                Owned::Tally {
+                    owner, time, costs, ..
+                } => {
+                    let bar =
+                        local
+                            .tallies
+                            .take(*time, *owner as usize, costs.clone(), peers, width);
+                    if let Some(bar) = bar {
+                        local.bar.lower(*time, bar);
+                    }
+                }
+            })
             .probe_with(&gather_probe);
 
         let sink = Rc::clone(&reports);
@@ -443,6 +612,9 @@ pub(super) fn work(
             remote_bytes += 8 * states.len() as u64;
         }
         children_in.advance_to(time + 1);
+        if first_of_process {
+            remote_bytes += local.tally_bytes.swap(0, Ordering::Relaxed);
+        }
         reports_in.send(Report {
             worker: me as u32,
             settings: shard.settings,
@@ -547,4 +719,101 @@ fn best_by_well(mut all: Vec<Candidate>, width: usize) -> Vec<Candidate> {
     }
     all.sort_unstable_by_key(|c| c.well);
     all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A distinct packed well for each `i` (its rows hold `i`'s bits).
+    fn well(i: u32) -> PackedWell {
+        let mut words = [0u16; 10];
+        words[9] = (i & 0x3ff) as u16;
+        words[8] = (i >> 10 & 0x3ff) as u16;
+        PackedWell::from_words(words)
+    }
+
+    /// A tiny deterministic generator, for costs with ties and spread.
+    fn costs(seed: u64, n: usize) -> Vec<f64> {
+        let mut z = seed;
+        (0..n)
+            .map(|_| {
+                z = mix64(z.wrapping_add(0x9e37_79b9_7f4a_7c15));
+                (z % 500) as f64 / 4.0
+            })
+            .collect()
+    }
+
+    /// The bar the owners' tallies give never cuts a winner: at least
+    /// `width` distinct wells cost no more than it. Each owner's wells are
+    /// its own (as ownership by hash makes them), each offered several
+    /// times at different costs, and compacted once or more.
+    #[test]
+    fn a_bar_from_tallies_never_falls_below_the_width_th_cost() {
+        let mut bars = 0;
+        for (shards, width, per_owner) in [
+            (2, 100, 80),
+            (3, 1000, 700),
+            (5, 64, 40),
+            (2, 10, 3),
+            (4, 300, 500),
+        ] {
+            let tallies = Tallies::default();
+            let mut best: Vec<f64> = Vec::new();
+            let mut bar = f64::INFINITY;
+            for owner in 0..shards {
+                let mut set = Bounded::new(width);
+                let first = (owner * per_owner) as u32;
+                let mut well_best = vec![f64::INFINITY; per_owner];
+                for round in 0..3u64 {
+                    let cs = costs(owner as u64 * 7 + round, per_owner);
+                    for (i, &cost) in cs.iter().enumerate() {
+                        well_best[i] = well_best[i].min(cost);
+                        set.insert(Candidate {
+                            cost,
+                            well: well(first + i as u32),
+                            parent: round as u32,
+                        });
+                    }
+                    set.compact_now();
+                    let step = tally_step(width, shards);
+                    if let Some(b) = tallies.take(7, owner, tally(&set, step), shards, width) {
+                        bar = bar.min(b);
+                    }
+                }
+                best.extend(well_best);
+            }
+            if bar.is_finite() {
+                bars += 1;
+                let at_most = best.iter().filter(|&&c| c <= bar).count();
+                assert!(at_most >= width, "{shards} × {per_owner}, width {width}: only {at_most} wells at or below the bar {bar}");
+            }
+        }
+        assert!(bars >= 3, "the tallies gave a bar in most cases");
+    }
+
+    /// A tally is the costs at every `step`-th rank, ascending, at most
+    /// `TALLY_POINTS` of them.
+    #[test]
+    fn a_tally_takes_every_step_th_cost() {
+        let mut set = Bounded::new(1000);
+        for i in 0..100u32 {
+            set.insert(Candidate {
+                cost: f64::from(99 - i),
+                well: well(i),
+                parent: 0,
+            });
+        }
+        assert!(
+            tally(&set, 10).is_empty(),
+            "nothing settled before a compaction"
+        );
+        set.compact_now();
+        assert_eq!(
+            tally(&set, 10),
+            (1..=10).map(|r| f64::from(r * 10 - 1)).collect::<Vec<_>>()
+        );
+        assert_eq!(tally(&set, 1).len(), TALLY_POINTS);
+        assert!(tally(&set, 101).is_empty());
+    }
 }

@@ -20,7 +20,7 @@
 //!    at 2 workers).
 //! 2. *Expand.* Each worker expands its parents with the kernel's own step
 //!    (`Kernel::children`: the adversary's piece, the evaluator's batch
-//!    call). Each child that beats its process's bar goes out as a
+//!    call). Each child that beats its process's bar (below) goes out as a
 //!    [`Candidate`](crate::search::bounded::Candidate) (cost, packed well, parent index: 32 bytes) to its
 //!    owner, worker `mix64(well_hash(well)) mod S` (design §2; timely's
 //!    exchange takes a route below the peer count to exactly that worker).
@@ -29,9 +29,25 @@
 //!    of width N: de-duplication is local and exact.
 //! 3. *Gather.* When timely's progress tracking says no child of the depth
 //!    is in flight anywhere, every owner has its exact local top N and
-//!    sends it to the coordinator, which keeps the best N of the union and
-//!    sorts them by well. Exact, because an owner's local top N holds every
-//!    well of the global top N that it owns.
+//!    sends to the coordinator the part that does not cost more than the
+//!    bar; the coordinator keeps the best N of the union and sorts them by
+//!    well. Exact, because an owner's local top N holds every well of the
+//!    global top N that it owns, and no such well costs more than a valid
+//!    bar.
+//!
+//! **The bar** (design §4.2, with rank tallies for histograms). After each
+//! compaction of its set, an owner sends every process a *tally*: the costs
+//! at ranks `step`, `2·step`, … of its distinct wells (at most 64 points,
+//! `step` = N / 16S). Wells have one owner each, so the tallies of all
+//! owners prove how many distinct wells cost at most any given cost, and
+//! the cost at which that count first reaches N is a valid bar for every
+//! expander: a child that costs more can never make the cut. Each process
+//! keeps the lowest bar its tallies and its own full owners give, shared by
+//! its workers. An owner that is not yet full compacts early, at N/S
+//! candidates and each doubling after, so that the first tallies go out
+//! long before its buffer would fill. Measured at width 100,000 (2 × 1
+//! against LOVETRIS): 27 % fewer bytes between processes and 12-14 % less
+//! time per depth than a bar from full owners alone.
 //!
 //! **What this version leaves to the design's next steps**, each with its
 //! cost:
@@ -43,11 +59,10 @@
 //!   well per owner. A kill of any process ends the run on all of them;
 //!   `--resume` on process 0, with the others restarted, goes on from the
 //!   last depth written, to the same files.
-//! - *A bar per process* (design §4.2 has one global bar from histograms):
-//!   once an owner's set holds N distinct wells, its worst kept cost is a
-//!   valid global bar, and each process's workers share the lowest such
-//!   cost of their own owners. Weaker than the design's (an owner holds 1/S
-//!   of the wells, so its set fills S times later), so more records cross.
+//! - *Tallies after compactions, not histograms continuously* (§4.2): a
+//!   tally is exact about ranks (no bucket edges to agree on), but a
+//!   process learns of another owner's wells only at that owner's next
+//!   compaction, so children sent before then may cross for nothing.
 //! - *Parent indices, not placement codes* (design §3.1): every parent
 //!   comes from the coordinator, which numbers the whole beam, so a
 //!   candidate carries its parent's index and the owner's tie-break on

@@ -93,6 +93,11 @@ pub struct Bounded {
     room: usize,
     /// The worst kept candidate, once `cap` distinct wells are held.
     bar: Option<Candidate>,
+    /// How many of `buf`'s first candidates the last compaction by
+    /// [`Bounded::insert`] left (distinct wells, each at its best so far).
+    settled: usize,
+    /// Compactions by [`Bounded::insert`] so far.
+    compactions: u64,
 }
 
 impl Bounded {
@@ -104,6 +109,8 @@ impl Bounded {
             buf: Vec::new(),
             room,
             bar: None,
+            settled: 0,
+            compactions: 0,
         }
     }
 
@@ -113,8 +120,40 @@ impl Bounded {
         if let Some(mut full) = self.offer(c) {
             let bar = compact(&mut full, self.cap);
             self.tighten(bar);
+            self.settled = full.len();
+            self.compactions += 1;
             self.buf = full;
         }
+    }
+
+    /// Compacts now, as a full buffer would be (so [`Bounded::settled`]
+    /// holds everything inserted so far).
+    pub fn compact_now(&mut self) {
+        let mut all = std::mem::take(&mut self.buf);
+        let bar = compact(&mut all, self.cap);
+        self.tighten(bar);
+        self.settled = all.len();
+        self.compactions += 1;
+        self.buf = all;
+    }
+
+    /// Candidates held, duplicates and all (the buffer's length).
+    pub fn held(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Compactions by [`Bounded::insert`] and [`Bounded::compact_now`] so
+    /// far.
+    pub fn compactions(&self) -> u64 {
+        self.compactions
+    }
+
+    /// Candidates inserted before the last compaction that survived it:
+    /// distinct wells, each at its best cost of that moment (a later
+    /// candidate may have improved it since, never worsened it). Empty
+    /// before the first compaction.
+    pub fn settled(&self) -> &[Candidate] {
+        &self.buf[..self.settled.min(self.buf.len())]
     }
 
     /// Offers one candidate; when that fills the buffer, takes the buffer
@@ -141,7 +180,10 @@ impl Bounded {
             self.buf.reserve_exact(self.room);
         }
         self.buf.push(c);
-        (self.buf.len() >= self.room).then(|| std::mem::take(&mut self.buf))
+        (self.buf.len() >= self.room).then(|| {
+            self.settled = 0;
+            std::mem::take(&mut self.buf)
+        })
     }
 
     /// Gives back a buffer that [`Bounded::offer`] took out and the caller
@@ -162,6 +204,7 @@ impl Bounded {
         taken: &mut Vec<Vec<Candidate>>,
     ) -> Vec<Candidate> {
         self.tighten(bar);
+        self.settled = 0;
         if survivors.len() > self.buf.len() {
             std::mem::swap(&mut self.buf, &mut survivors);
         }
