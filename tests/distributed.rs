@@ -237,6 +237,46 @@ fn a_sharded_run_keeps_hatetris_loop_rule() {
     }
 }
 
+/// A sharded run stopped and resumed, twice, against each enemy with a
+/// history: the resumed cluster starts from the history snapshot on disk
+/// (HATETRIS's ancestry; Brzustowski's states too), and the files equal an
+/// uninterrupted run's of today's search.
+#[test]
+fn a_sharded_run_resumed_from_its_history_equals_an_uninterrupted_one() {
+    for enemy in [EnemyKind::Hatetris, EnemyKind::Brzustowski] {
+        let search = flat_search(200, enemy);
+        let plain = tempfile::tempdir().unwrap();
+        search::start(plain.path(), &search, &opts(30, 1), &Silent).unwrap();
+        let sharded = tempfile::tempdir().unwrap();
+        for (leg, until) in [9, 21, 30].into_iter().enumerate() {
+            let mut o = opts(until, 1);
+            let shard = distributed::Shard {
+                width: search.width,
+                evaluator: Arc::new(Flat),
+                adversary: search.adversary,
+                settings: search.settings().run_id(),
+            };
+            o.expander = Some(Arc::new(
+                distributed::Cluster::start(&distributed::Layout::local(2), shard).unwrap(),
+            ));
+            match leg {
+                0 => search::start(sharded.path(), &search, &o, &Silent).unwrap(),
+                _ => search::resume(sharded.path(), &search, &o, &Silent).unwrap(),
+            };
+        }
+        assert_eq!(
+            depth_files(sharded.path()),
+            depth_files(plain.path()),
+            "{enemy:?}"
+        );
+        assert_eq!(
+            snapshot_files(sharded.path()),
+            snapshot_files(plain.path()),
+            "{enemy:?}: the history"
+        );
+    }
+}
+
 /// A whole run whose depths are sharded over 1, 2 or 3 workers
 /// (`Options::expander`, as `hatetris search --workers`) writes the same
 /// depth files, byte for byte, as today's search, and the same history
