@@ -35,6 +35,7 @@ use timely::dataflow::operators::{Capability, Exchange as _, Inspect, Probe};
 use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::worker::Worker;
 
+use super::bar::{tally, tally_step, Bar, Tallies};
 use super::{owner, DistributedError, Shard, Traffic};
 use crate::run::store::Stored;
 use crate::search::adversary::History;
@@ -155,107 +156,6 @@ enum Owned {
     },
 }
 
-/// Ranks between two points of a tally, for `width` wells kept over
-/// `shards` owners: a 16th of an owner's even share, so that a bar from
-/// tallies overshoots the `width`-th cost by at most a 16th of the width.
-fn tally_step(width: usize, shards: usize) -> usize {
-    width.div_ceil(16 * shards).max(1)
-}
-
-/// Points an owner's tally holds at most: up to 4 times its even share.
-const TALLY_POINTS: usize = 64;
-
-/// Owner `set`'s tally: the costs at ranks `step`, `2·step`, … (from 1)
-/// of the distinct wells its last compaction settled, ascending.
-fn tally(set: &Bounded, step: usize) -> Vec<f64> {
-    let mut costs: Vec<f64> = set.settled().iter().map(|c| c.cost).collect();
-    let ranks = (costs.len() / step).min(TALLY_POINTS);
-    if ranks == 0 {
-        return Vec::new();
-    }
-    let last = ranks * step - 1;
-    if last + 1 < costs.len() {
-        costs.select_nth_unstable_by(last, f64::total_cmp);
-        costs.truncate(last + 1);
-    }
-    costs.sort_unstable_by(f64::total_cmp);
-    (1..=ranks).map(|r| costs[r * step - 1]).collect()
-}
-
-/// The global bar from the owners' tallies (design §4.2), kept by the
-/// first worker of each process for one iteration.
-///
-/// Every well has one owner, and an owner's settled wells are distinct, so
-/// a point `c` at rank `r` of owner `q`'s tally proves `r` distinct wells
-/// cost at most `c`. Counting `step` wells per point of every owner, in
-/// order of cost, the cost at which the count first reaches `width` is a
-/// valid bar for every expander: `width` distinct wells already cost no
-/// more, so a child that costs more can never make the cut. Unlike the
-/// per-owner bar, it needs no single owner to hold `width` wells.
-#[derive(Default)]
-struct Tallies(Mutex<(u32, Vec<Vec<f64>>)>);
-
-impl Tallies {
-    /// Takes owner `owner`'s tally for `time`; the bar the tallies of that
-    /// iteration now give, if any.
-    fn take(
-        &self,
-        time: u32,
-        owner: usize,
-        costs: Vec<f64>,
-        shards: usize,
-        width: usize,
-    ) -> Option<f64> {
-        let mut held = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if held.0 != time || held.1.len() != shards {
-            if held.0 > time && held.1.len() == shards {
-                return None;
-            }
-            *held = (time, vec![Vec::new(); shards]);
-        }
-        held.1[owner] = costs;
-        let needed = width.div_ceil(tally_step(width, shards));
-        let mut all: Vec<f64> = held.1.iter().flatten().copied().collect();
-        if all.len() < needed {
-            return None;
-        }
-        let (_, bar, _) = all.select_nth_unstable_by(needed - 1, f64::total_cmp);
-        Some(*bar)
-    }
-}
-
-/// The owners' bar, shared by the workers of one process: the lowest
-/// worst-kept cost of an owner whose set is full, for one iteration. Any
-/// full owner's worst is a valid bar for every expander (`width` wells
-/// already cost no more), so each process keeps its own.
-struct Bar(Mutex<(u32, f64)>);
-
-impl Default for Bar {
-    fn default() -> Self {
-        Bar(Mutex::new((0, f64::INFINITY)))
-    }
-}
-
-impl Bar {
-    fn get(&self, time: u32) -> f64 {
-        let bar = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if bar.0 == time {
-            bar.1
-        } else {
-            f64::INFINITY
-        }
-    }
-
-    fn lower(&self, time: u32, cost: f64) {
-        let mut bar = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if time > bar.0 {
-            *bar = (time, cost);
-        } else if time == bar.0 && cost < bar.1 {
-            bar.1 = cost;
-        }
-    }
-}
-
 /// The beam's history for one iteration, decoded by the process's first
 /// worker and shared by the others, with the slots Brzustowski's kernel
 /// writes each entry's next state to.
@@ -268,6 +168,26 @@ struct Decoded {
 struct BeamHistory {
     history: History,
     next: Vec<AtomicU32>,
+}
+
+impl BeamHistory {
+    /// The history the coordinator sent among `orders`, for the beam
+    /// after `depth` pieces, of `len` entries.
+    fn decode(orders: &[Order], shard: &Shard, depth: u32, len: u32) -> BeamHistory {
+        let bytes = orders.iter().find_map(|o| match o {
+            Order::History { bytes, .. } => Some(bytes),
+            _ => None,
+        });
+        let bytes = bytes.expect("the coordinator sends every process the history");
+        // The snapshot was made in memory from a sound history a moment
+        // ago: not decoding it is a bug, not bad input.
+        let history = History::from_snapshot(shard.adversary, bytes, depth, len as usize)
+            .expect("the coordinator's history snapshot decodes");
+        BeamHistory {
+            next: history.next_slots(len as usize),
+            history,
+        }
+    }
 }
 
 impl Decoded {
@@ -315,6 +235,38 @@ impl Owner {
             told: 0,
             early: (width / shards).max(1024),
         }
+    }
+
+    /// Takes in `candidates` of iteration `time`, and lowers the process's
+    /// bar if the set is full. With several owners (`shards`), returns the
+    /// tally to send every process when the set has compacted since the
+    /// last one (compacting early while it is not full; see `bar.rs`).
+    fn take_in(
+        &mut self,
+        candidates: impl Iterator<Item = Candidate>,
+        time: u32,
+        bar: &Bar,
+        shards: usize,
+        step: usize,
+    ) -> Option<Vec<f64>> {
+        for c in candidates {
+            self.set.insert(c);
+        }
+        if let Some(worst) = self.set.worst_cost_if_full() {
+            bar.lower(time, worst);
+        }
+        if shards == 1 {
+            return None;
+        }
+        if self.set.worst_cost_if_full().is_none() && self.set.held() >= self.early {
+            self.set.compact_now();
+            self.early *= 2;
+        }
+        if self.set.compactions() == self.told {
+            return None;
+        }
+        self.told = self.set.compactions();
+        Some(tally(&self.set, step)).filter(|costs| !costs.is_empty())
     }
 }
 
@@ -379,32 +331,11 @@ pub(super) fn work(
                                 }
                             };
                             let o = &mut sets[at];
-                            for batch in data {
-                                for c in batch.drain(..) {
-                                    o.set.insert(c);
-                                }
-                            }
-                            if let Some(worst) = o.set.worst_cost_if_full() {
-                                local.bar.lower(t, worst);
-                            }
-                            // With several owners, a tally of this one's
-                            // costs to every process, after each
-                            // compaction (see `Tallies`).
-                            if peers == 1 {
+                            let candidates = data.flat_map(|batch| batch.drain(..));
+                            let told = o.take_in(candidates, t, &local.bar, peers, step);
+                            let Some(costs) = told else {
                                 return;
-                            }
-                            if o.set.worst_cost_if_full().is_none() && o.set.held() >= o.early {
-                                o.set.compact_now();
-                                o.early *= 2;
-                            }
-                            if o.set.compactions() == o.told {
-                                return;
-                            }
-                            o.told = o.set.compactions();
-                            let costs = tally(&o.set, step);
-                            if costs.is_empty() {
-                                return;
-                            }
+                            };
                             let mut session = output.session(&o.cap);
                             for process in 0..processes {
                                 if process != me / workers {
@@ -478,46 +409,7 @@ pub(super) fn work(
         // The coordinator sends this iteration's orders.
         let mut remote_bytes = 0;
         if let Some(c) = &coordinator {
-            match c.jobs.recv() {
-                Ok(Job {
-                    beam,
-                    depth,
-                    history,
-                }) => {
-                    let len = beam.len() as u32;
-                    for to in 0..peers as u32 {
-                        orders_in.send(Order::Start { to, depth, len });
-                    }
-                    if let Some(bytes) = history {
-                        for process in 0..peers / workers {
-                            if process != my_process {
-                                remote_bytes += 8 + 8 + bytes.len() as u64;
-                            }
-                            orders_in.send(Order::History {
-                                to: (process * workers) as u32,
-                                bytes: bytes.to_vec(),
-                            });
-                        }
-                    }
-                    for (index, e) in beam.iter().enumerate() {
-                        let to = (index % peers) as u32;
-                        if to as usize / workers != my_process {
-                            remote_bytes += ORDER_BYTES;
-                        }
-                        orders_in.send(Order::Parent {
-                            to,
-                            index: index as u32,
-                            well: e.well.pack(),
-                            score: e.score,
-                        });
-                    }
-                }
-                Err(_) => {
-                    for to in 0..peers as u32 {
-                        orders_in.send(Order::End { to });
-                    }
-                }
-            }
+            remote_bytes = send_orders(c.jobs.recv().ok(), &mut orders_in, peers, workers);
         }
         orders_in.advance_to(time + 1);
         while orders_probe.less_equal(&time) {
@@ -536,19 +428,7 @@ pub(super) fn work(
         let history = match shard.adversary.keeps_history() {
             false => None,
             true if first_of_process => {
-                let bytes = mine.iter().find_map(|o| match o {
-                    Order::History { bytes, .. } => Some(bytes),
-                    _ => None,
-                });
-                let bytes = bytes.expect("the coordinator sends every process the history");
-                // The snapshot was made in memory from a sound history a
-                // moment ago: not decoding it is a bug, not bad input.
-                let history = History::from_snapshot(shard.adversary, bytes, depth, len as usize)
-                    .expect("the coordinator's history snapshot decodes");
-                let decoded = Arc::new(BeamHistory {
-                    next: history.next_slots(len as usize),
-                    history,
-                });
+                let decoded = Arc::new(BeamHistory::decode(&mine, shard, depth, len));
                 local.history.put(time, Arc::clone(&decoded));
                 Some(decoded)
             }
@@ -668,6 +548,59 @@ pub(super) fn work(
     Ok(())
 }
 
+/// The coordinator's orders for one iteration: for a `job`, a start order
+/// to each of the `peers` workers, the history snapshot to the first of
+/// each process's `workers`, and each parent to worker `index mod peers`;
+/// without one, an end order to each. Returns the bytes sent to other
+/// processes than the coordinator's.
+fn send_orders(
+    job: Option<Job>,
+    orders_in: &mut InputHandleVec<u32, Order>,
+    peers: usize,
+    workers: usize,
+) -> u64 {
+    let Some(Job {
+        beam,
+        depth,
+        history,
+    }) = job
+    else {
+        for to in 0..peers as u32 {
+            orders_in.send(Order::End { to });
+        }
+        return 0;
+    };
+    let mut remote_bytes = 0;
+    let len = beam.len() as u32;
+    for to in 0..peers as u32 {
+        orders_in.send(Order::Start { to, depth, len });
+    }
+    if let Some(bytes) = history {
+        for process in 0..peers / workers {
+            if process != 0 {
+                remote_bytes += 8 + 8 + bytes.len() as u64;
+            }
+            orders_in.send(Order::History {
+                to: (process * workers) as u32,
+                bytes: bytes.to_vec(),
+            });
+        }
+    }
+    for (index, e) in beam.iter().enumerate() {
+        let to = (index % peers) as u32;
+        if to as usize / workers != 0 {
+            remote_bytes += ORDER_BYTES;
+        }
+        orders_in.send(Order::Parent {
+            to,
+            index: index as u32,
+            well: e.well.pack(),
+            score: e.score,
+        });
+    }
+    remote_bytes
+}
+
 /// Checks every worker's report and sums them: the depth's [`Expanded`]
 /// and the bytes the workers sent to other processes.
 fn summarise(
@@ -719,101 +652,4 @@ fn best_by_well(mut all: Vec<Candidate>, width: usize) -> Vec<Candidate> {
     }
     all.sort_unstable_by_key(|c| c.well);
     all
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A distinct packed well for each `i` (its rows hold `i`'s bits).
-    fn well(i: u32) -> PackedWell {
-        let mut words = [0u16; 10];
-        words[9] = (i & 0x3ff) as u16;
-        words[8] = (i >> 10 & 0x3ff) as u16;
-        PackedWell::from_words(words)
-    }
-
-    /// A tiny deterministic generator, for costs with ties and spread.
-    fn costs(seed: u64, n: usize) -> Vec<f64> {
-        let mut z = seed;
-        (0..n)
-            .map(|_| {
-                z = mix64(z.wrapping_add(0x9e37_79b9_7f4a_7c15));
-                (z % 500) as f64 / 4.0
-            })
-            .collect()
-    }
-
-    /// The bar the owners' tallies give never cuts a winner: at least
-    /// `width` distinct wells cost no more than it. Each owner's wells are
-    /// its own (as ownership by hash makes them), each offered several
-    /// times at different costs, and compacted once or more.
-    #[test]
-    fn a_bar_from_tallies_never_falls_below_the_width_th_cost() {
-        let mut bars = 0;
-        for (shards, width, per_owner) in [
-            (2, 100, 80),
-            (3, 1000, 700),
-            (5, 64, 40),
-            (2, 10, 3),
-            (4, 300, 500),
-        ] {
-            let tallies = Tallies::default();
-            let mut best: Vec<f64> = Vec::new();
-            let mut bar = f64::INFINITY;
-            for owner in 0..shards {
-                let mut set = Bounded::new(width);
-                let first = (owner * per_owner) as u32;
-                let mut well_best = vec![f64::INFINITY; per_owner];
-                for round in 0..3u64 {
-                    let cs = costs(owner as u64 * 7 + round, per_owner);
-                    for (i, &cost) in cs.iter().enumerate() {
-                        well_best[i] = well_best[i].min(cost);
-                        set.insert(Candidate {
-                            cost,
-                            well: well(first + i as u32),
-                            parent: round as u32,
-                        });
-                    }
-                    set.compact_now();
-                    let step = tally_step(width, shards);
-                    if let Some(b) = tallies.take(7, owner, tally(&set, step), shards, width) {
-                        bar = bar.min(b);
-                    }
-                }
-                best.extend(well_best);
-            }
-            if bar.is_finite() {
-                bars += 1;
-                let at_most = best.iter().filter(|&&c| c <= bar).count();
-                assert!(at_most >= width, "{shards} × {per_owner}, width {width}: only {at_most} wells at or below the bar {bar}");
-            }
-        }
-        assert!(bars >= 3, "the tallies gave a bar in most cases");
-    }
-
-    /// A tally is the costs at every `step`-th rank, ascending, at most
-    /// `TALLY_POINTS` of them.
-    #[test]
-    fn a_tally_takes_every_step_th_cost() {
-        let mut set = Bounded::new(1000);
-        for i in 0..100u32 {
-            set.insert(Candidate {
-                cost: f64::from(99 - i),
-                well: well(i),
-                parent: 0,
-            });
-        }
-        assert!(
-            tally(&set, 10).is_empty(),
-            "nothing settled before a compaction"
-        );
-        set.compact_now();
-        assert_eq!(
-            tally(&set, 10),
-            (1..=10).map(|r| f64::from(r * 10 - 1)).collect::<Vec<_>>()
-        );
-        assert_eq!(tally(&set, 1).len(), TALLY_POINTS);
-        assert!(tally(&set, 101).is_empty());
-    }
 }

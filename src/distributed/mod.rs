@@ -95,6 +95,7 @@
 //! wells that differ in one row; `mix64` spreads every bit (and is what the
 //! design fixes, so a resumed run on other machines routes the same).
 
+mod bar;
 mod cluster;
 
 use std::sync::{mpsc, Arc, Mutex};
