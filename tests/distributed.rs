@@ -138,6 +138,33 @@ fn snapshot_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// Options that shard each depth of `search` over `workers` workers of this
+/// process (`evaluator` is the search's, owned), up to `max_depth`.
+fn sharded(
+    search: &Search,
+    evaluator: Arc<dyn Evaluator + Send>,
+    workers: usize,
+    max_depth: u32,
+) -> hatetris::search::Options {
+    let shard = distributed::Shard {
+        width: search.width,
+        evaluator,
+        adversary: search.adversary,
+        settings: search.settings().run_id(),
+    };
+    let mut o = opts(max_depth, 1);
+    o.expander = Some(Arc::new(
+        distributed::Cluster::start(&distributed::Layout::local(workers), shard).unwrap(),
+    ));
+    o
+}
+
+/// The two run folders hold the same depth files and history snapshots.
+fn assert_same_files(a: &Path, b: &Path, what: &str) {
+    assert_eq!(depth_files(a), depth_files(b), "{what}");
+    assert_eq!(snapshot_files(a), snapshot_files(b), "{what}: the history");
+}
+
 /// A test evaluator that steers the beam along a record's game: a well of
 /// the record costs minus its place in the game (its last place, for a well
 /// the game revisits), any other well costs more than all of them.
@@ -194,45 +221,23 @@ fn a_sharded_run_keeps_hatetris_loop_rule() {
             evaluator: &follow,
             adversary: search::Adversary::new(enemy),
         };
-        let plain = tempfile::tempdir().unwrap();
-        search::start(
-            plain.path(),
-            &search(EnemyKind::Hatetris),
-            &opts(depths, 1),
-            &Silent,
-        )
-        .unwrap();
-        let mild = tempfile::tempdir().unwrap();
-        search::start(
-            mild.path(),
-            &search(EnemyKind::Mild),
-            &opts(depths, 1),
-            &Silent,
-        )
-        .unwrap();
+        let run = |enemy| {
+            let dir = tempfile::tempdir().unwrap();
+            search::start(dir.path(), &search(enemy), &opts(depths, 1), &Silent).unwrap();
+            dir
+        };
+        let (plain, mild) = (run(EnemyKind::Hatetris), run(EnemyKind::Mild));
         let (with_rule, without) = (beams(plain.path()), beams(mild.path()));
         // The rule first bites at spawn 281: depth 282 differs.
         let first = with_rule.iter().zip(&without).position(|(a, b)| a != b);
         assert_eq!(first, Some(282), "width {width}: where the loop rule bites");
         for workers in 1..=3 {
-            let sharded = tempfile::tempdir().unwrap();
-            let mut o = opts(depths, 1);
-            let shard = distributed::Shard {
-                width,
-                evaluator: Arc::new(Follow::loop_basis()),
-                adversary: search::Adversary::new(EnemyKind::Hatetris),
-                settings: search(EnemyKind::Hatetris).settings().run_id(),
-            };
-            o.expander = Some(Arc::new(
-                distributed::Cluster::start(&distributed::Layout::local(workers), shard).unwrap(),
-            ));
-            search::start(sharded.path(), &search(EnemyKind::Hatetris), &o, &Silent).unwrap();
-            assert_eq!(
-                depth_files(sharded.path()),
-                depth_files(plain.path()),
-                "width {width} on {workers} workers"
-            );
-            assert_eq!(snapshot_files(sharded.path()), snapshot_files(plain.path()));
+            let dir = tempfile::tempdir().unwrap();
+            let hatetris = search(EnemyKind::Hatetris);
+            let o = sharded(&hatetris, Arc::new(Follow::loop_basis()), workers, depths);
+            search::start(dir.path(), &hatetris, &o, &Silent).unwrap();
+            let what = format!("width {width} on {workers} workers");
+            assert_same_files(dir.path(), plain.path(), &what);
         }
     }
 }
@@ -247,33 +252,15 @@ fn a_sharded_run_resumed_from_its_history_equals_an_uninterrupted_one() {
         let search = flat_search(200, enemy);
         let plain = tempfile::tempdir().unwrap();
         search::start(plain.path(), &search, &opts(30, 1), &Silent).unwrap();
-        let sharded = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         for (leg, until) in [9, 21, 30].into_iter().enumerate() {
-            let mut o = opts(until, 1);
-            let shard = distributed::Shard {
-                width: search.width,
-                evaluator: Arc::new(Flat),
-                adversary: search.adversary,
-                settings: search.settings().run_id(),
-            };
-            o.expander = Some(Arc::new(
-                distributed::Cluster::start(&distributed::Layout::local(2), shard).unwrap(),
-            ));
+            let o = sharded(&search, Arc::new(Flat), 2, until);
             match leg {
-                0 => search::start(sharded.path(), &search, &o, &Silent).unwrap(),
-                _ => search::resume(sharded.path(), &search, &o, &Silent).unwrap(),
+                0 => search::start(dir.path(), &search, &o, &Silent).unwrap(),
+                _ => search::resume(dir.path(), &search, &o, &Silent).unwrap(),
             };
         }
-        assert_eq!(
-            depth_files(sharded.path()),
-            depth_files(plain.path()),
-            "{enemy:?}"
-        );
-        assert_eq!(
-            snapshot_files(sharded.path()),
-            snapshot_files(plain.path()),
-            "{enemy:?}: the history"
-        );
+        assert_same_files(dir.path(), plain.path(), &format!("{enemy:?}"));
     }
 }
 
@@ -294,29 +281,11 @@ fn a_sharded_run_writes_the_same_depth_files() {
         let plain = tempfile::tempdir().unwrap();
         search::start(plain.path(), &search, &opts(20, 1), &Silent).unwrap();
         for workers in 1..=3 {
-            let sharded = tempfile::tempdir().unwrap();
-            let mut o = opts(20, 1);
-            let shard = distributed::Shard {
-                width: search.width,
-                evaluator: Arc::new(Flat),
-                adversary: search.adversary,
-                settings: search.settings().run_id(),
-            };
-            let layout = distributed::Layout::local(workers);
-            o.expander = Some(Arc::new(
-                distributed::Cluster::start(&layout, shard).unwrap(),
-            ));
-            search::start(sharded.path(), &search, &o, &Silent).unwrap();
-            assert_eq!(
-                depth_files(sharded.path()),
-                depth_files(plain.path()),
-                "{enemy:?} on {workers} workers"
-            );
-            assert_eq!(
-                snapshot_files(sharded.path()),
-                snapshot_files(plain.path()),
-                "{enemy:?} on {workers} workers: the history"
-            );
+            let dir = tempfile::tempdir().unwrap();
+            let o = sharded(&search, Arc::new(Flat), workers, 20);
+            search::start(dir.path(), &search, &o, &Silent).unwrap();
+            let what = format!("{enemy:?} on {workers} workers");
+            assert_same_files(dir.path(), plain.path(), &what);
         }
     }
 }

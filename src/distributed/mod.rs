@@ -35,19 +35,12 @@
 //!    global top N that it owns, and no such well costs more than a valid
 //!    bar.
 //!
-//! **The bar** (design §4.2, with rank tallies for histograms). After each
-//! compaction of its set, an owner sends every process a *tally*: the costs
-//! at ranks `step`, `2·step`, … of its distinct wells (at most 64 points,
-//! `step` = N / 16S). Wells have one owner each, so the tallies of all
-//! owners prove how many distinct wells cost at most any given cost, and
-//! the cost at which that count first reaches N is a valid bar for every
-//! expander: a child that costs more can never make the cut. Each process
-//! keeps the lowest bar its tallies and its own full owners give, shared by
-//! its workers. An owner that is not yet full compacts early, at N/S
-//! candidates and each doubling after, so that the first tallies go out
-//! long before its buffer would fill. Measured at width 100,000 (2 × 1
-//! against LOVETRIS): 27 % fewer bytes between processes and 12-14 % less
-//! time per depth than a bar from full owners alone.
+//! **The bar** (`bar.rs`, design §4.2): the cost above which no child can
+//! make the cut, proved by an owner's full set or by every owner's *tally*
+//! of its costs at fixed ranks, which owners send after each compaction
+//! (an owner not yet full compacts early for it). Measured at width
+//! 100,000 (2 × 1 against LOVETRIS): tallies send 27 % fewer bytes between
+//! processes and take 12-14 % less time per depth than full owners alone.
 //!
 //! **What this version leaves to the design's next steps**, each with its
 //! cost:

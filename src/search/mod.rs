@@ -491,8 +491,8 @@ fn run_from(
             let clock = Instant::now();
             let bytes = h.to_snapshot(depth + 1);
             run::write_snapshot(dir, depth + 1, &bytes)?;
-            let kept = keep_snapshot.then(|| bytes.into());
-            Ok((ancestry, clock.elapsed().as_secs_f64(), kept))
+            let for_expander = keep_snapshot.then(|| bytes.into());
+            Ok((ancestry, clock.elapsed().as_secs_f64(), for_expander))
         };
         // The history's step has a thread of its own, not one of the pool's:
         // its fsync then overlaps the depth file's compression even on one
