@@ -24,7 +24,16 @@
 #   with "the cluster stopped"), every process is stopped and all are
 #   started again, process 0 with --resume RUN_DIR: the run goes on from the
 #   last complete depth, to the same files. At most $RETRIES times (default
-#   10), $PAUSE seconds apart (default 10).
+#   10), $PAUSE seconds apart (default 10);
+# - a stalled cluster is restarted the same way: when no depth has been
+#   committed (RUN_DIR/manifest.json unchanged) for $STALL seconds, every
+#   process is stopped (SIGTERM, then SIGKILL after $KILL_AFTER seconds,
+#   default 30) and all are started again. A process that hangs instead of
+#   dying, or a machine that stops answering without closing its
+#   connections, would otherwise hold the run forever. Default for $STALL:
+#   10 times the longest gap between two commits seen in this attempt, and
+#   at least 600 seconds (the first depth after a start also reads the run
+#   and waits for every process to connect).
 #
 # `hatetris status RUN_DIR` shows how far it is; `hatetris keyframes RUN_DIR`
 # rebuilds the best game at any time.
@@ -41,6 +50,8 @@ shift 2
 flags=("$@")
 retries=${RETRIES:-10}
 pause=${PAUSE:-10}
+stall=${STALL:-}
+kill_after=${KILL_AFTER:-30}
 
 mapfile -t hosts < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$hostfile" | grep -v '^$')
 if [[ ${#hosts[@]} -eq 0 ]]; then
@@ -78,6 +89,53 @@ start() {
   started=$!
 }
 
+# The time of the last commit: the manifest's modification time (0 while
+# there is none).
+committed() { stat -c %Y "$dir/manifest.json" 2>/dev/null || echo 0; }
+
+# Stops every pid given: SIGTERM, then SIGKILL for those still there after
+# $kill_after seconds.
+stop_all() {
+  kill "$@" 2>/dev/null
+  local waited=0
+  while [[ $waited -lt $kill_after ]]; do
+    local alive=0
+    for pid in "$@"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [[ $alive -eq 0 ]] && break
+    sleep 1
+    waited=$((waited + 1))
+  done
+  kill -KILL "$@" 2>/dev/null
+  for pid in "$@"; do wait "$pid" 2>/dev/null; done
+}
+
+# Waits for process 0 (pid $1) while watching for a stall; its exit code in
+# $status, or 1 after a stall (every process then stopped).
+wait_watching() {
+  local last now gap longest=0 limit
+  last=$(committed)
+  local since=$SECONDS
+  while kill -0 "$1" 2>/dev/null; do
+    sleep 1
+    now=$(committed)
+    if [[ $now != "$last" ]]; then
+      gap=$((SECONDS - since))
+      [[ $gap -gt $longest ]] && longest=$gap
+      last=$now
+      since=$SECONDS
+    fi
+    limit=${stall:-$((longest * 10 > 600 ? longest * 10 : 600))}
+    if [[ $((SECONDS - since)) -ge $limit ]]; then
+      echo "no depth committed for ${limit}s: stopping every process" >&2
+      stop_all "${pids[@]}"
+      status=1
+      return
+    fi
+  done
+  wait "$1"
+  status=$?
+}
+
 attempt=0
 while :; do
   pids=()
@@ -86,16 +144,14 @@ while :; do
     pids+=("$started")
   done
   echo "attempt $((attempt + 1)): ${#hosts[@]} processes (pids ${pids[*]}); logs: $dir.process-*.log"
-  wait "${pids[0]}"
-  status=$?
+  wait_watching "${pids[0]}"
   if [[ $status -eq 0 ]]; then
     for pid in "${pids[@]:1}"; do wait "$pid"; done
     echo "the run is complete; the end of process 0's log:"
     tail -n 3 "$dir.process-0.log"
     exit 0
   fi
-  for pid in "${pids[@]:1}"; do kill "$pid" 2>/dev/null; done
-  for pid in "${pids[@]:1}"; do wait "$pid" 2>/dev/null; done
+  stop_all "${pids[@]:1}"
   echo "process 0 ended with exit code $status; the end of its log:" >&2
   tail -n 2 "$dir.process-0.log" >&2
   if [[ $status -eq 130 || ! -f "$dir/manifest.json" ]]; then
