@@ -208,6 +208,10 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
         adversary: Adversary::new(resolved.enemy),
     };
     let layout = layout_arg(&a)?;
+    // A sharded search runs on its workers; the depth loop's own pool (the
+    // beam's decode, the depth file) gets as many threads, so that
+    // `--workers W` uses W cores as `--threads W` does.
+    let threads = layout.as_ref().map_or(threads, |l| l.workers);
     if layout.as_ref().is_some_and(|l| l.processes() > 1) {
         end_on_worker_panic();
     }

@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex};
 
+use rayon::slice::ParallelSliceMut;
 use serde::{Deserialize, Serialize};
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;
@@ -108,6 +109,9 @@ pub(super) struct Job {
 
 /// The coordinator's ends of its channels with the depth loop.
 pub(super) struct Coordinator {
+    /// Threads for the final sort, as many as the process's workers (who
+    /// wait for it).
+    pub pool: rayon::ThreadPool,
     pub jobs: mpsc::Receiver<Job>,
     pub results: mpsc::Sender<Result<Expanded, DistributedError>>,
     pub traffic: Arc<TrafficCounters>,
@@ -527,7 +531,7 @@ pub(super) fn work(
                 }
                 false => 0,
             };
-            let kept = best_by_well(all, width);
+            let kept = c.pool.install(|| best_by_well(all, width));
             let result = summarise(kept, reports.take(), shard.settings, workers, len);
             if let Ok((_, bytes)) = &result {
                 c.traffic.depths.fetch_add(1, Ordering::Relaxed);
@@ -651,6 +655,6 @@ fn best_by_well(mut all: Vec<Candidate>, width: usize) -> Vec<Candidate> {
             all.truncate(width);
         }
     }
-    all.sort_unstable_by_key(|c| c.well);
+    all.par_sort_unstable_by_key(|c| c.well);
     all
 }

@@ -250,7 +250,12 @@ impl Cluster {
         let (result_tx, results) = mpsc::channel();
         let traffic = Arc::new(TrafficCounters::default());
         let adversary = shard.adversary;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(layout.workers.max(1))
+            .build()
+            .map_err(|e| DistributedError::Timely(format!("cannot start a thread pool: {e}")))?;
         let coordinator = Mutex::new(Some(Coordinator {
+            pool,
             jobs: job_rx,
             results: result_tx,
             traffic: Arc::clone(&traffic),

@@ -386,7 +386,8 @@ fn run_from(
         let expanded = match &opts.expander {
             None => pool.install(|| kernel.expand(&beam, observer, &stop))?,
             Some(expander) => {
-                let parents: Arc<[store::Stored]> = beam.read_all()?.into();
+                // Its blocks decoded on the (otherwise idle) pool.
+                let parents: Arc<[store::Stored]> = pool.install(|| beam.read_all())?.into();
                 let history = history.as_ref().map(|h| {
                     snapshot
                         .take()

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use memmap2::{Advice, Mmap, UncheckedAdvice};
+use rayon::prelude::*;
 
 use super::{
     fnv1a, io_err, Link, StoreError, Stored, BLOCK, DROP_ALL_EVERY, FNV_OFFSET, FOOTER_LEN,
@@ -301,11 +302,11 @@ impl DepthFile {
 
     /// Reads every entry, in well order.
     pub fn read_all(&self) -> Result<Vec<Stored>, StoreError> {
-        let mut out = Vec::with_capacity(self.entries);
-        for i in 0..self.blocks.len() {
-            out.extend(self.block(i)?);
-        }
-        Ok(out)
+        let blocks: Vec<Vec<Stored>> = (0..self.blocks.len())
+            .into_par_iter()
+            .map(|i| self.block(i))
+            .collect::<Result<_, _>>()?;
+        Ok(blocks.concat())
     }
 
     /// The block that would hold `well`, if any.
