@@ -219,7 +219,7 @@ pub struct Shard {
 
 /// Records sent between processes so far, in payload bytes (bincode, as
 /// timely sends them, without timely's own message headers and the
-/// per-depth reports of about 12 KB per worker).
+/// per-depth reports of about 16 KB per worker).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Traffic {
     /// Depths run.

@@ -216,7 +216,7 @@ impl Kernel<'_> {
             a
         };
         let depth = beam.depth();
-        let (children, mut distinct) = (0..beam.blocks())
+        let (children, distinct) = (0..beam.blocks())
             .into_par_iter()
             .map(|b| -> Result<Tally, StoreError> {
                 let entries = beam.block(b)?;
