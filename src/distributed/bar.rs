@@ -47,16 +47,13 @@ pub(super) fn tally(set: &Bounded, step: usize) -> Vec<f64> {
     (1..=ranks).map(|r| costs[r * step - 1]).collect()
 }
 
-/// The global bar from the owners' tallies (design §4.2), kept by the
-/// first worker of each process for one iteration.
+/// Every owner's latest tally for one iteration, kept by the first worker
+/// of each process.
 ///
-/// Every well has one owner, and an owner's settled wells are distinct, so
-/// a point `c` at rank `r` of owner `q`'s tally proves `r` distinct wells
-/// cost at most `c`. Counting `step` wells per point of every owner, in
-/// order of cost, the cost at which the count first reaches `width` is a
-/// valid bar for every expander: `width` distinct wells already cost no
-/// more, so a child that costs more can never make the cut. Unlike the
-/// per-owner bar, it needs no single owner to hold `width` wells.
+/// A point `c` at rank `r` of an owner's tally proves `r` distinct wells of
+/// that owner cost at most `c`. Counting `step` wells per point of every
+/// owner, in order of cost, the cost at which the count first reaches
+/// `width` is the bar.
 #[derive(Default)]
 pub(super) struct Tallies(Mutex<(u32, Vec<Vec<f64>>)>);
 
@@ -80,6 +77,9 @@ impl Tallies {
         }
         held.1[owner] = costs;
         let needed = width.div_ceil(tally_step(width, shards));
+        if needed == 0 {
+            return None;
+        }
         let mut all: Vec<f64> = held.1.iter().flatten().copied().collect();
         if all.len() < needed {
             return None;
@@ -89,10 +89,9 @@ impl Tallies {
     }
 }
 
-/// The owners' bar, shared by the workers of one process: the lowest
-/// worst-kept cost of an owner whose set is full, for one iteration. Any
-/// full owner's worst is a valid bar for every expander (`width` wells
-/// already cost no more), so each process keeps its own.
+/// The bar of one process for one iteration, shared by its workers: the
+/// lowest cost that either proof gave (see the module doc), `+∞` until
+/// one did.
 pub(super) struct Bar(Mutex<(u32, f64)>);
 
 impl Default for Bar {
