@@ -52,6 +52,12 @@ retries=${RETRIES:-10}
 pause=${PAUSE:-10}
 stall=${STALL:-}
 kill_after=${KILL_AFTER:-30}
+for setting in "RETRIES=$retries" "PAUSE=$pause" "STALL=$stall" "KILL_AFTER=$kill_after"; do
+  if ! [[ ${setting#*=} =~ ^[0-9]*$ ]]; then
+    echo "$0: ${setting%%=*} must be a whole number, not '${setting#*=}'" >&2
+    exit 2
+  fi
+done
 
 mapfile -t hosts < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$hostfile" | grep -v '^$')
 if [[ ${#hosts[@]} -eq 0 ]]; then

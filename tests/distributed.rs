@@ -502,3 +502,44 @@ fn a_process_with_other_settings_is_refused() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// `scripts/cluster-run.sh` refuses a setting that is not a whole number,
+/// or a hostfile without a process, in one line and before building or
+/// starting anything.
+#[test]
+fn cluster_run_refuses_bad_settings_in_one_line() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/cluster-run.sh");
+    let dir = tempfile::tempdir().unwrap();
+    let hosts = dir.path().join("hosts");
+    std::fs::write(&hosts, "127.0.0.1:2101\n").unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::write(&empty, "# nobody\n\n").unwrap();
+    let run = dir.path().join("run");
+    for (env, hostfile, says) in [
+        (
+            ("STALL", "soon"),
+            &hosts,
+            "STALL must be a whole number, not 'soon'",
+        ),
+        (
+            ("PAUSE", "-1"),
+            &hosts,
+            "PAUSE must be a whole number, not '-1'",
+        ),
+        (("RETRIES", "3"), &empty, "lists no process"),
+    ] {
+        let out = Command::new("bash")
+            .arg(&script)
+            .arg(hostfile)
+            .arg(&run)
+            .env(env.0, env.1)
+            .env("HATETRIS_BIN", "/nonexistent")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{env:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{env:?}: {err}");
+        assert!(err.contains(says), "{env:?}: {err}");
+        assert!(!run.exists() || std::fs::read_dir(&run).unwrap().next().is_none());
+    }
+}
