@@ -158,8 +158,11 @@ pub struct SearchBench {
     pub width: usize,
     /// Depths searched.
     pub depths: u32,
-    /// Worker threads.
+    /// Worker threads (or timely workers, when `sharded`).
     pub threads: usize,
+    /// Whether the depths ran sharded over timely workers in one process
+    /// ([`crate::distributed`]) instead of the kernel's threads.
+    pub sharded: bool,
     /// The lookahead's chain depth, if on.
     pub quiescent: Option<u8>,
     /// Wall-clock seconds of the search (not of the hashing).
@@ -201,14 +204,36 @@ pub fn bench_search(
     depths: u32,
     threads: usize,
     quiescent: Option<u8>,
+    sharded: bool,
 ) -> Result<SearchBench, crate::search::SearchError> {
     use crate::run::{self, store::DepthFile};
-    use crate::search::{self, Adversary, Options, Search, Silent};
-    let eval = crate::heuristic::Knewjade::new(crate::heuristic::Weights::dnf86(), quiescent);
+    use crate::search::{self, Adversary, DepthExpander, Options, Search, Silent};
+    let eval: std::sync::Arc<dyn crate::evaluate::Evaluator + Send> = std::sync::Arc::new(
+        crate::heuristic::Knewjade::new(crate::heuristic::Weights::dnf86(), quiescent),
+    );
     let search = Search {
         width,
-        evaluator: &eval,
+        evaluator: &*eval,
         adversary: Adversary::new(crate::enemy::EnemyKind::Hatetris),
+    };
+    let expander = match sharded {
+        false => None,
+        true => {
+            let shard = crate::distributed::Shard {
+                width,
+                evaluator: std::sync::Arc::clone(&eval),
+                adversary: search.adversary,
+                settings: search.settings().run_id(),
+            };
+            let layout = crate::distributed::Layout::local(threads);
+            let cluster = crate::distributed::Cluster::start(&layout, shard).map_err(|e| {
+                crate::search::SearchError::Threads {
+                    threads,
+                    reason: e.to_string(),
+                }
+            })?;
+            Some(std::sync::Arc::new(cluster) as std::sync::Arc<dyn DepthExpander>)
+        }
     };
     let opts = Options {
         max_depth: depths,
@@ -216,7 +241,7 @@ pub fn bench_search(
         release_memory: None,
         asked_threads: None,
         stop: None,
-        expander: None,
+        expander,
     };
     let start = Instant::now();
     search::start(dir, &search, &opts, &Silent)?;
@@ -248,6 +273,7 @@ pub fn bench_search(
         width,
         depths,
         threads,
+        sharded,
         quiescent,
         seconds,
         per_depth,
@@ -270,7 +296,7 @@ pub fn bench_copies(
     std::thread::scope(|s| {
         let running: Vec<_> = dirs
             .iter()
-            .map(|dir| s.spawn(move || bench_search(dir, width, depths, 1, quiescent)))
+            .map(|dir| s.spawn(move || bench_search(dir, width, depths, 1, quiescent, false)))
             .collect();
         running
             .into_iter()

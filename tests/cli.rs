@@ -258,6 +258,52 @@ fn bench_search_compares_thread_counts() {
     }
 }
 
+/// `bench search --workers` runs the sharded search (HATETRIS, so with the
+/// history sent to the workers) after the thread counts, and it must make
+/// the same search: one signature for all, and the runs labelled.
+#[test]
+fn bench_search_runs_the_sharded_search_to_the_same_signature() {
+    let o = hatetris(
+        &[
+            "bench",
+            "search",
+            "--width",
+            "300",
+            "--depths",
+            "8",
+            "--threads",
+            "1",
+            "--workers",
+            "1,2",
+            "--json",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("search: width 300, 8 depths, threads 1, workers 1,2, "),
+        "{text}"
+    );
+    for run in ["1 thread: ", "1 worker: ", "2 workers: "] {
+        assert!(text.lines().any(|l| l.starts_with(run)), "{run}: {text}");
+    }
+    let runs: Vec<serde_json::Value> = text
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let sharded: Vec<_> = runs[..3].iter().map(|r| r["sharded"].clone()).collect();
+    assert_eq!(sharded, [false, true, true]);
+    assert!(runs[..3]
+        .iter()
+        .all(|r| r["signature"] == runs[0]["signature"]));
+    assert_eq!(runs[3]["summary"]["workers"], serde_json::json!([1, 2]));
+    let o = hatetris(&["bench", "search", "--workers", "0"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o).trim(), "hatetris: --workers must be at least 1");
+}
+
 /// `bench search --repeat 2 --copies` runs the list twice over and reports
 /// each count's median with every run's seconds, the kept set's lock, and
 /// the machine's own limit from as many independent 1-thread searches as

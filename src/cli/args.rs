@@ -415,6 +415,12 @@ pub struct BenchSearchArgs {
     /// every core).
     #[arg(long, value_delimiter = ',')]
     pub threads: Vec<usize>,
+    /// Also run the search sharded over this many timely workers in one
+    /// process (`search --workers`), once per count (`2`, `1,2`): after the
+    /// thread counts, with the same signature required. Speed-ups are
+    /// against the first run; Amdahl's figures use the thread counts only.
+    #[arg(long, value_delimiter = ',')]
+    pub workers: Vec<usize>,
     /// Rank wells with the quiescent lookahead (default depth 32, no cap).
     #[arg(long, num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
     pub quiescent: Option<u8>,

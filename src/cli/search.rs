@@ -388,6 +388,18 @@ pub(crate) fn threads_word(t: usize) -> String {
     }
 }
 
+/// How a bench run ran: "2 threads", or "2 workers" when sharded.
+fn run_word(b: &hatetris::bench::SearchBench) -> String {
+    match b.sharded {
+        false => threads_word(b.threads),
+        true => format!(
+            "{} worker{}",
+            b.threads,
+            if b.threads == 1 { "" } else { "s" }
+        ),
+    }
+}
+
 /// The thread counts a run was meant for at the largest: the limits the
 /// serial share implies are printed for these.
 const AMDAHL_AT: [usize; 3] = [16, 64, 128];
@@ -398,14 +410,21 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         bail!("--depths must be at least 1");
     }
     check_width(a.width, a.force)?;
-    let counts = match a.threads.is_empty() {
-        true => vec![threads_arg(None)?],
-        false => a
+    // Each run: a count and whether it is sharded (`--workers`).
+    let mut counts: Vec<(usize, bool)> = match (a.threads.is_empty(), a.workers.is_empty()) {
+        (true, true) => vec![(threads_arg(None)?, false)],
+        _ => a
             .threads
             .iter()
-            .map(|&t| threads_arg(Some(t)))
+            .map(|&t| Ok((threads_arg(Some(t))?, false)))
             .collect::<Result<Vec<_>>>()?,
     };
+    for &w in &a.workers {
+        if w == 0 {
+            bail!("--workers must be at least 1");
+        }
+        counts.push((threads_arg(Some(w))?, true));
+    }
     let scratch = |tag: String| {
         std::env::temp_dir().join(format!(
             "hatetris-bench-search-{}-{tag}",
@@ -416,9 +435,9 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         if b.signature != first.signature {
             bail!(
                 "the search is not the same on every thread count: {} gave signature {:016x}, {} gave {:016x}",
-                threads_word(first.threads),
+                run_word(first),
                 first.signature,
-                threads_word(b.threads),
+                run_word(b),
                 b.signature
             );
         }
@@ -429,13 +448,19 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
     // same files).
     let mut all: Vec<Vec<SearchBench>> = vec![Vec::new(); counts.len()];
     for round in 0..a.repeat {
-        for (i, &threads) in counts.iter().enumerate() {
+        for (i, &(threads, sharded)) in counts.iter().enumerate() {
             let (dir, temporary) = match (&a.out, round, i) {
                 (Some(dir), 0, 0) => (dir.clone(), false),
                 _ => (scratch(format!("{round}-{i}")), true),
             };
-            let result =
-                hatetris::bench::bench_search(&dir, a.width, a.depths, threads, a.quiescent);
+            let result = hatetris::bench::bench_search(
+                &dir,
+                a.width,
+                a.depths,
+                threads,
+                a.quiescent,
+                sharded,
+            );
             if temporary {
                 let _ = std::fs::remove_dir_all(&dir);
             }
@@ -456,16 +481,18 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         })
         .collect();
     let first = &runs[0];
-    let threads = match counts.len() {
-        1 => threads_word(counts[0]),
-        _ => format!(
-            "threads {}",
-            counts
-                .iter()
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        ),
+    let list = |sharded: bool| -> Vec<String> {
+        counts
+            .iter()
+            .filter(|c| c.1 == sharded)
+            .map(|c| c.0.to_string())
+            .collect()
+    };
+    let threads = match (counts.len(), list(false), list(true)) {
+        (1, _, _) => run_word(first),
+        (_, t, w) if w.is_empty() => format!("threads {}", t.join(",")),
+        (_, t, w) if t.is_empty() => format!("workers {}", w.join(",")),
+        (_, t, w) => format!("threads {}, workers {}", t.join(","), w.join(",")),
     };
     outln!(
         out,
@@ -524,7 +551,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         outln!(
             out,
             "{}: {:.2}s{every}  {:.2} ms/depth  {:.3} us/child  speed-up {speed_up:.2}",
-            threads_word(b.threads),
+            run_word(b),
             b.seconds,
             b.seconds * 1e3 / f64::from(b.depths),
             b.seconds * 1e6 / children.max(1) as f64
@@ -553,15 +580,17 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
             100.0 * b.phases.waited / expand
         )?;
     }
-    // Amdahl's law from the 1-thread run and the run of the largest count.
-    let one = runs.iter().position(|b| b.threads == 1);
+    // Amdahl's law from the 1-thread run and the run of the largest count
+    // (of the kernel's threads: sharded runs are only compared).
+    let one = runs.iter().position(|b| b.threads == 1 && !b.sharded);
     let most = runs
         .iter()
         .enumerate()
         .rev()
+        .filter(|(_, b)| !b.sharded)
         .max_by_key(|(_, b)| b.threads)
         .map(|(i, _)| i)
-        .expect("at least one run");
+        .unwrap_or(0);
     let n = runs[most].threads;
     let amdahl = one.and_then(|one| {
         let speed_up = runs[one].seconds / runs[most].seconds;
@@ -651,7 +680,8 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         };
         let summary = serde_json::json!({
             "summary": {
-                "threads": counts,
+                "threads": counts.iter().filter(|c| !c.1).map(|c| c.0).collect::<Vec<_>>(),
+                "workers": counts.iter().filter(|c| c.1).map(|c| c.0).collect::<Vec<_>>(),
                 "repeat": a.repeat,
                 "signature": first.signature,
                 "children": children,
