@@ -263,22 +263,8 @@ fn bench_search_compares_thread_counts() {
 /// the same search: one signature for all, and the runs labelled.
 #[test]
 fn bench_search_runs_the_sharded_search_to_the_same_signature() {
-    let o = hatetris(
-        &[
-            "bench",
-            "search",
-            "--width",
-            "300",
-            "--depths",
-            "8",
-            "--threads",
-            "1",
-            "--workers",
-            "1,2",
-            "--json",
-        ],
-        None,
-    );
+    let args = "bench search --width 300 --depths 8 --threads 1 --workers 1,2 --json";
+    let o = hatetris(&args.split(' ').collect::<Vec<_>>(), None);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(
