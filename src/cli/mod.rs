@@ -2,6 +2,7 @@
 //! print. Nothing here knows how the engine works.
 
 mod args;
+mod bench_search;
 mod cluster;
 mod eval;
 mod plot;
@@ -94,7 +95,7 @@ pub fn run() -> Result<()> {
             Ok(())
         }
         Command::Bench(BenchCmd::Eval(a)) => eval::bench_eval(a, out_ref),
-        Command::Bench(BenchCmd::Search(a)) => search::bench_search(a, out_ref),
+        Command::Bench(BenchCmd::Search(a)) => bench_search::bench_search(a, out_ref),
     }?;
     out.flush().context(STDOUT)
 }
