@@ -375,9 +375,11 @@ pub enum BenchCmd {
     /// - speed-up: the first count's time over this count's;
     /// - the phase split: where the time went, summed over the depths
     ///   (expand: reading, expanding and costing the beam on every thread;
-    ///   select: the final cut and sort; write: the depth file; ancestry
-    ///   and snapshot: the loop-prevention history; manifest: the manifest
-    ///   and the log line);
+    ///   select: the final cut and sort; ancestry: the loop-prevention
+    ///   history taking the new beam; manifest: the manifest and the log
+    ///   line; then, marked "alongside expand", the two that run during the
+    ///   next depth's expansion and are part of its time: write, the depth
+    ///   file, and snapshot, the history's);
     /// - the kept set's lock: the time it was held and waited for, summed
     ///   over the threads, as a share of their expand time.
     ///

@@ -181,8 +181,8 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
             .named()
             .iter()
             .map(|(name, s)| {
-                let during = match run::Phases::DURING_WRITE.contains(name) {
-                    true => ", during write",
+                let during = match run::Phases::ALONGSIDE.contains(name) {
+                    true => ", alongside expand",
                     false => "",
                 };
                 format!("{name} {s:.2}s ({:.1}%{during})", 100.0 * s / total)

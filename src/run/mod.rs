@@ -160,16 +160,22 @@ pub struct DepthStats {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Phases {
     /// Reading the beam, expanding and costing every child, and keeping the
-    /// best (all threads).
+    /// best (all threads). The beam's own depth file is written alongside
+    /// (see `write`), so this is the wall time of both.
     pub expand: f64,
     /// The final cut of the kept set and its sort by well.
     pub select: f64,
-    /// Compressing and writing the depth file, with the history's two
-    /// steps alongside (the wall time of the three).
+    /// Compressing and writing this depth's file. It runs alongside the
+    /// next depth's expansion, on the same threads, so it is part of that
+    /// depth's `expand`, not of this depth's wall time (runs made before
+    /// session 12 wrote it after `select`, with `ancestry` and `snapshot`
+    /// alongside).
     pub write: f64,
-    /// The adversary's history taking the new beam (during `write`).
+    /// The adversary's history taking the new beam, between `select` and
+    /// the next depth's expansion (which reads it).
     pub ancestry: f64,
-    /// Writing the history snapshot (during `write`, after `ancestry`).
+    /// Writing the history snapshot, on a thread of its own alongside
+    /// `write`.
     pub snapshot: f64,
     /// Writing the manifest and the log line, of the depth before (this
     /// depth's own are written after its figures are recorded; 0 for the
@@ -189,15 +195,16 @@ pub struct Phases {
 }
 
 impl Phases {
-    /// The phases' names and seconds, in order.
+    /// The phases' names and seconds, in the order they run: those of the
+    /// depth's wall time, then those alongside the next expansion.
     pub fn named(&self) -> [(&'static str, f64); 6] {
         [
             ("expand", self.expand),
             ("select", self.select),
-            ("write", self.write),
             ("ancestry", self.ancestry),
-            ("snapshot", self.snapshot),
             ("manifest", self.manifest),
+            ("write", self.write),
+            ("snapshot", self.snapshot),
         ]
     }
 
@@ -213,19 +220,19 @@ impl Phases {
         self.waited += other.waited;
     }
 
-    /// The depth's wall time: their sum, less the phases that run during
-    /// `write`.
+    /// The depth's wall time: their sum, less the phases that run
+    /// alongside the next depth's expansion.
     pub fn total(&self) -> f64 {
         self.named()
             .iter()
-            .filter(|(name, _)| !Phases::DURING_WRITE.contains(name))
+            .filter(|(name, _)| !Phases::ALONGSIDE.contains(name))
             .map(|(_, s)| s)
             .sum()
     }
 
-    /// The phases that run alongside `write` and are part of its time, so
-    /// [`Phases::total`] leaves them out.
-    pub const DURING_WRITE: [&'static str; 2] = ["ancestry", "snapshot"];
+    /// The phases that run alongside the next depth's expansion and are
+    /// part of its time, so [`Phases::total`] leaves them out.
+    pub const ALONGSIDE: [&'static str; 2] = ["write", "snapshot"];
 }
 
 /// Kept wells per score, as [`DepthStats::histogram`] records them.

@@ -1,8 +1,9 @@
 //! One depth of the search: expand every entry of a beam and keep the best
 //! `width` distinct children.
 //!
-//! The beam is read from its depth file a block at a time (it is never in
-//! memory whole), and its blocks are cut into chunks that the threads
+//! The beam is read a block at a time, from its depth file (where it is
+//! never in memory whole) or from the kept set the depth before selected
+//! ([`Beam`]), and its blocks are cut into chunks that the threads
 //! expand. For each parent the adversary gives a piece and leaves its
 //! children in a buffer the thread reuses, the evaluator costs them in one
 //! batch call, and the children go, in batches, into one shared
@@ -48,12 +49,13 @@ use rayon::prelude::*;
 
 use super::adversary::{Adversary, History};
 use super::ancestry::well_hash;
+use super::beam::Beam;
 use super::bounded::{compact, Bounded, Candidate};
 use super::distinct::Distinct;
 use super::Observer;
 use crate::evaluate::Evaluator;
 use crate::movegen::{Child, MoveGen};
-use crate::run::store::{self, DepthFile, StoreError, Stored};
+use crate::run::store::{self, StoreError, Stored};
 
 /// What one depth needs besides the beam.
 pub(crate) struct Kernel<'a> {
@@ -184,7 +186,7 @@ impl Kernel<'_> {
     /// are skipped, so a stop takes effect within one part per thread).
     pub(crate) fn expand(
         &self,
-        beam: &DepthFile,
+        beam: Beam,
         observer: &dyn Observer,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Option<Expansion>, StoreError> {

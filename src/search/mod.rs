@@ -5,13 +5,15 @@
 //! the entry's own ancestry), so a well's children are the placements of
 //! that one piece. Each depth:
 //!
-//! 1. the kernel expands the beam, read back from its depth file a
-//!    block at a time, into the exact best `width` distinct children, the
-//!    same for any thread count;
-//! 2. the kept children, sorted by well, become the next beam: written as a
-//!    depth file, appended to the ancestry (for an adversary that keeps
-//!    one), and recorded in the manifest and the log of the [run
-//!    folder](crate::run);
+//! 1. the kernel expands the beam into the exact best `width` distinct
+//!    children, the same for any thread count. The beam is the kept set
+//!    the depth before selected, still in memory, while on the same
+//!    threads its depth file is written alongside (or, on the first depth
+//!    of a run or a resume, its depth file read back a block at a time);
+//! 2. the kept children, sorted by well, become the next beam: appended to
+//!    the ancestry (for an adversary that keeps one), then written as a
+//!    depth file during the next expansion, and only then recorded in the
+//!    manifest and the log of the [run folder](crate::run);
 //! 3. the [`Observer`] hears of it; the library prints nothing.
 //!
 //! The evaluator comes in through the [`Evaluator`] seam and the adversary
@@ -19,8 +21,9 @@
 //! network, nor which enemy it plays.
 //!
 //! Memory, per beam entry, whatever the thread count:
-//! - the beam: nothing; it is decoded from its depth file a block per
-//!   thread at a time, and the file's mapped pages are dropped as it goes;
+//! - the beam: 32 bytes, the kept set it was selected as, held during its
+//!   own expansion (which writes its depth file alongside); a beam read
+//!   back from its file costs nothing, decoded a block per thread at a time;
 //! - the ancestry: a 4-byte parent index, plus the older levels' live nodes
 //!   (about half a node per entry): 8 bytes for a node of the four newest
 //!   levels, 24 for an older one (which also costs 2-4 bytes of Bloom
@@ -30,12 +33,14 @@
 //! - distinct children are estimated in fixed memory (`distinct`);
 //! - depth files are streamed to disk as they are compressed.
 //!
-//! Measured: 49 bytes per extra entry (peak RSS at widths 100,000 and
-//! 300,000 over the same 30 depths, 16.3 and 26.0 MB), and 60 over whole
-//! runs (18.9 and 30.7 MB), where the ancestry grows to 0.9 node per entry.
+//! Measured, before the beam was held in memory: 49 bytes per extra entry
+//! (peak RSS at widths 100,000 and 300,000 over the same 30 depths, 16.3
+//! and 26.0 MB), and 60 over whole runs (18.9 and 30.7 MB), where the
+//! ancestry grows to 0.9 node per entry.
 
 pub mod adversary;
 pub mod ancestry;
+pub(crate) mod beam;
 pub mod bounded;
 pub(crate) mod distinct;
 pub(crate) mod kernel;
@@ -43,7 +48,7 @@ pub mod memory;
 pub mod observer;
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -53,6 +58,7 @@ use crate::run::{self, Best, DepthStats, Manifest, Phases, Plan, RunError, Setti
 
 pub use adversary::Adversary;
 use adversary::History;
+use beam::Beam;
 use kernel::Kernel;
 pub use observer::{Observer, Silent};
 
@@ -228,7 +234,7 @@ pub fn expand_depth(
         width: search.width,
         threads,
     };
-    let expansion = pool.install(|| kernel.expand(beam, &Silent, &|| false))?;
+    let expansion = pool.install(|| kernel.expand(Beam::File(beam), &Silent, &|| false))?;
     Ok(expansion.expect("never asked to stop").kept)
 }
 
@@ -335,7 +341,47 @@ pub fn verify(dir: &Path) -> Result<run::verify::Report, RunError> {
     run::verify::verify(dir, snapshot)
 }
 
+/// A beam selected but not yet on disk: its depth file is written alongside
+/// the next depth's expansion, which reads the beam from memory.
+struct Selected {
+    /// The beam, sorted by well.
+    kept: Vec<bounded::Candidate>,
+    /// Its figures, but for those of writing it (`file_bytes`, and the
+    /// `write` and `snapshot` phases).
+    stats: DepthStats,
+}
+
+/// Fills `next`, the slots of the state each beam entry's children
+/// inherit, from the `states` a [`DepthExpander`] gave (nothing to do for
+/// an adversary without per-entry states).
+fn take_states(next: &[AtomicU32], states: &[u32], depth: u32) -> Result<(), SearchError> {
+    if next.is_empty() {
+        return Ok(());
+    }
+    if states.len() != next.len() {
+        return Err(SearchError::Expander {
+            depth,
+            reason: format!("{} entry states for a beam of {}", states.len(), next.len()),
+        });
+    }
+    for (slot, &state) in next.iter().zip(states) {
+        slot.store(state, Ordering::Relaxed);
+    }
+    Ok(())
+}
+
 /// The depth loop, from the manifest's last depth to `opts.max_depth`.
+///
+/// Each turn writes the beam the turn before selected while it expands it:
+/// the depth file is compressed on the same pool as the expansion
+/// (`rayon::join`), and the history's snapshot is written on a thread of
+/// its own. Only then, with both on disk, does the manifest name the depth.
+/// So a depth's write costs the search no wall time of its own, where it
+/// was the largest serial step (2-3 % of a depth at width 100,000); the
+/// price is the beam held in memory during one expansion (32 bytes per
+/// entry). What stays serial between two expansions: the final cut, the
+/// history taking the new beam (which the next expansion reads), and the
+/// manifest.
 fn run_from(
     dir: &Path,
     lock: run::RunLock,
@@ -357,22 +403,40 @@ fn run_from(
     let mut depth = manifest.depth;
     // The manifest and log of the depth before, timed (see `Phases`).
     let mut bookkeeping = 0.0;
-    // The history's snapshot of the current depth, once written, for the
-    // expander (which hands it to every process).
-    let mut snapshot: Option<Arc<[u8]>> = None;
+    // The beam at `depth` when it is not yet on disk.
+    let mut selected: Option<Selected> = None;
+    // The digest of the last depth file on disk, which the next one names.
+    let mut previous = 0;
     let mut stopped = false;
-    while depth < opts.max_depth {
-        if opts.stopping() {
-            stopped = true;
+    loop {
+        let expanding = depth < opts.max_depth && !opts.stopping();
+        if !expanding && selected.is_none() {
+            stopped = depth < opts.max_depth;
             break;
         }
-        // The beam is read from its depth file as it is expanded, a block at
-        // a time, so it costs no memory of its own.
-        let beam = DepthFile::open(&run::depth_path(dir, depth))?;
-        observer.depth_started(depth + 1, beam.len() as u64);
-        let next = history
-            .as_ref()
-            .map_or(Vec::new(), |h| h.next_slots(beam.len()));
+        let file;
+        let beam = match &selected {
+            Some(s) => Beam::Kept {
+                kept: &s.kept,
+                depth,
+            },
+            None => {
+                // Read from its depth file as it is expanded, a block at a
+                // time, so it costs no memory of its own.
+                file = DepthFile::open(&run::depth_path(dir, depth))?;
+                previous = file.digest();
+                Beam::File(&file)
+            }
+        };
+        let next = match (expanding, &history) {
+            (true, Some(h)) => h.next_slots(beam.len()),
+            _ => Vec::new(),
+        };
+        // The sharded search hands every process the beam's history first.
+        let for_expander: Option<Arc<[u8]>> = match (&opts.expander, &history) {
+            (Some(_), Some(h)) if expanding => Some(h.to_snapshot(depth).into()),
+            _ => None,
+        };
         let kernel = Kernel {
             eval: search.evaluator,
             adversary: search.adversary,
@@ -381,53 +445,103 @@ fn run_from(
             width: search.width,
             threads: opts.threads,
         };
+        if expanding {
+            observer.depth_started(depth + 1, beam.len() as u64);
+        }
         let clock = Instant::now();
-        let stop = || opts.stopping();
-        let expanded = match &opts.expander {
-            None => pool.install(|| kernel.expand(&beam, observer, &stop))?,
-            Some(expander) => {
-                // Its blocks decoded on the (otherwise idle) pool.
-                let parents: Arc<[store::Stored]> = pool.install(|| beam.read_all())?.into();
-                let history = history.as_ref().map(|h| {
-                    snapshot
-                        .take()
-                        .unwrap_or_else(|| h.to_snapshot(depth).into())
-                });
-                let e = expander
-                    .expand(parents, depth, history)
-                    .map_err(|reason| SearchError::Expander { depth, reason })?;
-                if !next.is_empty() {
-                    if e.states.len() != next.len() {
-                        return Err(SearchError::Expander {
-                            depth,
-                            reason: format!(
-                                "{} entry states for a beam of {}",
-                                e.states.len(),
-                                next.len()
-                            ),
-                        });
-                    }
-                    for (slot, &state) in next.iter().zip(&e.states) {
-                        slot.store(state, Ordering::Relaxed);
-                    }
+        let path = run::depth_path(dir, depth);
+        let write = |s: &Selected| -> Result<(u64, f64), SearchError> {
+            let clock = Instant::now();
+            let link = Link {
+                run: run_id,
+                previous,
+            };
+            let bytes = store::write_depth_file(&path, depth, link, s.kept.len(), |i| Entry {
+                well: s.kept[i].well,
+                score: s.kept[i].score_at(depth),
+            })
+            .map_err(run::io(&path))?;
+            Ok((bytes, clock.elapsed().as_secs_f64()))
+        };
+        let snapshot = |h: &History| -> Result<f64, SearchError> {
+            let clock = Instant::now();
+            match &for_expander {
+                Some(bytes) => run::write_snapshot(dir, depth, bytes)?,
+                None => run::write_snapshot(dir, depth, &h.to_snapshot(depth))?,
+            }
+            Ok(clock.elapsed().as_secs_f64())
+        };
+        let expand = || -> Result<Option<kernel::Expansion>, SearchError> {
+            let stop = || opts.stopping();
+            match &opts.expander {
+                None => Ok(kernel.expand(beam, observer, &stop)?),
+                Some(expander) => {
+                    let parents: Arc<[store::Stored]> = beam.read_all()?.into();
+                    let e = expander
+                        .expand(parents, depth, for_expander.clone())
+                        .map_err(|reason| SearchError::Expander { depth, reason })?;
+                    take_states(&next, &e.states, depth)?;
+                    observer.expanded(beam.len() as u64);
+                    Ok(Some(kernel::Expansion {
+                        kept: e.kept,
+                        children: e.children,
+                        unique: e.unique,
+                        select_s: 0.0,
+                        locked_s: 0.0,
+                        waited_s: 0.0,
+                    }))
                 }
-                observer.expanded(beam.len() as u64);
-                Some(kernel::Expansion {
-                    kept: e.kept,
-                    children: e.children,
-                    unique: e.unique,
-                    select_s: 0.0,
-                    locked_s: 0.0,
-                    waited_s: 0.0,
-                })
             }
         };
-        let Some(expansion) = expanded else {
+        // The beam's files, alongside its expansion.
+        let (written, snapshotted, expanded) = std::thread::scope(|scope| {
+            let snapshotting = match (&selected, &history) {
+                (Some(_), Some(h)) => Some(scope.spawn(|| snapshot(h))),
+                _ => None,
+            };
+            let (written, expanded) = pool.install(|| {
+                rayon::join(
+                    || selected.as_ref().map(write),
+                    || expanding.then(expand),
+                )
+            });
+            let snapshotted = snapshotting.map(|t| {
+                t.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+            (written, snapshotted, expanded)
+        });
+        let stepped = clock.elapsed().as_secs_f64();
+        if let Some(Selected { kept, mut stats }) = selected.take() {
+            let (file_bytes, write_s) = written.expect("a selected beam is written")?;
+            drop(kept);
+            previous = DepthFile::open(&path)?.digest();
+            stats.file_bytes = file_bytes;
+            stats.elapsed_s = started.elapsed().as_secs_f64();
+            stats.peak_rss = memory::peak_rss();
+            if let Some(p) = &mut stats.phases {
+                p.write = write_s;
+                p.snapshot = snapshotted.transpose()?.unwrap_or(0.0);
+            }
+            let clock = Instant::now();
+            run::record_depth(dir, &mut manifest, stats)?;
+            bookkeeping = clock.elapsed().as_secs_f64();
+            observer.depth_finished(manifest.depths.last().expect("just recorded"));
+            if let Some(release) = opts.release_memory {
+                pool.broadcast(|_| release());
+                release();
+            }
+        }
+        let Some(expanded) = expanded else {
+            stopped = depth < opts.max_depth;
+            break;
+        };
+        let Some(expansion) = expanded? else {
             stopped = true;
             break;
         };
         let mut phases = Phases {
-            expand: clock.elapsed().as_secs_f64() - expansion.select_s,
+            expand: stepped - expansion.select_s,
             select: expansion.select_s,
             manifest: bookkeeping,
             locked: expansion.locked_s,
@@ -461,83 +575,35 @@ fn run_from(
             };
         }
         let histogram = run::histogram(kept.iter().map(|c| c.score_at(depth + 1)));
-        // The old beam's mapping goes first. Then the new depth file is
-        // streamed out of the candidates while, alongside, the history takes
-        // the new beam and writes its snapshot: the two need nothing of each
-        // other, and both must be on disk before the manifest names the
-        // depth. Run one after the other they were a third of a depth's
-        // serial time at width 100,000 (about 8 ms of 25), most of it
-        // waiting on fsync. (The ancestry reads the wells of the level that
-        // matures from that level's own, older, depth file.)
-        let link = Link {
-            run: run_id,
-            previous: beam.digest(),
-        };
-        drop(beam);
+        // The history takes the new beam before the next expansion, which
+        // reads it. (The level that matures reads its wells from that
+        // level's own, older, depth file, already on disk.)
         let clock = Instant::now();
-        let next_path = run::depth_path(dir, depth + 1);
-        let kept_len = kept.len() as u64;
-        let parents: Vec<u32> = kept.iter().map(|c| c.parent).collect();
-        let keep_snapshot = opts.expander.is_some();
-        type Stepped = (f64, f64, Option<Arc<[u8]>>);
-        let history_step = |history: &mut Option<History>| -> Result<Stepped, SearchError> {
-            let Some(h) = history else {
-                return Ok((0.0, 0.0, None));
-            };
-            let clock = Instant::now();
+        if let Some(h) = &mut history {
+            let parents: Vec<u32> = kept.iter().map(|c| c.parent).collect();
             h.push(parents, next, |d, indices| {
                 DepthFile::open(&run::depth_path(dir, d as u32))?.wells_at(indices)
             })?;
-            let ancestry = clock.elapsed().as_secs_f64();
-            let clock = Instant::now();
-            let bytes = h.to_snapshot(depth + 1);
-            run::write_snapshot(dir, depth + 1, &bytes)?;
-            let for_expander = keep_snapshot.then(|| bytes.into());
-            Ok((ancestry, clock.elapsed().as_secs_f64(), for_expander))
-        };
-        // The history's step has a thread of its own, not one of the pool's:
-        // its fsync then overlaps the depth file's compression even on one
-        // worker thread.
-        let (file_bytes, history_times) = std::thread::scope(|scope| {
-            let stepping = scope.spawn(|| history_step(&mut history));
-            let written = pool.install(|| {
-                store::write_depth_file(&next_path, depth + 1, link, kept.len(), |i| Entry {
-                    well: kept[i].well,
-                    score: kept[i].score_at(depth + 1),
-                })
-            });
-            let stepped = stepping
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (written, stepped)
-        });
-        let file_bytes = file_bytes.map_err(run::io(&next_path))?;
-        (phases.ancestry, phases.snapshot, snapshot) = history_times?;
-        phases.write = clock.elapsed().as_secs_f64();
-        drop(kept);
-        depth += 1;
-        if let Some(release) = opts.release_memory {
-            pool.broadcast(|_| release());
-            release();
         }
-        let stats = DepthStats {
-            depth,
-            elapsed_s: started.elapsed().as_secs_f64(),
-            children: expansion.children,
-            unique: expansion.unique,
-            kept: kept_len,
-            best_cost,
-            best_score,
-            histogram,
-            ancestry_nodes: history.as_ref().map_or(0, |h| h.ancestry.nodes() as u64),
-            file_bytes,
-            peak_rss: memory::peak_rss(),
-            phases: Some(phases),
-        };
-        let clock = Instant::now();
-        run::record_depth(dir, &mut manifest, stats)?;
-        bookkeeping = clock.elapsed().as_secs_f64();
-        observer.depth_finished(manifest.depths.last().expect("just recorded"));
+        phases.ancestry = clock.elapsed().as_secs_f64();
+        depth += 1;
+        selected = Some(Selected {
+            stats: DepthStats {
+                depth,
+                elapsed_s: 0.0,
+                children: expansion.children,
+                unique: expansion.unique,
+                kept: kept.len() as u64,
+                best_cost,
+                best_score,
+                histogram,
+                ancestry_nodes: history.as_ref().map_or(0, |h| h.ancestry.nodes() as u64),
+                file_bytes: 0,
+                peak_rss: None,
+                phases: Some(phases),
+            },
+            kept,
+        });
     }
     Ok(RunResult {
         best: manifest.best,

@@ -1,0 +1,147 @@
+//! The beam a depth expands: its depth file, or the kept set the depth
+//! before selected, still in memory while that file is being written.
+//!
+//! Expanding a beam straight from the kept set is what lets the depth loop
+//! write a depth's file alongside the next depth's expansion instead of
+//! before it (see [`super`]). Both sources give the kernel the same
+//! entries in the same blocks, so the search cannot tell them apart: a
+//! block of the kept set is exactly what the depth file's block of the
+//! same number decodes to.
+
+use rayon::prelude::*;
+
+use super::bounded::Candidate;
+use crate::run::store::{self, DepthFile, StoreError, Stored};
+
+/// A beam, sorted by well, read a block of [`store::BLOCK`] entries at a
+/// time.
+#[derive(Clone, Copy)]
+pub(crate) enum Beam<'a> {
+    /// Read back from its depth file.
+    File(&'a DepthFile),
+    /// The kept children of the depth before, sorted by well, making up
+    /// the beam after `depth` pieces.
+    Kept {
+        /// The kept children.
+        kept: &'a [Candidate],
+        /// Pieces placed in each of them.
+        depth: u32,
+    },
+}
+
+impl Beam<'_> {
+    /// Entries.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Beam::File(f) => f.len(),
+            Beam::Kept { kept, .. } => kept.len(),
+        }
+    }
+
+    /// Pieces placed in every entry.
+    pub(crate) fn depth(&self) -> u32 {
+        match self {
+            Beam::File(f) => f.depth(),
+            Beam::Kept { depth, .. } => *depth,
+        }
+    }
+
+    /// Blocks.
+    pub(crate) fn blocks(&self) -> usize {
+        match self {
+            Beam::File(f) => f.blocks(),
+            Beam::Kept { kept, .. } => kept.len().div_ceil(store::BLOCK),
+        }
+    }
+
+    /// Block `b`'s entries: those from `b × BLOCK` on.
+    pub(crate) fn block(&self, b: usize) -> Result<Vec<Stored>, StoreError> {
+        match *self {
+            Beam::File(f) => f.block(b),
+            Beam::Kept { kept, depth } => {
+                let end = kept.len().min((b + 1) * store::BLOCK);
+                Ok(kept[b * store::BLOCK..end]
+                    .iter()
+                    .map(|c| stored(c, depth))
+                    .collect())
+            }
+        }
+    }
+
+    /// Every entry (run inside the caller's thread pool).
+    pub(crate) fn read_all(&self) -> Result<Vec<Stored>, StoreError> {
+        match *self {
+            Beam::File(f) => f.read_all(),
+            Beam::Kept { kept, depth } => Ok(kept.par_iter().map(|c| stored(c, depth)).collect()),
+        }
+    }
+}
+
+/// A kept child as its depth file stores it.
+fn stored(c: &Candidate, depth: u32) -> Stored {
+    Stored {
+        well: c.well.unpack(),
+        score: c.score_at(depth),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::MoveGen;
+    use crate::piece::Piece;
+    use crate::run::store::{write_depth_file, Entry, Link};
+    use crate::well::Well;
+
+    /// Every well two pieces from the empty one, whatever the pieces:
+    /// more than a block of them, sorted by well.
+    fn kept_after_two_pieces() -> Vec<Candidate> {
+        let mut wells = vec![Well::EMPTY];
+        let mut buf = Vec::new();
+        for _ in 0..2 {
+            let mut next = Vec::new();
+            for w in &wells {
+                let gen = MoveGen::new(w);
+                for piece in Piece::ALL {
+                    buf.clear();
+                    gen.children(piece, &mut buf);
+                    next.extend(buf.iter().map(|c| c.well));
+                }
+            }
+            next.sort_unstable_by_key(|w| w.pack());
+            next.dedup();
+            wells = next;
+        }
+        wells
+            .iter()
+            .enumerate()
+            .map(|(i, w)| Candidate {
+                cost: i as f64,
+                well: w.pack(),
+                parent: 0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_kept_set_reads_as_the_depth_file_it_is_written_as() {
+        let kept = kept_after_two_pieces();
+        assert!(kept.len() > 2 * store::BLOCK, "{} wells", kept.len());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("depth-00002.beam");
+        write_depth_file(&path, 2, Link::default(), kept.len(), |i| Entry {
+            well: kept[i].well,
+            score: kept[i].score_at(2),
+        })
+        .unwrap();
+        let file = DepthFile::open(&path).unwrap();
+        let (disk, memory) = (Beam::File(&file), Beam::Kept { kept: &kept, depth: 2 });
+        assert_eq!(memory.len(), disk.len());
+        assert_eq!(memory.depth(), disk.depth());
+        assert_eq!(memory.blocks(), disk.blocks());
+        for b in 0..disk.blocks() {
+            assert_eq!(memory.block(b).unwrap(), disk.block(b).unwrap(), "block {b}");
+        }
+        assert_eq!(memory.read_all().unwrap(), disk.read_all().unwrap());
+    }
+}
