@@ -135,12 +135,22 @@ mod tests {
         })
         .unwrap();
         let file = DepthFile::open(&path).unwrap();
-        let (disk, memory) = (Beam::File(&file), Beam::Kept { kept: &kept, depth: 2 });
+        let (disk, memory) = (
+            Beam::File(&file),
+            Beam::Kept {
+                kept: &kept,
+                depth: 2,
+            },
+        );
         assert_eq!(memory.len(), disk.len());
         assert_eq!(memory.depth(), disk.depth());
         assert_eq!(memory.blocks(), disk.blocks());
         for b in 0..disk.blocks() {
-            assert_eq!(memory.block(b).unwrap(), disk.block(b).unwrap(), "block {b}");
+            assert_eq!(
+                memory.block(b).unwrap(),
+                disk.block(b).unwrap(),
+                "block {b}"
+            );
         }
         assert_eq!(memory.read_all().unwrap(), disk.read_all().unwrap());
     }

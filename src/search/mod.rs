@@ -500,10 +500,7 @@ fn run_from(
                 _ => None,
             };
             let (written, expanded) = pool.install(|| {
-                rayon::join(
-                    || selected.as_ref().map(write),
-                    || expanding.then(expand),
-                )
+                rayon::join(|| selected.as_ref().map(write), || expanding.then(expand))
             });
             let snapshotted = snapshotting.map(|t| {
                 t.join()
