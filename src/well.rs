@@ -52,6 +52,13 @@ const _: () = assert!(std::mem::size_of::<Well>() == 32);
 /// bits and rows 8..16 the last 80, ten bits each, top row highest. So the
 /// derived order of the words is exactly [`Well`]'s order, and sorting
 /// packed wells sorts the wells.
+///
+/// Tried and not kept: comparing the 160 bits as a `u128` and a `u32`
+/// instead of word by word (a beam's wells share their empty top rows, so
+/// the first words are nearly always equal). Sorting 297,749 children of
+/// the bench wells took 40.9 ms that way against 34.1 ms with the derived
+/// order (criterion, both in one run), and a 1-thread search ran 3 % more
+/// instructions (callgrind).
 #[derive(
     Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]

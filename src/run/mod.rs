@@ -163,7 +163,8 @@ pub struct Phases {
     /// best (all threads). The beam's own depth file is written alongside
     /// (see `write`), so this is the wall time of both.
     pub expand: f64,
-    /// The final cut of the kept set and its sort by well.
+    /// The final cut of the kept set, its sort by well, and its wells taken
+    /// out as the next beam.
     pub select: f64,
     /// Compressing and writing this depth's file. It runs alongside the
     /// next depth's expansion, on the same threads, so it is part of that

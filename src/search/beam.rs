@@ -1,17 +1,20 @@
-//! The beam a depth expands: its depth file, or the kept set the depth
-//! before selected, still in memory while that file is being written.
+//! The beam a depth expands: its depth file, or the wells the depth before
+//! kept, still in memory while that file is being written.
 //!
-//! Expanding a beam straight from the kept set is what lets the depth loop
-//! write a depth's file alongside the next depth's expansion instead of
-//! before it (see [`super`]). Both sources give the kernel the same
+//! Expanding a beam straight from the kept wells is what lets the depth
+//! loop write a depth's file alongside the next depth's expansion instead
+//! of before it (see [`super`]). Both sources give the kernel the same
 //! entries in the same blocks, so the search cannot tell them apart: a
-//! block of the kept set is exactly what the depth file's block of the
-//! same number decodes to.
+//! block of the kept wells is exactly what the depth file's block of the
+//! same number decodes to. The wells are held packed (20 bytes each, not
+//! the 32 of a kept candidate): a beam's score follows from its wells and
+//! depth, and the parents have gone to the history by then.
 
 use rayon::prelude::*;
 
-use super::bounded::Candidate;
+use super::bounded::score_at;
 use crate::run::store::{self, DepthFile, StoreError, Stored};
+use crate::well::PackedWell;
 
 /// A beam, sorted by well, read a block of [`store::BLOCK`] entries at a
 /// time.
@@ -19,11 +22,11 @@ use crate::run::store::{self, DepthFile, StoreError, Stored};
 pub(crate) enum Beam<'a> {
     /// Read back from its depth file.
     File(&'a DepthFile),
-    /// The kept children of the depth before, sorted by well, making up
-    /// the beam after `depth` pieces.
+    /// The wells the depth before kept, sorted by well, making up the beam
+    /// after `depth` pieces.
     Kept {
-        /// The kept children.
-        kept: &'a [Candidate],
+        /// The kept wells.
+        wells: &'a [PackedWell],
         /// Pieces placed in each of them.
         depth: u32,
     },
@@ -34,7 +37,7 @@ impl Beam<'_> {
     pub(crate) fn len(&self) -> usize {
         match self {
             Beam::File(f) => f.len(),
-            Beam::Kept { kept, .. } => kept.len(),
+            Beam::Kept { wells, .. } => wells.len(),
         }
     }
 
@@ -50,7 +53,7 @@ impl Beam<'_> {
     pub(crate) fn blocks(&self) -> usize {
         match self {
             Beam::File(f) => f.blocks(),
-            Beam::Kept { kept, .. } => kept.len().div_ceil(store::BLOCK),
+            Beam::Kept { wells, .. } => wells.len().div_ceil(store::BLOCK),
         }
     }
 
@@ -58,11 +61,11 @@ impl Beam<'_> {
     pub(crate) fn block(&self, b: usize) -> Result<Vec<Stored>, StoreError> {
         match *self {
             Beam::File(f) => f.block(b),
-            Beam::Kept { kept, depth } => {
-                let end = kept.len().min((b + 1) * store::BLOCK);
-                Ok(kept[b * store::BLOCK..end]
+            Beam::Kept { wells, depth } => {
+                let end = wells.len().min((b + 1) * store::BLOCK);
+                Ok(wells[b * store::BLOCK..end]
                     .iter()
-                    .map(|c| stored(c, depth))
+                    .map(|w| stored(w, depth))
                     .collect())
             }
         }
@@ -72,16 +75,16 @@ impl Beam<'_> {
     pub(crate) fn read_all(&self) -> Result<Vec<Stored>, StoreError> {
         match *self {
             Beam::File(f) => f.read_all(),
-            Beam::Kept { kept, depth } => Ok(kept.par_iter().map(|c| stored(c, depth)).collect()),
+            Beam::Kept { wells, depth } => Ok(wells.par_iter().map(|w| stored(w, depth)).collect()),
         }
     }
 }
 
-/// A kept child as its depth file stores it.
-fn stored(c: &Candidate, depth: u32) -> Stored {
+/// A kept well as its depth file stores it.
+fn stored(well: &PackedWell, depth: u32) -> Stored {
     Stored {
-        well: c.well.unpack(),
-        score: c.score_at(depth),
+        well: well.unpack(),
+        score: score_at(well, depth),
     }
 }
 
@@ -95,7 +98,7 @@ mod tests {
 
     /// Every well two pieces from the empty one, whatever the pieces:
     /// more than a block of them, sorted by well.
-    fn kept_after_two_pieces() -> Vec<Candidate> {
+    fn wells_after_two_pieces() -> Vec<PackedWell> {
         let mut wells = vec![Well::EMPTY];
         let mut buf = Vec::new();
         for _ in 0..2 {
@@ -112,36 +115,26 @@ mod tests {
             next.dedup();
             wells = next;
         }
-        wells
-            .iter()
-            .enumerate()
-            .map(|(i, w)| Candidate {
-                cost: i as f64,
-                well: w.pack(),
-                parent: 0,
-            })
-            .collect()
+        wells.iter().map(Well::pack).collect()
     }
 
     #[test]
-    fn a_kept_set_reads_as_the_depth_file_it_is_written_as() {
-        let kept = kept_after_two_pieces();
-        assert!(kept.len() > 2 * store::BLOCK, "{} wells", kept.len());
+    fn kept_wells_read_as_the_depth_file_they_are_written_as() {
+        let wells = wells_after_two_pieces();
+        assert!(wells.len() > 2 * store::BLOCK, "{} wells", wells.len());
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("depth-00002.beam");
-        write_depth_file(&path, 2, Link::default(), kept.len(), |i| Entry {
-            well: kept[i].well,
-            score: kept[i].score_at(2),
+        write_depth_file(&path, 2, Link::default(), wells.len(), |i| Entry {
+            well: wells[i],
+            score: score_at(&wells[i], 2),
         })
         .unwrap();
         let file = DepthFile::open(&path).unwrap();
-        let (disk, memory) = (
-            Beam::File(&file),
-            Beam::Kept {
-                kept: &kept,
-                depth: 2,
-            },
-        );
+        let disk = Beam::File(&file);
+        let memory = Beam::Kept {
+            wells: &wells,
+            depth: 2,
+        };
         assert_eq!(memory.len(), disk.len());
         assert_eq!(memory.depth(), disk.depth());
         assert_eq!(memory.blocks(), disk.blocks());

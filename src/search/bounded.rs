@@ -56,10 +56,16 @@ const _: () = assert!(std::mem::size_of::<Candidate>() == 32);
 impl Candidate {
     /// The lines cleared by a child after `depth` pieces.
     pub fn score_at(&self, depth: u32) -> u16 {
-        let lines = lines_cleared(0, depth, self.well.cells());
-        debug_assert!(lines.is_some(), "a well reachable in {depth} pieces");
-        lines.unwrap_or(0) as u16
+        score_at(&self.well, depth)
     }
+}
+
+/// The lines cleared by a well reached after `depth` pieces (see
+/// [`Candidate`]).
+pub fn score_at(well: &PackedWell, depth: u32) -> u16 {
+    let lines = lines_cleared(0, depth, well.cells());
+    debug_assert!(lines.is_some(), "a well reachable in {depth} pieces");
+    lines.unwrap_or(0) as u16
 }
 
 impl PartialEq for Candidate {

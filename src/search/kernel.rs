@@ -2,7 +2,7 @@
 //! `width` distinct children.
 //!
 //! The beam is read a block at a time, from its depth file (where it is
-//! never in memory whole) or from the kept set the depth before selected
+//! never in memory whole) or from the wells the depth before kept
 //! ([`Beam`]), and its blocks are cut into chunks that the threads
 //! expand. For each parent the adversary gives a piece and leaves its
 //! children in a buffer the thread reuses, the evaluator costs them in one

@@ -6,10 +6,10 @@
 //! that one piece. Each depth:
 //!
 //! 1. the kernel expands the beam into the exact best `width` distinct
-//!    children, the same for any thread count. The beam is the kept set
-//!    the depth before selected, still in memory, while on the same
-//!    threads its depth file is written alongside (or, on the first depth
-//!    of a run or a resume, its depth file read back a block at a time);
+//!    children, the same for any thread count. The beam is the wells the
+//!    depth before kept, still in memory, while on the same threads its
+//!    depth file is written alongside (or, on the first depth of a run or
+//!    a resume, its depth file read back a block at a time);
 //! 2. the kept children, sorted by well, become the next beam: appended to
 //!    the ancestry (for an adversary that keeps one), then written as a
 //!    depth file during the next expansion, and only then recorded in the
@@ -20,23 +20,26 @@
 //! through [`Adversary`], so this module knows neither the heuristic nor a
 //! network, nor which enemy it plays.
 //!
-//! Memory, per beam entry, whatever the thread count:
-//! - the beam: 32 bytes, the kept set it was selected as, held during its
-//!   own expansion (which writes its depth file alongside); a beam read
-//!   back from its file costs nothing, decoded a block per thread at a time;
+//! Memory, per beam entry:
+//! - the beam: 20 bytes, its packed wells, held during its own expansion
+//!   (which writes its depth file alongside); a beam read back from its
+//!   file costs nothing, decoded a block per thread at a time;
 //! - the ancestry: a 4-byte parent index, plus the older levels' live nodes
 //!   (about half a node per entry): 8 bytes for a node of the four newest
 //!   levels, 24 for an older one (which also costs 2-4 bytes of Bloom
 //!   filter); see [`ancestry`];
 //! - the one bounded set: room for 1.125 candidates of 32 bytes
-//!   ([`bounded::Candidate`]: the well packed to 20 bytes, no score);
+//!   ([`bounded::Candidate`]: the well packed to 20 bytes, no score). With
+//!   more than one thread, a full buffer is compacted outside the set's
+//!   lock while the other threads fill a new one, so up to a second
+//!   buffer (or more, with more threads) lives at the peak;
 //! - distinct children are estimated in fixed memory (`distinct`);
 //! - depth files are streamed to disk as they are compressed.
 //!
-//! Measured, before the beam was held in memory: 49 bytes per extra entry
-//! (peak RSS at widths 100,000 and 300,000 over the same 30 depths, 16.3
-//! and 26.0 MB), and 60 over whole runs (18.9 and 30.7 MB), where the
-//! ancestry grows to 0.9 node per entry.
+//! Measured (session 12; peak RSS at widths 100,000 and 300,000 over the
+//! same 30 depths against HATETRIS, the slope between them): see
+//! [`memory::BYTES_PER_ENTRY`]. The figures of session 3 (49 bytes per
+//! entry) predate the compaction outside the lock and are no longer true.
 
 pub mod adversary;
 pub mod ancestry;
@@ -52,9 +55,12 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use crate::evaluate::Evaluator;
 use crate::run::store::{self, DepthFile, Entry, Link};
 use crate::run::{self, Best, DepthStats, Manifest, Phases, Plan, RunError, Settings};
+use crate::well::PackedWell;
 
 pub use adversary::Adversary;
 use adversary::History;
@@ -344,8 +350,8 @@ pub fn verify(dir: &Path) -> Result<run::verify::Report, RunError> {
 /// A beam selected but not yet on disk: its depth file is written alongside
 /// the next depth's expansion, which reads the beam from memory.
 struct Selected {
-    /// The beam, sorted by well.
-    kept: Vec<bounded::Candidate>,
+    /// The beam's wells, sorted.
+    wells: Vec<PackedWell>,
     /// Its figures, but for those of writing it (`file_bytes`, and the
     /// `write` and `snapshot` phases).
     stats: DepthStats,
@@ -377,11 +383,11 @@ fn take_states(next: &[AtomicU32], states: &[u32], depth: u32) -> Result<(), Sea
 /// (`rayon::join`), and the history's snapshot is written on a thread of
 /// its own. Only then, with both on disk, does the manifest name the depth.
 /// So a depth's write costs the search no wall time of its own, where it
-/// was the largest serial step (2-3 % of a depth at width 100,000); the
-/// price is the beam held in memory during one expansion (32 bytes per
-/// entry). What stays serial between two expansions: the final cut, the
-/// history taking the new beam (which the next expansion reads), and the
-/// manifest.
+/// was the largest serial step (about 1.8 % of a 1-thread depth at width
+/// 100,000); the price is the beam's wells held in memory during one
+/// expansion (20 bytes per entry). What stays serial between two
+/// expansions: the final cut, the history taking the new beam (which the
+/// next expansion reads), and the manifest.
 fn run_from(
     dir: &Path,
     lock: run::RunLock,
@@ -417,7 +423,7 @@ fn run_from(
         let file;
         let beam = match &selected {
             Some(s) => Beam::Kept {
-                kept: &s.kept,
+                wells: &s.wells,
                 depth,
             },
             None => {
@@ -456,9 +462,9 @@ fn run_from(
                 run: run_id,
                 previous,
             };
-            let bytes = store::write_depth_file(&path, depth, link, s.kept.len(), |i| Entry {
-                well: s.kept[i].well,
-                score: s.kept[i].score_at(depth),
+            let bytes = store::write_depth_file(&path, depth, link, s.wells.len(), |i| Entry {
+                well: s.wells[i],
+                score: bounded::score_at(&s.wells[i], depth),
             })
             .map_err(run::io(&path))?;
             Ok((bytes, clock.elapsed().as_secs_f64()))
@@ -509,9 +515,9 @@ fn run_from(
             (written, snapshotted, expanded)
         });
         let stepped = clock.elapsed().as_secs_f64();
-        if let Some(Selected { kept, mut stats }) = selected.take() {
+        if let Some(Selected { wells, mut stats }) = selected.take() {
             let (file_bytes, write_s) = written.expect("a selected beam is written")?;
-            drop(kept);
+            drop(wells);
             previous = DepthFile::open(&path)?.digest();
             stats.file_bytes = file_bytes;
             stats.elapsed_s = started.elapsed().as_secs_f64();
@@ -572,12 +578,20 @@ fn run_from(
             };
         }
         let histogram = run::histogram(kept.iter().map(|c| c.score_at(depth + 1)));
+        // The next beam is held as its wells alone (20 bytes an entry, not
+        // a candidate's 32) until its depth file is written.
+        let clock = Instant::now();
+        let wells: Vec<PackedWell> = pool.install(|| kept.par_iter().map(|c| c.well).collect());
+        phases.select += clock.elapsed().as_secs_f64();
         // The history takes the new beam before the next expansion, which
         // reads it. (The level that matures reads its wells from that
         // level's own, older, depth file, already on disk.)
         let clock = Instant::now();
-        if let Some(h) = &mut history {
-            let parents: Vec<u32> = kept.iter().map(|c| c.parent).collect();
+        let parents: Option<Vec<u32>> = history
+            .is_some()
+            .then(|| kept.iter().map(|c| c.parent).collect());
+        drop(kept);
+        if let (Some(h), Some(parents)) = (&mut history, parents) {
             h.push(parents, next, |d, indices| {
                 DepthFile::open(&run::depth_path(dir, d as u32))?.wells_at(indices)
             })?;
@@ -590,7 +604,7 @@ fn run_from(
                 elapsed_s: 0.0,
                 children: expansion.children,
                 unique: expansion.unique,
-                kept: kept.len() as u64,
+                kept: wells.len() as u64,
                 best_cost,
                 best_score,
                 histogram,
@@ -599,7 +613,7 @@ fn run_from(
                 peak_rss: None,
                 phases: Some(phases),
             },
-            kept,
+            wells,
         });
     }
     Ok(RunResult {
