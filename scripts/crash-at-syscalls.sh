@@ -6,8 +6,11 @@
 #
 # Needs strace (its --inject). For each of write, fsync, rename, openat,
 # unlink, ftruncate and flock, a clean traced run numbers the calls its main
-# thread makes (the thread that writes every file; strace counts per thread),
-# and the trials kill the search with SIGKILL on entering call number N, for
+# thread makes (strace counts per thread; the main thread writes the
+# manifest, the log, the replay and depth 0's file, while since session 12
+# later depth files are written on the search's pool alongside the next
+# expansion and the snapshots on a thread of their own, so those are hit only
+# when a kill's call number comes up on their thread first), and the trials kill the search with SIGKILL on entering call number N, for
 # several N spread over the count (calls on files outside the run folder are
 # skipped: loading libraries is of no interest). Two phases:
 #   out     a fresh run (`--out`) killed at call N;

@@ -200,10 +200,12 @@ fn cases(t: &Path) -> Vec<Case> {
             "1000000000000",
             "--max-depth",
             "1",
+            "--threads",
+            "1",
             "--out",
             &full_out
         ]
-        .fails("--width 1000000000000 needs about 80 TB of memory; this machine has"),
+        .fails("--width 1000000000000 needs about 96 TB of memory; this machine has"),
         case!["search", "--width", "1000000000000", "--resume", &run]
             .fails("--width 1000000000000 disagrees with the run's width 5"),
         // search: threads, depth, lookahead, enemy.
@@ -546,7 +548,25 @@ fn cases(t: &Path) -> Vec<Case> {
         case!["bench", "search", "--width", "0"].fails("--width must be at least 1"),
         case!["bench", "search", "--depths", "0"].fails("--depths must be at least 1"),
         case!["bench", "search", "--depths", "x"].usage(),
-        case!["bench", "search", "--width", "1000000000000"].fails("needs about 80 TB of memory"),
+        case![
+            "bench",
+            "search",
+            "--width",
+            "1000000000000",
+            "--threads",
+            "1"
+        ]
+        .fails("needs about 96 TB of memory"),
+        // Each thread past the first adds to the estimate.
+        case![
+            "bench",
+            "search",
+            "--width",
+            "1000000000000",
+            "--threads",
+            "1,2"
+        ]
+        .fails("needs about 152 TB of memory"),
         case!["bench", "search", "--width", "18446744073709551615"].fails("needs more than 18 EB"),
         case![
             "bench",

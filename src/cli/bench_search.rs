@@ -28,7 +28,6 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
     if a.depths == 0 {
         bail!("--depths must be at least 1");
     }
-    check_width(a.width, a.force)?;
     // Each run: a count and whether it is sharded (`--workers`).
     let mut counts: Vec<(usize, bool)> = match (a.threads.is_empty(), a.workers.is_empty()) {
         (true, true) => vec![(threads_arg(None)?, false)],
@@ -44,6 +43,8 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         }
         counts.push((threads_arg(Some(w))?, true));
     }
+    let most = counts.iter().map(|&(n, _)| n).max().unwrap_or(1);
+    check_width(a.width, most, a.force)?;
     let scratch = |tag: String| {
         std::env::temp_dir().join(format!(
             "hatetris-bench-search-{}-{tag}",

@@ -139,16 +139,16 @@ pub(crate) fn human_bytes(bytes: u64) -> String {
     }
 }
 
-/// Refuses a width whose search would not fit in memory (see
-/// [`search::memory::bytes_needed`]), before any work: always when no
-/// process could allocate it, and unless `force` when it exceeds what the
-/// machine has now. Machines that do not say what they have are not
+/// Refuses a width whose search on `threads` threads would not fit in
+/// memory (see [`search::memory::bytes_needed`]), before any work: always
+/// when no process could allocate it, and unless `force` when it exceeds
+/// what the machine has now. Machines that do not say what they have are not
 /// checked.
-pub(crate) fn check_width(width: usize, force: bool) -> Result<()> {
+pub(crate) fn check_width(width: usize, threads: usize, force: bool) -> Result<()> {
     if width == 0 {
         bail!("--width must be at least 1");
     }
-    let need = search::memory::bytes_needed(width);
+    let need = search::memory::bytes_needed(width, threads);
     let about = if need == u64::MAX {
         format!("more than {}", human_bytes(need))
     } else {
@@ -193,12 +193,12 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
         Some(dir) => resume::resumed_run(dir, &a)?,
         None => resume::new_run(&a)?,
     };
-    check_width(resolved.width, a.force)?;
     let threads = match (a.threads, resolved.plan.threads) {
         // A run's thread count may not fit the machine it resumes on.
         (None, Some(t)) => threads_arg(Some(t)).or_else(|_| threads_arg(None))?,
         (t, _) => threads_arg(t)?,
     };
+    check_width(resolved.width, threads, a.force)?;
     // Owned and shared: the sharded search's timely workers need it
     // `'static`.
     let evaluator: Arc<dyn Evaluator + Send> = Arc::from(resolved.evaluator);

@@ -39,7 +39,10 @@
 //!
 //! Memory: one bounded set (36 bytes per kept child), and per thread's
 //! run of parts a distinct-count sketch, a child buffer and a batch of
-//! [`BATCH`] candidates; nothing per child or per part is allocated.
+//! [`BATCH`] candidates; nothing per child or per part is allocated. With
+//! several threads, the buffers taken out to be compacted live beside the
+//! one the other threads fill, so the peak holds more than one (measured
+//! in [`super::memory::BYTES_PER_EXTRA_THREAD`]).
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;

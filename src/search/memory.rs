@@ -11,29 +11,55 @@ pub fn peak_rss() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// Bytes assumed per beam entry by [`bytes_needed`].
+/// Bytes assumed per beam entry by [`bytes_needed`] with one thread.
 ///
-/// Measured (see the [module doc](super)): 49 bytes per entry over 30
-/// depths and 60 over whole runs, where the ancestry grows to 0.9 node per
-/// entry. 80 leaves a third more for longer runs and allocator slack.
-pub const BYTES_PER_ENTRY: u64 = 80;
+/// Measured in session 12 (peak RSS over 30 depths against HATETRIS, the
+/// slope between widths 100,000 and 300,000): 68 bytes per entry on one
+/// thread, with the beam's wells held during their own expansion (see the
+/// [module doc](super)). Whole runs add about 11 as the ancestry grows
+/// (session 3: 49 over 30 depths, 60 over whole runs). 96 leaves a
+/// margin for longer runs and allocator slack.
+pub const BYTES_PER_ENTRY: u64 = 96;
 
-/// Bytes assumed whatever the width by [`bytes_needed`]. The module doc's
-/// measurements put the base at 11-13 MB (16.3 MB at width 100,000 less
-/// 49 bytes per entry; 18.9 MB less 60); 64 MiB leaves room for more
-/// threads and a bigger allocator reserve.
+/// Bytes assumed per beam entry for each thread past the first, up to
+/// [`EXTRA_THREADS`] of them.
+///
+/// With several threads the kept set's full buffer (36 bytes an entry) is
+/// compacted outside the lock while the others fill a new one, so the peak
+/// holds more than one buffer. Measured (as for [`BYTES_PER_ENTRY`]): 68
+/// bytes an entry on 1 thread, 109 on 2, and 175 on 8 (time-sliced on this
+/// 2-core machine, so compactions overlap as on a big box; the build before
+/// this one, which did not hold the beam, took 211 there: how many buffers
+/// overlap depends on the scheduling). So the first extra thread adds about
+/// 41 and the next six together 66-100: the estimate charges 56 for each of
+/// the first three and nothing past them, 264 bytes an entry from 4
+/// threads on. Not measured on a big box; if compactions overlap more
+/// there, the peak may be higher.
+pub const BYTES_PER_EXTRA_THREAD: u64 = 56;
+
+/// Threads past the first that [`bytes_needed`] charges for.
+pub const EXTRA_THREADS: u64 = 3;
+
+/// Bytes assumed whatever the width by [`bytes_needed`]. The session-12
+/// measurements put the base at 14-15 MB on 1 or 2 threads (21.4 MB at
+/// width 100,000 less 68 bytes per entry; 24.6 MB less 109) and 38.6 MB
+/// on 8; 64 MiB leaves room for more threads and a bigger allocator
+/// reserve.
 pub const BASE_BYTES: u64 = 64 << 20;
 
-/// A generous estimate of the peak memory of a search of this width, in
-/// bytes: [`BASE_BYTES`] plus [`BYTES_PER_ENTRY`] per beam entry. The
-/// quiescent lookahead does not change it (it keeps only a small set per
-/// thread during one evaluation), nor does the thread count beyond the base.
+/// A generous estimate of the peak memory of a search of this width on
+/// this many threads, in bytes: [`BASE_BYTES`] plus, per beam entry,
+/// [`BYTES_PER_ENTRY`] and [`BYTES_PER_EXTRA_THREAD`] for each thread past
+/// the first (at most [`EXTRA_THREADS`]). The quiescent lookahead does not
+/// change it (it keeps only a small set per thread during one evaluation).
 ///
 /// Saturates at `u64::MAX` instead of overflowing, whatever the width.
-pub fn bytes_needed(width: usize) -> u64 {
+pub fn bytes_needed(width: usize, threads: usize) -> u64 {
+    let extra = (threads.max(1) as u64 - 1).min(EXTRA_THREADS);
+    let per_entry = BYTES_PER_ENTRY + BYTES_PER_EXTRA_THREAD * extra;
     u64::try_from(width)
         .unwrap_or(u64::MAX)
-        .saturating_mul(BYTES_PER_ENTRY)
+        .saturating_mul(per_entry)
         .saturating_add(BASE_BYTES)
 }
 
@@ -56,9 +82,20 @@ mod tests {
 
     #[test]
     fn the_estimate_grows_with_the_width_and_never_overflows() {
-        assert_eq!(bytes_needed(0), BASE_BYTES);
-        assert_eq!(bytes_needed(1_000_000), BASE_BYTES + 80_000_000);
-        assert_eq!(bytes_needed(usize::MAX), u64::MAX);
-        assert!(bytes_needed(1 << 40) > bytes_needed(1 << 39));
+        assert_eq!(bytes_needed(0, 1), BASE_BYTES);
+        assert_eq!(bytes_needed(1_000_000, 1), BASE_BYTES + 96_000_000);
+        assert_eq!(bytes_needed(usize::MAX, 1), u64::MAX);
+        assert!(bytes_needed(1 << 40, 1) > bytes_needed(1 << 39, 1));
+    }
+
+    /// More threads hold more of the kept set's buffers at the peak, up to
+    /// a cap.
+    #[test]
+    fn the_estimate_grows_with_the_threads_up_to_a_cap() {
+        let w = 1_000_000;
+        assert_eq!(bytes_needed(w, 0), bytes_needed(w, 1));
+        assert_eq!(bytes_needed(w, 2), BASE_BYTES + 152_000_000);
+        assert!(bytes_needed(w, 4) > bytes_needed(w, 3));
+        assert_eq!(bytes_needed(w, 64), bytes_needed(w, 4));
     }
 }
