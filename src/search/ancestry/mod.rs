@@ -32,11 +32,14 @@
 //! rule on games that do repeat wells.
 //!
 //! Checking a child is then cheap in the common case: `seen` is a blocked
-//! Bloom filter of every mature node's well (2 bytes per node, one cache line
-//! per lookup, about 0.3% false hits), so a child it does not hold was never
-//! seen by anyone. Only a hit walks the entry's own chain, comparing real
-//! wells, so a false hit costs time, never correctness. (A hash set of the
-//! wells' 64-bit hashes cost about 15 bytes per node.)
+//! Bloom filter of every mature node's well (2 to 8 bytes per node, one
+//! cache line per lookup, at most about 0.3% false hits), so a child it
+//! does not hold was never seen by anyone. Only a hit walks the entry's own
+//! chain, comparing real wells, so a false hit costs time, never
+//! correctness. (A hash set of the wells' 64-bit hashes cost about 15
+//! bytes per node.) The filter grows by each level as it matures and keeps
+//! the wells of nodes dropped since, until it is full; so a depth's step
+//! costs nothing that grows with the run.
 //!
 //! The snapshot written with each depth, and read back on resume, is in
 //! `codec.rs`: written by hand, byte for byte what bincode 1 wrote before
@@ -86,9 +89,12 @@ pub struct Ancestry {
     /// For each entry of the current beam, its parent in the last level
     /// (unused at depth 0, where the beam is the empty well alone).
     current: Vec<u32>,
+    /// Every mature node's well, and stale ones (see [`Ancestry::index`]).
     seen: Filter,
-    /// `cells[n]`: whether some older node has `n` cells.
-    cells: Vec<bool>,
+    /// Keys put into `seen` since it was last built.
+    seen_keys: usize,
+    /// `cells[n]`: how many mature nodes have `n` cells.
+    cells: Vec<u32>,
 }
 
 impl Ancestry {
@@ -98,7 +104,7 @@ impl Ancestry {
             current: vec![0],
             ..Ancestry::default()
         };
-        a.reindex();
+        a.rebuild_index();
         a
     }
 
@@ -135,9 +141,16 @@ impl Ancestry {
         self.levels.push(level);
         self.current = parents;
         self.collect();
-        self.mature(wells)?;
-        self.reindex();
-        Ok(())
+        self.mature(wells)
+    }
+
+    /// Mature nodes over the older levels.
+    fn mature_nodes(&self) -> usize {
+        self.levels
+            .iter()
+            .filter(|l| l.is_mature())
+            .map(Level::len)
+            .sum()
     }
 
     /// Mark-and-compact from the newest level back.
@@ -156,6 +169,9 @@ impl Ancestry {
             let mut remap = vec![u32::MAX; prev.len()];
             let mut k = 0;
             for i in 0..prev.len() {
+                if !live[i] && prev.is_mature() {
+                    self.cells[prev.wells[i].cells() as usize] -= 1;
+                }
                 if live[i] {
                     remap[i] = k as u32;
                     prev.parents[k] = prev.parents[i];
@@ -190,26 +206,52 @@ impl Ancestry {
         let Some(last) = self.levels.len().checked_sub(MATURE_AGE) else {
             return Ok(());
         };
-        for (depth, level) in self.levels[..=last].iter_mut().enumerate() {
+        for depth in 0..=last {
+            let level = &mut self.levels[depth];
             if !level.is_mature() {
                 let read = wells(depth, &level.in_file)?;
                 assert_eq!(read.len(), level.len(), "one well per node");
                 level.wells = read;
                 level.in_file = Vec::new();
+                self.index(depth);
             }
         }
         Ok(())
     }
 
-    fn reindex(&mut self) {
-        let mature = self.levels.iter().filter(|l| l.is_mature());
-        self.seen = Filter::with_room(mature.clone().map(|l| l.len()).sum());
-        self.cells = vec![false; 16 * crate::well::WIDTH + 1];
-        for level in mature {
+    /// Adds the wells of level `depth`, just matured, to the lookup index.
+    ///
+    /// The index grows by the new level alone, so the step costs nothing
+    /// that grows with the run: rebuilding the filter from every mature node
+    /// at every depth was half of the history's step at width 100,000.
+    /// Wells of nodes dropped since stay in the filter (the cell counts are
+    /// exact), which costs a false hit now and then, never a wrong count:
+    /// a hit only sends [`Ancestry::count`] to compare real wells. The
+    /// filter is built again, with room for twice the live mature nodes,
+    /// once it holds more keys than that room.
+    fn index(&mut self, depth: usize) {
+        let added = self.levels[depth].len();
+        if self.seen_keys + added > self.seen.room() {
+            self.rebuild_index();
+            return;
+        }
+        for w in &self.levels[depth].wells {
+            self.seen.insert(well_hash(&w.unpack()));
+            self.cells[w.cells() as usize] += 1;
+        }
+        self.seen_keys += added;
+    }
+
+    /// Builds the lookup index from every mature node.
+    fn rebuild_index(&mut self) {
+        let live = self.mature_nodes();
+        self.seen = Filter::with_room(2 * live);
+        self.seen_keys = live;
+        self.cells = vec![0; 16 * crate::well::WIDTH + 1];
+        for level in self.levels.iter().filter(|l| l.is_mature()) {
             for w in &level.wells {
-                let well = w.unpack();
-                self.seen.insert(well_hash(&well));
-                self.cells[well.cells() as usize] = true;
+                self.seen.insert(well_hash(&w.unpack()));
+                self.cells[w.cells() as usize] += 1;
             }
         }
     }
@@ -222,7 +264,7 @@ impl Ancestry {
     /// Whether a child of `well` could repeat any mature node (by cell
     /// count: a lock changes it by `4 − 10·lines`).
     pub fn may_repeat_from(&self, well: &Well) -> bool {
-        child_cells(well.cells()).any(|n| self.cells.get(n as usize).copied().unwrap_or(false))
+        child_cells(well.cells()).any(|n| self.cells.get(n as usize).is_some_and(|&c| c > 0))
     }
 
     /// How many times `well` occurs in the chain of entry `index` of the
@@ -307,7 +349,7 @@ impl Ancestry {
                 return None;
             }
         }
-        self.reindex();
+        self.rebuild_index();
         Some(self)
     }
 }
@@ -343,6 +385,11 @@ impl Filter {
         }
     }
 
+    /// Keys it holds at its design load (16 bits a key).
+    fn room(&self) -> usize {
+        4 * self.words.len()
+    }
+
     /// The word and the bits of a key.
     #[inline]
     fn place(&self, hash: u64) -> (usize, u64) {
@@ -370,6 +417,71 @@ impl Filter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The index grows a level at a time and keeps stale keys, yet after
+    /// every depth of a long run with heavy pruning it holds every live
+    /// mature well, its cell counts equal a recount, and it answers
+    /// `may_repeat_from` and `count` as an index built from scratch does.
+    #[test]
+    fn the_index_grown_a_level_at_a_time_answers_as_one_built_whole() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        // Wells from a small pool, so that chains repeat them.
+        let pool: Vec<Well> = (0..40u16)
+            .map(|i| {
+                let mut rows = [0u16; crate::well::LIVE_ROWS];
+                rows[crate::well::LIVE_ROWS - 1] = i % 7 + 1;
+                rows[crate::well::LIVE_ROWS - 2] = i / 7;
+                Well::from_live_rows_unchecked(rows)
+            })
+            .collect();
+        let mut ancestry = Ancestry::root();
+        let mut beams: Vec<Vec<Well>> = vec![vec![Well::EMPTY]];
+        let mut rebuilds = 0;
+        for _ in 0..120 {
+            let len = beams.last().unwrap().len();
+            let width = 1 + next(60);
+            // Few parents have children, so old levels are pruned hard.
+            let fertile: Vec<u32> = (0..1 + next(len.min(6)))
+                .map(|_| next(len) as u32)
+                .collect();
+            let parents: Vec<u32> = (0..width).map(|_| fertile[next(fertile.len())]).collect();
+            let room = ancestry.seen.room();
+            ancestry
+                .push(parents, |d, indices| {
+                    Ok::<_, ()>(
+                        indices
+                            .iter()
+                            .map(|&i| beams[d][i as usize].pack())
+                            .collect(),
+                    )
+                })
+                .unwrap();
+            rebuilds += usize::from(ancestry.seen.room() != room);
+            beams.push((0..width).map(|_| pool[next(pool.len())]).collect());
+            let mut whole = ancestry.clone();
+            whole.rebuild_index();
+            assert_eq!(ancestry.cells, whole.cells);
+            for level in ancestry.levels.iter().filter(|l| l.is_mature()) {
+                for w in &level.wells {
+                    assert!(ancestry.seen.may_contain(well_hash(&w.unpack())));
+                }
+            }
+            let beam = beams.last().unwrap();
+            for (i, own) in beam.iter().enumerate() {
+                assert_eq!(ancestry.may_repeat_from(own), whole.may_repeat_from(own));
+                for w in &pool {
+                    assert_eq!(ancestry.count(i, own, w), whole.count(i, own, w));
+                }
+            }
+        }
+        assert!(rebuilds > 1, "the filter was built again as it filled");
+    }
 
     /// No false negatives, and few false hits at the filter's design load.
     #[test]
