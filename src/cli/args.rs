@@ -381,7 +381,10 @@ pub enum BenchCmd {
     ///   next depth's expansion and are part of its time: write, the depth
     ///   file, and snapshot, the history's);
     /// - the kept set's lock: the time it was held and waited for, summed
-    ///   over the threads, as a share of their expand time.
+    ///   over the threads, as a share of their expand time;
+    /// - idle: the time threads sat out of work at the end of each
+    ///   expansion while the others finished their last part, summed over
+    ///   the threads, as a share of their expand time.
     ///
     /// With `--repeat R` the list runs R times over, in turn, and each
     /// count's line is its median run (all runs' seconds are listed).

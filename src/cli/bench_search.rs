@@ -199,6 +199,12 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
             100.0 * b.phases.locked / expand,
             100.0 * b.phases.waited / expand
         )?;
+        outln!(
+            out,
+            "  idle at the expansions' ends, out of work while other threads finished: {:.2}s ({:.2}% of the threads' expand time)",
+            b.phases.idle,
+            100.0 * b.phases.idle / expand
+        )?;
     }
     // Amdahl's law from the 1-thread run and the run of the largest count
     // (of the kernel's threads: sharded runs are only compared).

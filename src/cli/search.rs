@@ -85,8 +85,9 @@ fn describe(s: &DepthStats) -> String {
         .peak_rss
         .map(|b| format!("  peak rss {:.0} MB", b as f64 / 1e6))
         .unwrap_or_default();
+    let phases = s.phases.map(|p| describe_phases(&p)).unwrap_or_default();
     format!(
-        "depth {:>4}  {:>8.1}s  children {:>10}  unique {:>10}  kept {:>9}  best cost {:>11.3}  best score {:>3}{rss}  scores {}",
+        "depth {:>4}  {:>8.1}s  children {:>10}  unique {:>10}  kept {:>9}  best cost {:>11.3}  best score {:>3}{rss}{phases}  scores {}",
         s.depth,
         s.elapsed_s,
         s.children,
@@ -96,6 +97,23 @@ fn describe(s: &DepthStats) -> String {
         s.best_score,
         hist.join(" ")
     )
+}
+
+/// The depth's phase split, in milliseconds: those of its wall time, then
+/// those that ran alongside the next expansion.
+fn describe_phases(p: &run::Phases) -> String {
+    let (own, alongside): (Vec<_>, Vec<_>) = p
+        .named()
+        .into_iter()
+        .partition(|(name, _)| !run::Phases::ALONGSIDE.contains(name));
+    let ms = |list: Vec<(&str, f64)>| -> String {
+        let parts: Vec<String> = list
+            .iter()
+            .map(|(name, s)| format!("{name} {:.0}", s * 1e3))
+            .collect();
+        parts.join(" ")
+    };
+    format!("  ms: {} (alongside: {})", ms(own), ms(alongside))
 }
 
 /// Threads allowed per core: more only costs time spawning them.

@@ -193,6 +193,11 @@ pub struct Phases {
     /// threads.
     #[serde(default)]
     pub waited: f64,
+    /// Of `expand`: the time threads sat idle at its end, out of work while
+    /// others finished their last part, summed over the threads (what the
+    /// size of a part costs).
+    #[serde(default)]
+    pub idle: f64,
 }
 
 impl Phases {
@@ -219,6 +224,7 @@ impl Phases {
         self.manifest += other.manifest;
         self.locked += other.locked;
         self.waited += other.waited;
+        self.idle += other.idle;
     }
 
     /// The depth's wall time: their sum, less the phases that run

@@ -91,6 +91,9 @@ pub(crate) struct Expansion {
     pub locked_s: f64,
     /// Seconds threads waited for that lock, summed over the threads.
     pub waited_s: f64,
+    /// Seconds threads sat idle at the end of the expansion, out of work
+    /// while others finished their last part, summed over the threads.
+    pub idle_s: f64,
 }
 
 /// Time spent on the shared set's lock, in nanoseconds.
@@ -117,6 +120,25 @@ impl LockTime {
 
 /// Candidates a thread gathers before taking the shared set's lock.
 const BATCH: usize = 1024;
+
+/// The most entries of the beam in one part: the unit a thread takes, so
+/// at the end of an expansion a thread that runs out of work waits at
+/// most one part for the others. Parts of a whole block (4,096 entries,
+/// about 0.1 s of work at width 100,000) left 2 threads idle 1.9 % of
+/// their expand time at width 100,000; parts of 512, 0.36 %; of 128,
+/// 0.24 % (`Phases::idle`, session 13). A part costs no allocation (see
+/// `Worker`), and at 1 thread none is stolen; in session 11 smaller parts
+/// looked 5-8 % slower, but the distinct-count sketch then cost most of a
+/// `Worker`'s start.
+const PART: usize = 512;
+
+/// The fewest parts a thread gets, for beams too narrow for parts of
+/// `PART`: a thread then waits at the end for about half a part, 1/64 of
+/// its share. (With 8 parts a thread, 2 threads idled 4.5-5.2 % of their
+/// expand time at width 2,000 and 3.0-4.4 % at 5,000; with 32, 3.1-3.6 %
+/// and 1.9-2.0 %. At width 100,000 this sets parts of 49 entries on 64
+/// threads.)
+const PARTS_PER_THREAD: usize = 32;
 
 /// What a thread carries from part to part of a block: its counts, its
 /// distinct-count sketch, and the buffers it reuses (so nothing is
@@ -202,12 +224,10 @@ impl Kernel<'_> {
             worst: &worst,
             width: self.width,
         };
-        // Parts of at most a block, at least 8 per thread, so that a beam of
-        // one or two blocks still feeds every thread. (Measured: parts of
-        // 256 entries left the threads no less idle at the end of a depth,
-        // and cost 7 % more work.)
-        let part_len = store::BLOCK
-            .min(beam.len().div_ceil(self.threads.max(1) * 8))
+        // Parts of at most `PART` entries, at least `PARTS_PER_THREAD` per
+        // thread, so that a narrow beam still feeds every thread.
+        let part_len = PART
+            .min(beam.len().div_ceil(self.threads.max(1) * PARTS_PER_THREAD))
             .max(1);
         // Blocks are decoded in parallel and cut into parts, which threads
         // take as they go. Each run of parts a thread takes from a block is
@@ -219,6 +239,18 @@ impl Kernel<'_> {
             a.0 += b.0;
             a.1.merge(&b.1);
             a
+        };
+        // When each thread last finished a part, in nanoseconds from the
+        // start: the rest of the expansion it sat idle.
+        let started = Instant::now();
+        let finished: Vec<AtomicU64> = (0..self.threads.max(1))
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        let done = || {
+            let t = rayon::current_thread_index().unwrap_or(0);
+            if let Some(f) = finished.get(t) {
+                f.store(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            }
         };
         let depth = beam.depth();
         let (children, distinct) = (0..beam.blocks())
@@ -235,10 +267,12 @@ impl Kernel<'_> {
                         }
                         self.expand_part(&mut w, part, base + i * part_len, depth, &shared);
                         observer.expanded(part.len() as u64);
+                        done();
                         w
                     })
                     .map(|mut w| {
                         shared.flush(&mut w.batch);
+                        done();
                         (w.children, w.distinct)
                     })
                     .reduce(Tally::default, merge))
@@ -247,6 +281,11 @@ impl Kernel<'_> {
         if stop() {
             return Ok(None);
         }
+        let end = started.elapsed().as_nanos() as u64;
+        let idle: u64 = finished
+            .iter()
+            .map(|f| end - f.load(Ordering::Relaxed).min(end))
+            .sum();
         let kept = kept.into_inner().expect("no thread panicked");
         let selecting = Instant::now();
         let kept = kept.into_sorted_by_well();
@@ -257,6 +296,7 @@ impl Kernel<'_> {
             select_s: selecting.elapsed().as_secs_f64(),
             locked_s: time.held.into_inner() as f64 * 1e-9,
             waited_s: time.waited.into_inner() as f64 * 1e-9,
+            idle_s: idle as f64 * 1e-9,
         }))
     }
 

@@ -30,7 +30,8 @@ pub const BYTES_PER_ENTRY: u64 = 96;
 /// bytes an entry on 1 thread, 109 on 2, and 175 on 8 (time-sliced on this
 /// 2-core machine, so compactions overlap as on a big box; the build before
 /// this one, which did not hold the beam, took 211 there: how many buffers
-/// overlap depends on the scheduling). So the first extra thread adds about
+/// overlap depends on the scheduling). Session 13 measured 68 on 1 thread
+/// again and 125 on 2 (22.0 → 35.5 MB and 26.2 → 51.2 MB). So the first extra thread adds about
 /// 41 and the next six together 66-100: the estimate charges 56 for each of
 /// the first three and nothing past them, 264 bytes an entry from 4
 /// threads on. Not measured on a big box; if compactions overlap more
