@@ -222,8 +222,10 @@ impl Ancestry {
     /// Adds the wells of level `depth`, just matured, to the lookup index.
     ///
     /// The index grows by the new level alone, so the step costs nothing
-    /// that grows with the run: rebuilding the filter from every mature node
-    /// at every depth was half of the history's step at width 100,000.
+    /// that grows with the run. (Session 11 timed the whole rebuild at
+    /// 0.1 ms a depth over the first 20 depths at width 100,000, while the
+    /// mature tree is small; over a long run it holds 0.5-0.9 nodes per
+    /// beam entry, and a rebuild would touch every one of them each depth.)
     /// Wells of nodes dropped since stay in the filter (the cell counts are
     /// exact), which costs a false hit now and then, never a wrong count:
     /// a hit only sends [`Ancestry::count`] to compare real wells. The
