@@ -518,3 +518,47 @@ fn a_resumed_brzustowski_run_equals_an_uninterrupted_one() {
     search::resume(resumed.path(), &s, &opts(30, 2), &Silent).unwrap();
     assert_eq!(beams(straight.path()), beams(resumed.path()));
 }
+
+/// Prints the shape of a HATETRIS run's ancestry at its last depth: live
+/// nodes per level, newest first, the young and mature parts and their
+/// share of the beam (the figures of `docs/distributed.md` §5.1). A
+/// measurement, not a check:
+/// `HATETRIS_RUN=DIR cargo test --release --test tests ancestry_shape -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn ancestry_shape_of_a_run() {
+    use hatetris::run::{self, store::DepthFile};
+    use hatetris::search::ancestry::Ancestry;
+    let Ok(dir) = std::env::var("HATETRIS_RUN") else {
+        eprintln!("set HATETRIS_RUN to a HATETRIS run folder");
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let depth = run::read_manifest(&dir).unwrap().depth;
+    let beam = DepthFile::open(&run::depth_path(&dir, depth))
+        .unwrap()
+        .len();
+    let bytes = std::fs::read(dir.join(format!("ancestry-{depth:05}.bin"))).unwrap();
+    let ancestry = Ancestry::from_snapshot(&bytes, depth, beam).expect("a snapshot");
+    let levels = ancestry.level_sizes();
+    let newest: Vec<String> = levels
+        .iter()
+        .rev()
+        .take(16)
+        .map(|(n, mature)| format!("{n}{}", if *mature { "" } else { "*" }))
+        .collect();
+    type Levels = Vec<(usize, bool)>;
+    let (young, mature): (Levels, Levels) = levels.iter().partition(|(_, m)| !m);
+    let sum = |l: &[(usize, bool)]| l.iter().map(|(n, _)| n).sum::<usize>();
+    let next = young.first().map_or(0, |(n, _)| *n);
+    println!(
+        "depth {depth}, beam {beam}: levels newest first (* young): {}; young {} ({:.2} N), mature {} ({:.2} N), next to mature {} ({:.2} N)",
+        newest.join(" "),
+        sum(&young),
+        sum(&young) as f64 / beam as f64,
+        sum(&mature),
+        sum(&mature) as f64 / beam as f64,
+        next,
+        next as f64 / beam as f64
+    );
+}

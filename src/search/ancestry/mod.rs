@@ -258,6 +258,17 @@ impl Ancestry {
         }
     }
 
+    /// Live nodes of each older level, from depth 0 on, and whether the
+    /// level is mature (holds its wells): the tree's shape, which the
+    /// sharded design's network figures rest on (`docs/distributed.md`
+    /// §5.1).
+    pub fn level_sizes(&self) -> Vec<(usize, bool)> {
+        self.levels
+            .iter()
+            .map(|l| (l.len(), l.is_mature()))
+            .collect()
+    }
+
     /// Live nodes over the older levels.
     pub fn nodes(&self) -> usize {
         self.levels.iter().map(Level::len).sum()
