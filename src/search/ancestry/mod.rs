@@ -237,10 +237,7 @@ impl Ancestry {
             self.rebuild_index();
             return;
         }
-        for w in &self.levels[depth].wells {
-            self.seen.insert(well_hash(&w.unpack()));
-            self.cells[w.cells() as usize] += 1;
-        }
+        index_wells(&mut self.seen, &mut self.cells, &self.levels[depth].wells);
         self.seen_keys += added;
     }
 
@@ -251,10 +248,7 @@ impl Ancestry {
         self.seen_keys = live;
         self.cells = vec![0; 16 * crate::well::WIDTH + 1];
         for level in self.levels.iter().filter(|l| l.is_mature()) {
-            for w in &level.wells {
-                self.seen.insert(well_hash(&w.unpack()));
-                self.cells[w.cells() as usize] += 1;
-            }
+            index_wells(&mut self.seen, &mut self.cells, &level.wells);
         }
     }
 
@@ -364,6 +358,14 @@ impl Ancestry {
         }
         self.rebuild_index();
         Some(self)
+    }
+}
+
+/// Puts mature wells into the lookup index: the filter and the cell counts.
+fn index_wells(seen: &mut Filter, cells: &mut [u32], wells: &[PackedWell]) {
+    for w in wells {
+        seen.insert(well_hash(&w.unpack()));
+        cells[w.cells() as usize] += 1;
     }
 }
 
