@@ -15,7 +15,13 @@
 # - every process gets the same search flags (every process must run the
 #   same search: process 0 refuses one with other settings) and
 #   --workers (default 1; the same on every machine); process 0 gets
-#   `--out RUN_DIR`, or `--resume RUN_DIR` when RUN_DIR already holds a run;
+#   `--out RUN_DIR`, or `--resume RUN_DIR` when RUN_DIR already holds a run,
+#   and every other process `--out RUN_DIR`, the same path on its machine,
+#   where its workers write their shards' depth files (RUN_DIR/shard-NNNN);
+# - RUN_DIR may be a shared path or a folder per machine: on a restart
+#   each worker reads its own shard back. With a folder per machine, copy
+#   the others' RUN_DIR here (or every shard-* folder into RUN_DIR) to
+#   rebuild the game: `hatetris keyframes RUN_DIR COPY...`;
 # - processes on 127.0.0.1 or localhost run here; the others through
 #   `ssh -tt HOST` (a closed ssh session ends the remote process), with the
 #   hostfile copied to /tmp on that host first;
@@ -36,7 +42,7 @@
 #   and waits for every process to connect).
 #
 # `hatetris status RUN_DIR` shows how far it is; `hatetris keyframes RUN_DIR`
-# rebuilds the best game at any time.
+# rebuilds the best game at any time (given every shard's folder).
 set -uo pipefail
 if [[ $# -lt 2 ]]; then
   echo "usage: $0 HOSTFILE RUN_DIR [search flags, e.g. --workers 64 --width 10000000 --enemy lovetris]" >&2
@@ -82,9 +88,9 @@ is_local() { case ${1%:*} in 127.0.0.1 | localhost) return 0 ;; *) return 1 ;; e
 start() {
   local i=$1 host=${hosts[$1]} log="$dir.process-$1.log"
   local args=(search "${flags[@]}" --process "$i")
-  if [[ $i -eq 0 ]]; then
-    if [[ -f "$dir/manifest.json" ]]; then args+=(--resume "$dir"); else args+=(--out "$dir"); fi
-  fi
+  # Process 0 holds the run; every other process writes its shards' files
+  # to the same path on its machine (or the same folder, on a shared path).
+  if [[ $i -eq 0 && -f "$dir/manifest.json" ]]; then args+=(--resume "$dir"); else args+=(--out "$dir"); fi
   if is_local "$host"; then
     "$local_bin" "${args[@]}" --hostfile "$hostfile" >>"$log" 2>&1 &
   else

@@ -206,7 +206,7 @@ pub fn bench_search(
     quiescent: Option<u8>,
     sharded: bool,
 ) -> Result<SearchBench, crate::search::SearchError> {
-    use crate::run::{self, store::DepthFile};
+    use crate::run::{self, shards::Depth};
     use crate::search::{self, Adversary, DepthExpander, Options, Search, Silent};
     let eval: std::sync::Arc<dyn crate::evaluate::Evaluator + Send> = std::sync::Arc::new(
         crate::heuristic::Knewjade::new(crate::heuristic::Weights::dnf86(), quiescent),
@@ -224,6 +224,7 @@ pub fn bench_search(
                 evaluator: std::sync::Arc::clone(&eval),
                 adversary: search.adversary,
                 settings: search.settings().run_id(),
+                out: Some(dir.to_path_buf()),
             };
             let layout = crate::distributed::Layout::local(threads);
             let cluster = crate::distributed::Cluster::start(&layout, shard).map_err(|e| {
@@ -254,7 +255,7 @@ pub fn bench_search(
         if let Some(p) = &s.phases {
             phases.add(p);
         }
-        let entries = DepthFile::open(&run::depth_path(dir, s.depth))?.read_all()?;
+        let entries = Depth::open(dir, s.depth, manifest.shards)?.read_all()?;
         let d = DepthSignature {
             depth: s.depth,
             children: s.children,

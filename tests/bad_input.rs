@@ -254,11 +254,9 @@ fn cases(t: &Path) -> Vec<Case> {
             "--process",
             "1",
             "--processes",
-            "2",
-            "--out",
-            &run
+            "2"
         ]
-        .fails("--out is process 0's"),
+        .fails("process 1 writes its shards' depth files: give it --out DIR"),
         case!["search", "--enemy", "nope"].usage(),
         case!["search", "--enemy", ""].usage(),
         case!["search", "--enemy", &bad_arg].usage(),

@@ -16,7 +16,7 @@ use hatetris::search::{self, bounded::Candidate, Search, Silent};
 use hatetris::Well;
 
 use crate::beam::{flat_search, opts, Flat};
-use crate::util::depth_files;
+use crate::util::{depth_contents, depth_files};
 
 /// What identifies a kept child: its cost's bits, its well and its parent.
 fn keys(kept: &[Candidate]) -> Vec<(u64, hatetris::well::PackedWell, u32)> {
@@ -139,18 +139,21 @@ fn snapshot_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 }
 
 /// Options that shard each depth of `search` over `workers` workers of this
-/// process (`evaluator` is the search's, owned), up to `max_depth`.
+/// process (`evaluator` is the search's, owned), up to `max_depth`, the
+/// workers writing their shards' files in `out`.
 fn sharded(
     search: &Search,
     evaluator: Arc<dyn Evaluator + Send>,
     workers: usize,
     max_depth: u32,
+    out: &Path,
 ) -> hatetris::search::Options {
     let shard = distributed::Shard {
         width: search.width,
         evaluator,
         adversary: search.adversary,
         settings: search.settings().run_id(),
+        out: Some(out.to_path_buf()),
     };
     let mut o = opts(max_depth, 1);
     o.expander = Some(Arc::new(
@@ -159,10 +162,17 @@ fn sharded(
     o
 }
 
-/// The two run folders hold the same depth files and history snapshots.
+/// The sharded run in `a` holds, in its shards' files, the beams of the
+/// one-file run in `b`, entry for entry, and the same history snapshots;
+/// it holds no one-file depth, and checks out whole.
 fn assert_same_files(a: &Path, b: &Path, what: &str) {
-    assert_eq!(depth_files(a), depth_files(b), "{what}");
+    assert!(depth_files(a).is_empty(), "{what}: one-file depths");
+    let manifest = run::read_manifest_file(a).unwrap();
+    assert!(manifest.shards.is_some(), "{what}: not sharded");
+    assert_eq!(depth_contents(a), depth_contents(b), "{what}");
     assert_eq!(snapshot_files(a), snapshot_files(b), "{what}: the history");
+    let report = search::verify(a).unwrap();
+    assert!(report.is_ok(), "{what}: {:?}", report.problems);
 }
 
 /// A test evaluator that steers the beam along a record's game: a well of
@@ -234,7 +244,13 @@ fn a_sharded_run_keeps_hatetris_loop_rule() {
         for workers in 1..=3 {
             let dir = tempfile::tempdir().unwrap();
             let hatetris = search(EnemyKind::Hatetris);
-            let o = sharded(&hatetris, Arc::new(Follow::loop_basis()), workers, depths);
+            let o = sharded(
+                &hatetris,
+                Arc::new(Follow::loop_basis()),
+                workers,
+                depths,
+                dir.path(),
+            );
             search::start(dir.path(), &hatetris, &o, &Silent).unwrap();
             let what = format!("width {width} on {workers} workers");
             assert_same_files(dir.path(), plain.path(), &what);
@@ -254,7 +270,7 @@ fn a_sharded_run_resumed_from_its_history_equals_an_uninterrupted_one() {
         search::start(plain.path(), &search, &opts(30, 1), &Silent).unwrap();
         let dir = tempfile::tempdir().unwrap();
         for (leg, until) in [9, 21, 30].into_iter().enumerate() {
-            let o = sharded(&search, Arc::new(Flat), 2, until);
+            let o = sharded(&search, Arc::new(Flat), 2, until, dir.path());
             match leg {
                 0 => search::start(dir.path(), &search, &o, &Silent).unwrap(),
                 _ => search::resume(dir.path(), &search, &o, &Silent).unwrap(),
@@ -282,7 +298,7 @@ fn a_sharded_run_writes_the_same_depth_files() {
         search::start(plain.path(), &search, &opts(20, 1), &Silent).unwrap();
         for workers in 1..=3 {
             let dir = tempfile::tempdir().unwrap();
-            let o = sharded(&search, Arc::new(Flat), workers, 20);
+            let o = sharded(&search, Arc::new(Flat), workers, 20, dir.path());
             search::start(dir.path(), &search, &o, &Silent).unwrap();
             let what = format!("{enemy:?} on {workers} workers");
             assert_same_files(dir.path(), plain.path(), &what);
@@ -312,17 +328,25 @@ impl Localhost {
         Localhost { dir, processes }
     }
 
+    /// The run folder the processes share (on one machine).
+    fn run(&self) -> std::path::PathBuf {
+        self.dir.path().join("run")
+    }
+
     /// `hatetris search FLAGS --process I --hostfile …` (output to files in
     /// the hostfile's folder), with `tail` (`--out DIR`, `--resume DIR`)
-    /// for process 0.
+    /// for process 0; the others write their shards to `--out` the run
+    /// folder.
     fn spawn(&self, process: usize, flags: &[&str], tail: &[&str]) -> Child {
         let name = |what: &str| self.dir.path().join(format!("{what}-{process}.txt"));
+        let run = self.run();
+        let others = ["--out", run.to_str().unwrap()];
         Command::new(env!("CARGO_BIN_EXE_hatetris"))
             .arg("search")
             .args(flags)
             .args(["--quiet", "--process", &process.to_string(), "--hostfile"])
             .arg(self.dir.path().join("hosts"))
-            .args(if process == 0 { tail } else { &[] })
+            .args(if process == 0 { tail } else { &others })
             .stdin(Stdio::null())
             .stdout(std::fs::File::create(name("out")).unwrap())
             .stderr(std::fs::File::create(name("err")).unwrap())
@@ -404,11 +428,7 @@ fn three_processes_write_the_single_process_depth_files(enemy: &str) {
     cluster.run_all(&flags, &["--out", run.to_str().unwrap()]);
     let plain = tempfile::tempdir().unwrap();
     plain_run(&flags[..6], &plain.path().join("run"));
-    assert_eq!(depth_files(&run), depth_files(&plain.path().join("run")));
-    assert_eq!(
-        snapshot_files(&run),
-        snapshot_files(&plain.path().join("run"))
-    );
+    assert_same_files(&run, &plain.path().join("run"), enemy);
     assert_eq!(
         std::fs::read(run.join("best-replay.txt")).unwrap(),
         std::fs::read(plain.path().join("run/best-replay.txt")).unwrap()
@@ -453,7 +473,7 @@ fn a_killed_process_then_a_resume_of_all_gives_the_same_files() {
     let run = cluster.dir.path().join("run");
     let mut children = cluster.spawn_all(&flags, &["--out", run.to_str().unwrap()]);
     let until = Instant::now() + Duration::from_secs(60);
-    while !run.join("depth-00005.beam").exists() {
+    while !run.join("shard-0002/depth-00005.beam").exists() {
         assert!(Instant::now() < until, "the run never reached depth 5");
         std::thread::sleep(Duration::from_millis(5));
     }
@@ -476,7 +496,239 @@ fn a_killed_process_then_a_resume_of_all_gives_the_same_files() {
     cluster.run_all(&flags, &["--resume", run.to_str().unwrap()]);
     let plain = tempfile::tempdir().unwrap();
     plain_run(&flags[..6], &plain.path().join("run"));
-    assert_eq!(depth_files(&run), depth_files(&plain.path().join("run")));
+    assert_same_files(&run, &plain.path().join("run"), "killed and resumed");
+}
+
+/// A folder per machine: each process writes its shards' files to its own
+/// `--out`. Process 0 ends the run with its best score and says which
+/// shard folders it lacks; a resume of all goes on from there (each worker
+/// reads its own shard back for process 0); `keyframes` given every
+/// machine's folder rebuilds the one-process run's game, and once the
+/// shards are gathered the folder holds its beams. Against HATETRIS, whose
+/// history's step reads the last beams (kept in memory, since the files
+/// are elsewhere, and read back by the workers on resuming).
+#[test]
+fn a_folder_per_machine_runs_resumes_and_is_gathered_afterwards() {
+    let flags = |depth: &'static str| {
+        [
+            "--enemy",
+            "hatetris",
+            "--width",
+            "300",
+            "--max-depth",
+            depth,
+            "--workers",
+            "1",
+        ]
+    };
+    let cluster = Localhost::new(2);
+    let (mine, theirs) = (cluster.dir.path().join("m0"), cluster.dir.path().join("m1"));
+    let second = |flags: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_hatetris"))
+            .arg("search")
+            .args(flags)
+            .args(["--quiet", "--process", "1", "--hostfile"])
+            .arg(cluster.dir.path().join("hosts"))
+            .arg("--out")
+            .arg(&theirs)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    for (leg, depth) in ["12", "25"].into_iter().enumerate() {
+        let mut p1 = second(&flags(depth));
+        let tail = match leg {
+            0 => ["--out", mine.to_str().unwrap()],
+            _ => ["--resume", mine.to_str().unwrap()],
+        };
+        let mut p0 = cluster.spawn(0, &flags(depth), &tail);
+        assert!(finish(&mut p0).success(), "{}", cluster.stderr(0));
+        assert!(finish(&mut p1).success());
+        let err = cluster.stderr(0);
+        assert!(err.contains("lacks") && err.contains("shard-0001"), "{err}");
+    }
+    assert!(!mine.join("best-replay.txt").exists());
+    assert!(!mine.join("shard-0001").exists() && !theirs.join("shard-0000").exists());
+    let plain = tempfile::tempdir().unwrap();
+    plain_run(&flags("25")[..6], &plain.path().join("run"));
+    let expected = std::fs::read_to_string(plain.path().join("run/best-replay.txt")).unwrap();
+    let kf = crate::cli::hatetris(
+        &[
+            "keyframes",
+            mine.to_str().unwrap(),
+            theirs.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(kf.status.success(), "{}", crate::cli::stderr(&kf));
+    assert_eq!(
+        crate::cli::stdout(&kf).lines().next(),
+        expected.lines().next()
+    );
+    // Without the other machine's folder, one line.
+    let kf = crate::cli::hatetris(&["keyframes", mine.to_str().unwrap()], None);
+    let err = crate::cli::stderr(&kf);
+    assert!(!kf.status.success());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("shard-0001"), "{err}");
+    // Gathered afterwards.
+    let from = theirs.join("shard-0001");
+    let to = mine.join("shard-0001");
+    std::fs::create_dir(&to).unwrap();
+    for f in std::fs::read_dir(&from).unwrap() {
+        let f = f.unwrap();
+        std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
+    }
+    assert_same_files(&mine, &plain.path().join("run"), "gathered");
+}
+
+/// A shard file damaged below the newest depths (a disk's fault): `verify`
+/// names it, and a resume refuses the run in one error that names it,
+/// rather than search on over files that may be good once it is restored.
+/// A shard file missing at the newest depth (a kill between the shards'
+/// writes and the manifest cannot leave that, but a lost disk can) makes
+/// the resume fall back a depth, and the run still ends with the
+/// uninterrupted run's beams.
+#[test]
+fn a_damaged_shard_file_is_named_and_the_newest_can_be_fallen_back_over() {
+    let search = flat_search(200, EnemyKind::Hatetris);
+    let plain = tempfile::tempdir().unwrap();
+    search::start(plain.path(), &search, &opts(16, 1), &Silent).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let o = sharded(&search, Arc::new(Flat), 3, 12, dir.path());
+    search::start(dir.path(), &search, &o, &Silent).unwrap();
+    drop(o);
+    // The newest depth of shard 2, gone: the run falls back to depth 11.
+    let newest = run::shards::shard_depth_path(dir.path(), 2, 12);
+    std::fs::remove_file(&newest).unwrap();
+    let o = sharded(&search, Arc::new(Flat), 3, 16, dir.path());
+    search::resume(dir.path(), &search, &o, &Silent).unwrap();
+    drop(o);
+    assert_same_files(dir.path(), plain.path(), "fallen back over a lost file");
+    // Depth 5 of shard 1, one byte changed.
+    let path = run::shards::shard_depth_path(dir.path(), 1, 5);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.len() / 3;
+    bytes[at] ^= 0x20;
+    std::fs::write(&path, bytes).unwrap();
+    let report = search::verify(dir.path()).unwrap();
+    assert!(
+        report.problems.iter().any(|p| p.contains("shard-0001")),
+        "{:?}",
+        report.problems
+    );
+    let o = sharded(&search, Arc::new(Flat), 3, 20, dir.path());
+    let err = search::resume(dir.path(), &search, &o, &Silent).unwrap_err();
+    let said = err.to_string();
+    assert!(said.contains("shard-0001"), "{said}");
+    assert_eq!(said.lines().count(), 1, "{said}");
+}
+
+/// A process whose shards' folder cannot be written ends the run on every
+/// process with one line that names it.
+#[test]
+fn a_shard_folder_that_cannot_be_written_is_named_in_one_line() {
+    let flags = [
+        "--enemy",
+        "lovetris",
+        "--width",
+        "200",
+        "--max-depth",
+        "5",
+        "--workers",
+        "1",
+    ];
+    let cluster = Localhost::new(2);
+    let run = cluster.run();
+    let blocked = cluster.dir.path().join("blocked");
+    std::fs::write(&blocked, "a file, not a folder").unwrap();
+    let mut p1 = Command::new(env!("CARGO_BIN_EXE_hatetris"))
+        .arg("search")
+        .args(flags)
+        .args(["--quiet", "--process", "1", "--hostfile"])
+        .arg(cluster.dir.path().join("hosts"))
+        .arg("--out")
+        .arg(&blocked)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut p0 = cluster.spawn(0, &flags, &["--out", run.to_str().unwrap()]);
+    let status = finish(&mut p0);
+    finish(&mut p1);
+    let err = cluster.stderr(0);
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("process 1") && err.contains("blocked"),
+        "{err}"
+    );
+}
+
+/// A sharded run goes on only with its layout: resumed without
+/// `--workers`, or with another count, it is refused in one line (its
+/// files are split by the shard count).
+#[test]
+fn a_sharded_run_resumes_only_with_its_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let base = ["search", "--quiet", "--enemy", "lovetris", "--width", "200"];
+    let first = crate::cli::hatetris(
+        &[
+            &base[..],
+            &[
+                "--max-depth",
+                "5",
+                "--workers",
+                "2",
+                "--out",
+                run.to_str().unwrap(),
+            ],
+        ]
+        .concat(),
+        None,
+    );
+    assert!(first.status.success(), "{}", crate::cli::stderr(&first));
+    for (more, says) in [
+        (&[][..], "resume it with --workers 2"),
+        (&["--workers", "1"][..], "not 1 process × 1 worker"),
+    ] {
+        let out = crate::cli::hatetris(
+            &[
+                &[
+                    "search",
+                    "--quiet",
+                    "--max-depth",
+                    "8",
+                    "--resume",
+                    run.to_str().unwrap(),
+                ],
+                more,
+            ]
+            .concat(),
+            None,
+        );
+        let err = crate::cli::stderr(&out);
+        assert!(!out.status.success(), "{more:?}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{more:?}: {err}");
+    }
+    let again = crate::cli::hatetris(
+        &[
+            "search",
+            "--quiet",
+            "--max-depth",
+            "8",
+            "--workers",
+            "2",
+            "--resume",
+            run.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(again.status.success(), "{}", crate::cli::stderr(&again));
+    assert!(search::verify(&run).unwrap().is_ok());
 }
 
 /// A process started with other settings is refused by process 0: its

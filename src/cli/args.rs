@@ -304,6 +304,9 @@ pub struct VerifyArgs {
 pub struct KeyframesArgs {
     /// The run folder.
     pub dir: PathBuf,
+    /// Folders that hold some of a sharded run's shard-NNNN folders (each
+    /// machine's `--out`), when the run folder does not hold them all.
+    pub shards: Vec<PathBuf>,
     /// Which game.
     #[arg(long, value_enum, default_value_t = PickArg::Best)]
     pub pick: PickArg,

@@ -3,6 +3,7 @@
 //! a serving process's run, and how a dead peer ends a process.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context, Result};
@@ -12,27 +13,41 @@ use hatetris::distributed::{self, Layout, Shard};
 use super::args::SearchArgs;
 use super::{note, outln};
 
-/// A process other than 0: serves process 0's run until it ends, and
-/// writes nothing.
+/// Where a process other than 0 writes its shards' files: its `--out`.
+pub(crate) fn shard_folder(layout: &Layout, a: &SearchArgs) -> Result<PathBuf> {
+    if a.resume.is_some() {
+        bail!(
+            "--resume is process 0's: process {} goes on writing its shards to --out DIR",
+            layout.process
+        );
+    }
+    match &a.out {
+        Some(dir) => Ok(dir.clone()),
+        None => bail!(
+            "process {} writes its shards' depth files: give it --out DIR (process 0's run folder on a shared path, or a folder of its own)",
+            layout.process
+        ),
+    }
+}
+
+/// A process other than 0: serves process 0's run until it ends, writing
+/// its shards' files.
 pub(crate) fn serve(
     layout: &Layout,
     shard: Shard,
     a: &SearchArgs,
     out: &mut dyn Write,
 ) -> Result<()> {
-    if a.out.is_some() {
-        bail!(
-            "--out is process 0's: process {} writes nothing",
-            layout.process
-        );
-    }
     if !a.quiet {
         note!(
-            "process {} of {}: {} workers, serving the run of process 0 at {}",
+            "process {} of {}: {} workers, serving the run of process 0 at {}; shards {}-{} written to {}",
             layout.process,
             layout.processes(),
             layout.workers,
-            layout.addresses[0]
+            layout.addresses[0],
+            layout.process * layout.workers,
+            (layout.process + 1) * layout.workers - 1,
+            shard.out.as_deref().unwrap_or(std::path::Path::new("?")).display()
         );
     }
     distributed::serve(layout, shard)?;
@@ -110,8 +125,13 @@ pub(crate) fn layout_arg(a: &SearchArgs) -> Result<Option<Layout>> {
 pub(crate) fn end_on_worker_panic() {
     static SAID: AtomicBool = AtomicBool::new(false);
     std::panic::set_hook(Box::new(|info| {
+        // The first panic says why and ends the process; another thread's
+        // (timely's guards, unwinding) waits for it, so that it cannot end
+        // the process before the line is out.
         if SAID.swap(true, Ordering::Relaxed) {
-            std::process::exit(1);
+            loop {
+                std::thread::park();
+            }
         }
         let what = info
             .payload()

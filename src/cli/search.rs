@@ -233,16 +233,30 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
     if layout.as_ref().is_some_and(|l| l.processes() > 1) {
         end_on_worker_panic();
     }
-    let shard = || Shard {
+    let dir = match &a.resume {
+        Some(dir) => dir.clone(),
+        None => a
+            .out
+            .clone()
+            .unwrap_or_else(|| fresh_run_dir(resolved.width)),
+    };
+    // Every process's workers write their shards' files: process 0's to
+    // the run folder, another's to its `--out`.
+    let shard = |out: PathBuf| Shard {
         width: resolved.width,
         evaluator: Arc::clone(&evaluator),
         adversary: search.adversary,
         settings: search.settings().run_id(),
+        out: Some(out),
     };
     let cluster = match &layout {
         None => None,
-        // A process other than 0 serves process 0's run and writes nothing.
-        Some(l) if l.process != 0 => return cluster::serve(l, shard(), &a, out),
+        // A process other than 0 serves process 0's run, writing its
+        // shards' files.
+        Some(l) if l.process != 0 => {
+            let shards = cluster::shard_folder(l, &a)?;
+            return cluster::serve(l, shard(shards), &a, out);
+        }
         Some(l) => {
             if l.processes() > 1 && !a.quiet {
                 note!(
@@ -250,7 +264,7 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
                     l.processes()
                 );
             }
-            Some(Arc::new(Cluster::start(l, shard())?))
+            Some(Arc::new(Cluster::start(l, shard(dir.clone()))?))
         }
     };
     let expander = cluster
@@ -269,13 +283,6 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
     let progress = Progress::new();
     let observer: &dyn Observer = if a.quiet { &search::Silent } else { &progress };
     let started = Instant::now();
-    let dir = match &a.resume {
-        Some(dir) => dir.clone(),
-        None => a
-            .out
-            .clone()
-            .unwrap_or_else(|| fresh_run_dir(resolved.width)),
-    };
     if !a.quiet {
         note!(
             "run folder: {} (width {}, {}, enemy {}, max depth {})",
@@ -304,27 +311,48 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
             t.bytes as f64 / 1e3 / t.depths.max(1) as f64
         );
     }
-    let kf = keyframes::reconstruct(&dir, Pick::Best).context("rebuilding the best game")?;
-    let text = replay::encode(&kf.keys, Format::Base2048);
-    let replay_path = run::best_replay_path(&dir);
-    run::atomic::write_atomic(&replay_path, format!("{text}\n").as_bytes())
-        .with_context(|| format!("writing {}", replay_path.display()))?;
     if !result.stopped {
         if let Err(e) = super::plot::write_run_plot(&dir) {
             note!("the run's picture was not drawn: {e:#}");
         }
     }
+    let how = match (result.exhausted, result.stopped) {
+        (true, _) => "died out",
+        (_, true) => "interrupted",
+        _ => "stopped",
+    };
+    // A run whose shards were written on other machines' folders is
+    // rebuilt once they are gathered.
+    let shards = run::read_manifest_file(&dir)?.shards;
+    if let Some(&first) = run::shards::missing(&dir, shards).first() {
+        outln!(
+            out,
+            "best game: score {} at depth {}; search {how} at depth {} in {:.1}s",
+            result.best.score,
+            result.best.depth,
+            result.depth,
+            started.elapsed().as_secs_f64()
+        )?;
+        note!(
+            "{} lacks {} (written on another machine): copy every shard-NNNN folder into it, then `hatetris keyframes {}` prints the replay",
+            dir.display(),
+            run::shards::shard_dir(&dir, first).display(),
+            dir.display()
+        );
+        return Ok(());
+    }
+    let kf = keyframes::reconstruct(&dir, Pick::Best).context("rebuilding the best game")?;
+    let text = replay::encode(&kf.keys, Format::Base2048);
+    let replay_path = run::best_replay_path(&dir);
+    run::atomic::write_atomic(&replay_path, format!("{text}\n").as_bytes())
+        .with_context(|| format!("writing {}", replay_path.display()))?;
     outln!(
         out,
         "best game: score {} at depth {} ({} keys); search {} at depth {} in {:.1}s",
         kf.score(),
         kf.wells.len(),
         kf.keys.len(),
-        match (result.exhausted, result.stopped) {
-            (true, _) => "died out",
-            (_, true) => "interrupted",
-            _ => "stopped",
-        },
+        how,
         result.depth,
         started.elapsed().as_secs_f64()
     )?;
@@ -379,7 +407,7 @@ pub fn keyframes(a: KeyframesArgs, out: &mut dyn Write) -> Result<()> {
         KeyframesFormat::Raw => Some(Format::Raw),
     };
     let started = Instant::now();
-    let kf = keyframes::reconstruct(&a.dir, pick)?;
+    let kf = keyframes::reconstruct_from(&a.dir, &a.shards, pick)?;
     note!(
         "rebuilt {} pieces, score {}, in {:.3}s, reading {} bytes of depth files",
         kf.wells.len(),

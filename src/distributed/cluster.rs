@@ -6,8 +6,9 @@
 //! once per iteration, so that progress tracking can tell each worker when
 //! an iteration's records have all arrived:
 //! - **orders**, from the coordinator (worker 0 of process 0) to everyone:
-//!   one `Start` (with the depth) or `End` per worker, each parent of
-//!   the beam, routed to the worker that expands it, and, for an enemy that
+//!   one `Start` (with the depth, and whether to expand the parents, write
+//!   them as the worker's shard file, or both) or `End` per worker, each
+//!   parent of the beam, routed to the worker that owns it, and, for an enemy that
 //!   keeps a history, the beam's history snapshot to the first worker of
 //!   each process, which decodes it for the process's workers ([`Local`]);
 //! - **children**, from every expanding worker to the well's owner, whose
@@ -18,8 +19,9 @@
 //! - **reports**, one per worker per iteration to the coordinator: children
 //!   counted, the distinct-children sketch, records sent to other processes,
 //!   the worker's settings id, so that a process started with other
-//!   settings is caught before its children are used, and (Brzustowski)
-//!   the state its parents' children inherit.
+//!   settings is caught before its children are used, (Brzustowski) the
+//!   state its parents' children inherit, and the digest of the shard file
+//!   it wrote.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -38,7 +40,10 @@ use timely::worker::Worker;
 
 use super::bar::{tally, tally_step, Bar, Tallies};
 use super::{owner, DistributedError, Shard, Traffic};
-use crate::run::store::Stored;
+use crate::run::shards::{
+    remove_shard_temporaries, shard_depth_path, write_shard_depth, Shards, Written,
+};
+use crate::run::store::{DepthFile, Entry, Stored};
 use crate::search::adversary::History;
 use crate::search::ancestry::{mix64, well_hash};
 use crate::search::bounded::{Bounded, Candidate};
@@ -50,9 +55,19 @@ use crate::well::PackedWell;
 /// What the coordinator sends: routed by `to`, a worker index.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 enum Order {
-    /// Expand the parents sent to you in this iteration: the beam after
-    /// `depth` pieces, of `len` entries.
-    Start { to: u32, depth: u32, len: u32 },
+    /// The parents sent to you in this iteration are your shard of the
+    /// beam after `depth` pieces, of `len` entries: expand them if
+    /// `expand`, write them as your shard's file of `depth` if `write`.
+    Start {
+        to: u32,
+        depth: u32,
+        len: u32,
+        expand: bool,
+        write: bool,
+        /// Depths whose shard files to read back and send the
+        /// coordinator (a resume).
+        recall: Vec<u32>,
+    },
     /// One parent: entry `index` of the beam.
     Parent {
         to: u32,
@@ -98,6 +113,12 @@ struct Report {
     /// Brzustowski: `(index, state)` for each parent this worker expanded,
     /// the state its children inherit; empty for the other enemies.
     states: Vec<(u32, u32)>,
+    /// When asked to write: its shard's file of the depth, its digest and
+    /// length, or why it could not be written.
+    written: Option<Result<(u64, u64), String>>,
+    /// When asked to recall: its shard's files of those depths, read back,
+    /// or why they could not be read.
+    recalled: Option<Result<Vec<Vec<Entry>>, String>>,
 }
 
 /// A depth for the coordinator to run, from the depth loop.
@@ -105,6 +126,9 @@ pub(super) struct Job {
     pub beam: Arc<[Stored]>,
     pub depth: u32,
     pub history: Option<Arc<[u8]>>,
+    pub expand: bool,
+    pub write: bool,
+    pub recall: Vec<u32>,
 }
 
 /// The coordinator's ends of its channels with the depth loop.
@@ -274,6 +298,73 @@ impl Owner {
     }
 }
 
+/// A worker's shard of the run folder: where it writes its part of each
+/// beam, and the digest its next file names.
+struct ShardFiles {
+    dir: Option<std::path::PathBuf>,
+    layout: Shards,
+    shard: u32,
+    run: u64,
+    /// The digest of this shard's last file, once known.
+    previous: Option<(u32, u64)>,
+    /// Whether a kill's leftovers were removed from the shard's folder.
+    cleaned: bool,
+}
+
+impl ShardFiles {
+    /// Writes `share`, this shard's part of the beam after `depth` pieces
+    /// (sorted by well), as its file of `depth`: its digest and length.
+    fn write(&mut self, depth: u32, share: &[Stored]) -> Result<(u64, u64), String> {
+        let dir = self
+            .dir
+            .as_ref()
+            .ok_or("asked to write a shard file, but no folder was given")?;
+        if !self.cleaned {
+            remove_shard_temporaries(dir, self.shard).map_err(|e| e.to_string())?;
+            self.cleaned = true;
+        }
+        // The file before: the one this worker wrote last, or on resuming,
+        // the one on disk.
+        let previous = match (depth, self.previous) {
+            (0, _) => 0,
+            (d, Some((at, digest))) if at + 1 == d => digest,
+            (d, _) => DepthFile::open(&shard_depth_path(dir, self.shard, d - 1))
+                .map_err(|e| e.to_string())?
+                .digest(),
+        };
+        let written = write_shard_depth(
+            dir,
+            self.layout,
+            self.shard,
+            depth,
+            self.run,
+            previous,
+            share,
+        )
+        .map_err(|e| e.to_string())?;
+        self.previous = Some((depth, written.digest));
+        Ok((written.digest, written.bytes))
+    }
+
+    /// This shard's files of `depths`, read back.
+    fn read(&self, depths: &[u32]) -> Result<Vec<Vec<Entry>>, String> {
+        let dir = self
+            .dir
+            .as_ref()
+            .ok_or("asked to read a shard file, but no folder was given")?;
+        depths
+            .iter()
+            .map(|&d| {
+                let path = shard_depth_path(dir, self.shard, d);
+                let entries = DepthFile::open(&path)
+                    .and_then(|f| f.read_all())
+                    .map_err(|e| e.to_string())?;
+                Ok(entries.into_iter().map(Entry::from).collect())
+            })
+            .collect()
+    }
+}
+
 /// Parents a worker expands between two turns of its dataflow, so that
 /// owners take in what was sent to them while expansion goes on.
 const STEP_EVERY: usize = 64;
@@ -408,6 +499,17 @@ pub(super) fn work(
     // Other processes to count traffic to.
     let several = peers > workers;
     let (mut buf, mut costs) = (Vec::with_capacity(128), Vec::with_capacity(128));
+    let mut files = ShardFiles {
+        dir: shard.out.clone(),
+        layout: Shards {
+            processes: processes as u32,
+            workers: workers as u32,
+        },
+        shard: me as u32,
+        run: shard.settings,
+        previous: None,
+        cleaned: false,
+    };
     let mut time = 0u32;
     loop {
         // The coordinator sends this iteration's orders.
@@ -420,8 +522,15 @@ pub(super) fn work(
             worker.step_or_park(None);
         }
         let mut mine = orders.take();
-        let (depth, len) = match mine.iter().find_map(|o| match *o {
-            Order::Start { depth, len, .. } => Some(Some((depth, len))),
+        let (depth, len, expand, write, recall) = match mine.iter().find_map(|o| match o {
+            Order::Start {
+                depth,
+                len,
+                expand,
+                write,
+                recall,
+                ..
+            } => Some(Some((*depth, *len, *expand, *write, recall.clone()))),
             Order::End { .. } => Some(None),
             Order::Parent { .. } | Order::History { .. } => None,
         }) {
@@ -431,6 +540,7 @@ pub(super) fn work(
         };
         let history = match shard.adversary.keeps_history() {
             false => None,
+            _ if !expand => None,
             true if first_of_process => {
                 let decoded = Arc::new(BeamHistory::decode(&mine, shard, depth, len));
                 local.history.put(time, Arc::clone(&decoded));
@@ -453,44 +563,65 @@ pub(super) fn work(
         });
         let (mut children, mut distinct) = (0u64, Distinct::default());
         let mut expanded = 0usize;
-        for order in &mine {
-            let Order::Parent {
-                index, well, score, ..
-            } = *order
-            else {
-                continue;
-            };
-            let parent = Stored {
-                well: well.unpack(),
-                score,
-            };
-            kernel.children(&parent, index as usize, depth, &mut buf, &mut costs);
-            if let Some(slot) = kernel.next.get(index as usize) {
-                states.push((index, slot.load(Ordering::Relaxed)));
-            }
-            children += buf.len() as u64;
-            let worst = local.bar.get(time);
-            for (c, &cost) in buf.iter().zip(&costs) {
-                let hash = well_hash(&c.well);
-                distinct.insert(hash);
-                if cost > worst {
+        // This worker's shard of the beam, written alongside its expansion.
+        let written = std::thread::scope(|scope| {
+            let writing = write.then(|| {
+                let share: Vec<Stored> = mine
+                    .iter()
+                    .filter_map(|o| match *o {
+                        Order::Parent { well, score, .. } => Some(Stored {
+                            well: well.unpack(),
+                            score,
+                        }),
+                        _ => None,
+                    })
+                    .collect();
+                let files = &mut files;
+                scope.spawn(move || files.write(depth, &share))
+            });
+            for order in mine.iter().filter(|_| expand) {
+                let Order::Parent {
+                    index, well, score, ..
+                } = *order
+                else {
                     continue;
+                };
+                let parent = Stored {
+                    well: well.unpack(),
+                    score,
+                };
+                kernel.children(&parent, index as usize, depth, &mut buf, &mut costs);
+                if let Some(slot) = kernel.next.get(index as usize) {
+                    states.push((index, slot.load(Ordering::Relaxed)));
                 }
-                // `owner` of the packed well, from the hash already made.
-                if several && (mix64(hash) % peers as u64) as usize / workers != my_process {
-                    remote_bytes += CANDIDATE_BYTES;
+                children += buf.len() as u64;
+                let worst = local.bar.get(time);
+                for (c, &cost) in buf.iter().zip(&costs) {
+                    let hash = well_hash(&c.well);
+                    distinct.insert(hash);
+                    if cost > worst {
+                        continue;
+                    }
+                    // `owner` of the packed well, from the hash already made.
+                    if several && (mix64(hash) % peers as u64) as usize / workers != my_process {
+                        remote_bytes += CANDIDATE_BYTES;
+                    }
+                    children_in.send(Candidate {
+                        cost,
+                        well: c.well.pack(),
+                        parent: index,
+                    });
                 }
-                children_in.send(Candidate {
-                    cost,
-                    well: c.well.pack(),
-                    parent: index,
-                });
+                expanded += 1;
+                if expanded.is_multiple_of(STEP_EVERY) {
+                    worker.step();
+                }
             }
-            expanded += 1;
-            if expanded.is_multiple_of(STEP_EVERY) {
-                worker.step();
-            }
-        }
+            writing.map(|t| {
+                t.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+        });
         drop(mine);
         // The report goes to process 0.
         if my_process != 0 {
@@ -507,6 +638,8 @@ pub(super) fn work(
             distinct,
             remote_bytes,
             states,
+            written,
+            recalled: (!recall.is_empty()).then(|| files.read(&recall)),
         });
         reports_in.advance_to(time + 1);
         // Park, not spin, while the other workers finish: on a shared box
@@ -568,6 +701,9 @@ fn send_orders(
         beam,
         depth,
         history,
+        expand,
+        write,
+        recall,
     }) = job
     else {
         for to in 0..peers as u32 {
@@ -578,7 +714,14 @@ fn send_orders(
     let mut remote_bytes = 0;
     let len = beam.len() as u32;
     for to in 0..peers as u32 {
-        orders_in.send(Order::Start { to, depth, len });
+        orders_in.send(Order::Start {
+            to,
+            depth,
+            len,
+            expand,
+            write,
+            recall: recall.clone(),
+        });
     }
     if let Some(bytes) = history {
         for process in 0..peers / workers {
@@ -592,7 +735,8 @@ fn send_orders(
         }
     }
     for (index, e) in beam.iter().enumerate() {
-        let to = (index % peers) as u32;
+        // To its owner, who holds the well's shard of the run folder.
+        let to = (mix64(well_hash(&e.well)) % peers as u64) as u32;
         if to as usize / workers != 0 {
             remote_bytes += ORDER_BYTES;
         }
@@ -617,6 +761,11 @@ fn summarise(
 ) -> Result<(Expanded, u64), DistributedError> {
     let (mut children, mut distinct, mut bytes) = (0, Distinct::default(), 0);
     let mut states = Vec::new();
+    // The shard files, by shard (a worker's index is its shard's).
+    let mut written = Vec::new();
+    let mut recalled: Vec<Vec<Stored>> = Vec::new();
+    let mut reports = reports;
+    reports.sort_unstable_by_key(|r| r.worker);
     for r in &reports {
         if r.settings != settings {
             return Err(DistributedError::Settings {
@@ -632,6 +781,43 @@ fn summarise(
                 states[index as usize] = state;
             }
         }
+        match &r.written {
+            None => {}
+            Some(Ok((digest, bytes))) => written.push(Written {
+                digest: *digest,
+                bytes: *bytes,
+            }),
+            Some(Err(why)) => {
+                return Err(DistributedError::Write(format!(
+                    "process {}, shard {}: {why}",
+                    r.worker as usize / workers,
+                    r.worker
+                )))
+            }
+        }
+        match &r.recalled {
+            None => {}
+            Some(Ok(depths)) => {
+                recalled.resize_with(depths.len(), Vec::new);
+                for (all, mine) in recalled.iter_mut().zip(depths) {
+                    all.extend(mine.iter().map(|e| Stored {
+                        well: e.well.unpack(),
+                        score: e.score,
+                    }));
+                }
+            }
+            Some(Err(why)) => {
+                return Err(DistributedError::Write(format!(
+                    "process {}, shard {}: {why}",
+                    r.worker as usize / workers,
+                    r.worker
+                )))
+            }
+        }
+    }
+    // The union of the shards, in the one-file order.
+    for beam in &mut recalled {
+        beam.sort_unstable_by_key(|e| e.well);
     }
     Ok((
         Expanded {
@@ -639,6 +825,8 @@ fn summarise(
             children,
             unique: distinct.count(),
             states,
+            written,
+            recalled,
         },
         bytes,
     ))

@@ -3,21 +3,28 @@
 //! [--process I --processes N --hostfile FILE]`.
 //!
 //! **What it owns.** A [`Cluster`]: one `timely::execute` for the whole
-//! run, whose workers expand each depth and find its exact top N together,
-//! and whose result equals today's kernel ([`crate::search::expand_depth`])
+//! run, whose workers expand each depth, find its exact top N together,
+//! and write the run's depth files, one per shard ([`crate::run::shards`]).
+//! The kept children equal today's kernel ([`crate::search::expand_depth`])
 //! entry for entry: the same wells, the same parents, in the same (well)
 //! order, whatever the number of processes and workers. The depth loop
 //! ([`crate::search`]) drives it through the [`DepthExpander`] seam and
-//! writes the run folder as before, so the depth files, the best game and
-//! the replay are today's, byte for byte.
+//! writes the rest of the run folder (manifest, log, history snapshots) as
+//! before, so the union of the shards' files, the best game and the replay
+//! are today's.
 //!
 //! **How a depth runs** (design §3; the dataflow is in `cluster.rs`):
 //! 1. *Send.* The coordinator, worker 0 of process 0, which holds the run
-//!    folder, sends each parent of the beam to the worker that expands it:
-//!    worker `index mod S` of the S workers in all
-//!    (round robin: neighbouring wells cost about the same to expand, so
-//!    each worker gets an even share; ranges of the beam were 9 % slower
-//!    at 2 workers).
+//!    folder, sends each parent of the beam to the worker that owns it,
+//!    worker `mix64(well_hash(well)) mod S` of the S workers in all (the
+//!    same owner as a child's, below). So a worker's parents are exactly
+//!    its shard of the beam, in well order, and it writes them as its
+//!    shard's file of the depth (`shard-SSSS/depth-DDDDD.beam` and its
+//!    `shard.json`, in the folder its process was given) on a thread of its
+//!    own while it expands them; its report names the file's digest, and
+//!    the depth loop records the depth only when every shard's is in. (The
+//!    hash spreads the parents as evenly as the round robin it replaced:
+//!    measured in session 14, see `docs/distributed.md` §8.2.)
 //! 2. *Expand.* Each worker expands its parents with the kernel's own step
 //!    (`Kernel::children`: the adversary's piece, the evaluator's batch
 //!    call). Each child that beats its process's bar (below) goes out as a
@@ -44,14 +51,20 @@
 //!
 //! **What this version leaves to the design's next steps**, each with its
 //! cost:
-//! - *A coordinator.* Process 0 holds the run folder and the whole beam,
-//!   and every kept well passes through it: the design's per-shard depth
-//!   files, its radix cut (a few 1 KiB histograms instead of up to S·N
-//!   records gathered) and its per-shard resume are not built. RAM and disk
-//!   are therefore one box's, and the gather costs up to 32 bytes per kept
-//!   well per owner. A kill of any process ends the run on all of them;
-//!   `--resume` on process 0, with the others restarted, goes on from the
-//!   last depth written, to the same files.
+//! - *A coordinator.* Process 0 sends every parent and gathers every
+//!   owner's local top N, so it holds the whole beam (and, for an enemy
+//!   with a history, the last [`MATURE_AGE`](crate::search::ancestry::MATURE_AGE)
+//!   beams, whose wells the history's step reads) and every kept well
+//!   passes through it: the gather costs up to 32 bytes per kept well per
+//!   owner. The design's radix cut (a few 1 KiB histograms instead) and
+//!   owners that keep their shares from one depth to the next are not
+//!   built. Disk is spread: each process writes only its shards' files.
+//!   A kill of any process ends the run on all of them; `--resume` on
+//!   process 0, with the others restarted, goes on from the last depth
+//!   every shard completed, to the same files: each worker reads its own
+//!   shard of that depth (and of the history's last levels) back for the
+//!   coordinator ([`Cluster::recall_beams`]), so the shards may live in a
+//!   folder per machine.
 //! - *Tallies after compactions, not histograms continuously* (§4.2): a
 //!   tally is exact about ranks (no bucket edges to agree on), but a
 //!   process learns of another owner's wells only at that owner's next
@@ -91,14 +104,15 @@
 mod bar;
 mod cluster;
 
+use std::path::PathBuf;
 use std::sync::{mpsc, Arc, Mutex};
 
 use timely::communication::WorkerGuards;
 
 use crate::evaluate::Evaluator;
+use crate::run::shards::Shards;
 use crate::run::store::Stored;
-use crate::search::ancestry::{mix64, well_hash};
-use crate::search::{Adversary, DepthExpander, Expanded};
+use crate::search::{Adversary, DepthExpander, DepthJob, Expanded};
 use crate::well::PackedWell;
 
 use cluster::{Coordinator, Job, Local, TrafficCounters};
@@ -122,6 +136,9 @@ pub enum DistributedError {
     /// A process number outside the layout, or a layout without addresses.
     #[error("{0}")]
     Layout(String),
+    /// A shard's file could not be written.
+    #[error("{0}")]
+    Write(String),
     /// A process runs another search.
     #[error("process {process} runs a search with other settings (width, enemy or evaluator) than process 0: start every process with the same flags")]
     Settings {
@@ -139,8 +156,10 @@ pub enum DistributedError {
 
 /// The shard that owns `well` among `shards`: `mix64(well_hash(well)) mod
 /// shards` (design §2). Fixed and unseeded, so every process agrees.
+/// The run folder's [`shard_of`](crate::run::shards::shard_of), whose files
+/// this ownership splits.
 pub fn owner(well: &PackedWell, shards: usize) -> u64 {
-    mix64(well_hash(&well.unpack())) % shards as u64
+    u64::from(crate::run::shards::shard_of(&well.unpack(), shards as u32))
 }
 
 /// Where the workers are: `workers` threads in each of the processes
@@ -170,6 +189,14 @@ impl Layout {
     /// How many processes.
     pub fn processes(&self) -> usize {
         self.addresses.len().max(1)
+    }
+
+    /// The shards: one per worker.
+    pub fn shards(&self) -> Shards {
+        Shards {
+            processes: self.processes() as u32,
+            workers: self.workers as u32,
+        }
     }
 
     fn config(&self) -> Result<timely::Config, DistributedError> {
@@ -213,8 +240,12 @@ pub struct Shard {
     /// The search's enemy.
     pub adversary: Adversary,
     /// The run's settings id ([`crate::run::Settings::run_id`]), compared
-    /// across processes.
+    /// across processes, and the run id its shard files carry.
     pub settings: u64,
+    /// The folder this process's workers write their shards' depth files
+    /// to ([`crate::run::shards`]); `None`: they write nothing, and the
+    /// depth loop writes one file per depth.
+    pub out: Option<PathBuf>,
 }
 
 /// Records sent between processes so far, in payload bytes (bincode, as
@@ -237,6 +268,8 @@ pub struct Cluster {
     guards: Mutex<Option<WorkerGuards<Result<(), String>>>>,
     traffic: Arc<TrafficCounters>,
     adversary: Adversary,
+    /// The layout, when the workers write shard files.
+    shards: Option<Shards>,
 }
 
 impl Cluster {
@@ -250,6 +283,7 @@ impl Cluster {
         let (result_tx, results) = mpsc::channel();
         let traffic = Arc::new(TrafficCounters::default());
         let adversary = shard.adversary;
+        let shards = shard.out.as_ref().map(|_| layout.shards());
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(layout.workers.max(1))
             .build()
@@ -273,6 +307,7 @@ impl Cluster {
             guards: Mutex::new(Some(guards)),
             traffic,
             adversary,
+            shards,
         })
     }
 
@@ -286,24 +321,75 @@ impl Cluster {
         depth: u32,
         history: Option<Arc<[u8]>>,
     ) -> Result<Expanded, DistributedError> {
-        if history.is_some() != self.adversary.keeps_history() {
+        self.run(DepthJob {
+            beam,
+            depth,
+            history,
+            expand: true,
+            write: false,
+        })
+    }
+
+    /// The beams of `depths`, each the union of the shards' files, every
+    /// worker reading its own shard's from its process's folder (see
+    /// [`DepthExpander::recall`]).
+    pub fn recall_beams(&self, depths: &[u32]) -> Result<Vec<Vec<Stored>>, DistributedError> {
+        if self.shards.is_none() {
+            return Err(DistributedError::Write(
+                "asked to read shard files, but no folder was given for them".into(),
+            ));
+        }
+        let job = Job {
+            beam: Vec::new().into(),
+            depth: depths.last().copied().unwrap_or(0),
+            history: None,
+            expand: false,
+            write: false,
+            recall: depths.to_vec(),
+        };
+        Ok(self.send(job)?.recalled)
+    }
+
+    /// One depth as the depth loop asks for it: expanded, or its shard
+    /// files written, or both (see [`DepthJob`]).
+    pub fn run(&self, job: DepthJob) -> Result<Expanded, DistributedError> {
+        let DepthJob {
+            beam,
+            depth,
+            history,
+            expand,
+            write,
+        } = job;
+        if write && self.shards.is_none() {
+            return Err(DistributedError::Write(
+                "asked to write shard files, but no folder was given for them".into(),
+            ));
+        }
+        if expand && history.is_some() != self.adversary.keeps_history() {
             return Err(DistributedError::History {
                 enemy: self.adversary.kind(),
                 depth,
                 given: history.is_some(),
             });
         }
+        self.send(Job {
+            beam,
+            depth,
+            history,
+            expand,
+            write,
+            recall: Vec::new(),
+        })
+    }
+
+    /// Hands the coordinator a job and waits for its result.
+    fn send(&self, job: Job) -> Result<Expanded, DistributedError> {
         let stopped = || {
             DistributedError::Timely("a worker stopped (did a process of the cluster die?)".into())
         };
         {
             let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
             let jobs = jobs.as_ref().ok_or_else(stopped)?;
-            let job = Job {
-                beam,
-                depth,
-                history,
-            };
             jobs.send(job).map_err(|_| stopped())?;
         }
         let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
@@ -343,14 +429,16 @@ impl Drop for Cluster {
 }
 
 impl DepthExpander for Cluster {
-    fn expand(
-        &self,
-        beam: Arc<[Stored]>,
-        depth: u32,
-        history: Option<Arc<[u8]>>,
-    ) -> Result<Expanded, String> {
-        self.expand_beam(beam, depth, history)
-            .map_err(|e| e.to_string())
+    fn expand(&self, job: DepthJob) -> Result<Expanded, String> {
+        self.run(job).map_err(|e| e.to_string())
+    }
+
+    fn shards(&self) -> Option<Shards> {
+        self.shards
+    }
+
+    fn recall(&self, depths: &[u32]) -> Result<Vec<Vec<Stored>>, String> {
+        self.recall_beams(depths).map_err(|e| e.to_string())
     }
 }
 
@@ -381,6 +469,7 @@ pub fn expand_depth(
         evaluator,
         adversary,
         settings: 0,
+        out: None,
     };
     let cluster = Cluster::start(&Layout::local(workers), shard)?;
     let expanded = cluster.expand_beam(beam, depth, history)?;

@@ -4,47 +4,70 @@
 
 use std::path::Path;
 
-use super::store::DepthFile;
-use super::{depth_path, Manifest, RunError, SNAPSHOTS_KEPT};
+use super::shards::{Depth, Shards};
+use super::{Manifest, RunError, SNAPSHOTS_KEPT};
 
-/// Checks depth `d`'s file against the run: its depth, run, link to the
-/// file before (`previous`: that file's digest), entry count (`expected`,
-/// when known), and every block's checksum. Returns the file.
+/// Checks depth `d`'s file (a sharded run: each shard's file in `dir`)
+/// against the run: its depth, run, link to the file before (`previous`:
+/// that file's digest, by shard), entry count (`expected`, when known, of
+/// all the files together, when `dir` holds every shard's), and every
+/// block's checksum. Returns the depth. A shard whose folder `dir` lacks
+/// (on another machine) is left to its own process, which reads the file
+/// when the run goes on.
 pub(crate) fn check_depth(
     dir: &Path,
     d: u32,
+    shards: Option<Shards>,
     run: u64,
-    previous: u64,
+    previous: &[u64],
     expected: Option<u64>,
-) -> Result<DepthFile, String> {
-    let path = depth_path(dir, d);
-    let name = path.display();
-    let f = DepthFile::open(&path).map_err(|e| e.to_string())?;
-    if f.depth() != d {
-        return Err(format!("{name} holds depth {}, not {d}", f.depth()));
+) -> Result<Depth, String> {
+    let depth = Depth::open_present(dir, d, shards).map_err(|e| e.to_string())?;
+    for (f, &previous) in depth.files().iter().zip(previous) {
+        let name = f.path().display();
+        if f.depth() != d {
+            return Err(format!("{name} holds depth {}, not {d}", f.depth()));
+        }
+        let link = f.link();
+        if link.run != run {
+            return Err(format!(
+                "{name} belongs to another run (run {:016x}, this run {run:016x})",
+                link.run
+            ));
+        }
+        if link.previous != previous {
+            return Err(format!(
+                "{name} does not follow the file of depth {} (an older or foreign file: it records {:016x}, the file there has {previous:016x})",
+                d.saturating_sub(1),
+                link.previous
+            ));
+        }
+        f.verify_checksums().map_err(|e| e.to_string())?;
     }
-    let link = f.link();
-    if link.run != run {
+    let expected = expected.filter(|_| depth.is_complete());
+    if let Some(expected) = expected.filter(|&e| e != depth.len() as u64) {
+        let what = match shards {
+            None => depth.files()[0].path().display().to_string(),
+            Some(_) => format!("depth {d}'s shard files"),
+        };
         return Err(format!(
-            "{name} belongs to another run (run {:016x}, this run {run:016x})",
-            link.run
+            "{what} hold{} {} wells, the run recorded {expected}",
+            if shards.is_none() { "s" } else { "" },
+            depth.len()
         ));
     }
-    if link.previous != previous {
-        return Err(format!(
-            "{name} does not follow the file of depth {} (an older or foreign file: it records {:016x}, the file there has {previous:016x})",
-            d.saturating_sub(1),
-            link.previous
-        ));
-    }
-    if let Some(expected) = expected.filter(|&e| e != f.len() as u64) {
-        return Err(format!(
-            "{name} has {} wells, the run recorded {expected}",
-            f.len()
-        ));
-    }
-    f.verify_checksums().map_err(|e| e.to_string())?;
-    Ok(f)
+    Ok(depth)
+}
+
+/// The digests a depth's successor names, by shard; for depth 0's
+/// predecessor, zeros.
+pub(crate) fn digests(depth: &Depth) -> Vec<u64> {
+    depth.files().iter().map(|f| f.digest()).collect()
+}
+
+/// The `previous` of every file of depth 0.
+pub(crate) fn no_digests(shards: Option<Shards>) -> Vec<u64> {
+    vec![0; shards.map_or(1, |s| s.count() as usize)]
 }
 
 /// The depth to resume from, with its entry count and history: the newest
@@ -67,8 +90,9 @@ pub(crate) fn last_good_depth<T>(
 ) -> Result<(u32, usize, T), RunError> {
     let last = manifest.depth;
     let run = manifest.settings.run_id();
+    let shards = manifest.shards;
     // Up the chain, to the first break.
-    let mut previous = 0;
+    let mut previous = no_digests(shards);
     let mut good = Vec::new();
     let mut broken: Option<(u32, String)> = None;
     for d in 0..=last {
@@ -76,10 +100,10 @@ pub(crate) fn last_good_depth<T>(
             0 => 1,
             _ => manifest.depths[d as usize - 1].kept,
         };
-        match check_depth(dir, d, run, previous, Some(expected)) {
-            Ok(f) => {
-                previous = f.digest();
-                good.push(f.len());
+        match check_depth(dir, d, shards, run, &previous, Some(expected)) {
+            Ok(depth) => {
+                previous = digests(&depth);
+                good.push(depth.len());
             }
             Err(why) => {
                 broken = Some((d, why));
@@ -107,8 +131,14 @@ pub(crate) fn last_good_depth<T>(
         if d + SNAPSHOTS_KEPT <= last {
             break;
         }
-        let len = good[d as usize];
-        if let Err(e) = DepthFile::open(&depth_path(dir, d)).and_then(|f| f.verify()) {
+        // The count the run recorded (the files here may be some of the
+        // shards' only), which the chain checked when they were all here.
+        let len = match d {
+            0 => 1,
+            _ => manifest.depths[d as usize - 1].kept as usize,
+        };
+        debug_assert!(shards.is_some() || len == good[d as usize]);
+        if let Err(e) = Depth::open_present(dir, d, shards).and_then(|f| f.verify()) {
             why = e.to_string();
             fell_back(d, &why);
             continue;

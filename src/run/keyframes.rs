@@ -22,10 +22,11 @@
 //! 86-line record 12 hours.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::store::{DepthFile, StoreError, Stored};
-use super::{depth_path, read_manifest_file, RunError};
+use super::shards::{shard_dir, Depth, Shards};
+use super::store::{StoreError, Stored};
+use super::{read_manifest_file, RunError};
 use crate::enemy::{Enemy, EnemyKind};
 use crate::key::Key;
 use crate::movegen::MoveGen;
@@ -66,6 +67,14 @@ pub enum KeyframeError {
         /// The well, as its 20 row integers.
         well: String,
     },
+    /// A sharded run's shard folder is in none of the folders given.
+    #[error("{dir} is a sharded run and shard-{shard:04} is in none of the folders given: name every machine's folder after it, or copy its shard folders in")]
+    MissingShard {
+        /// The run folder.
+        dir: PathBuf,
+        /// The shard.
+        shard: u32,
+    },
     /// The chain does not play forwards.
     #[error("the rebuilt chain does not replay at step {step}: {reason}")]
     Forward {
@@ -98,32 +107,51 @@ impl Keyframes {
     }
 }
 
+/// A depth's blocks decoded so far, by (file, block).
+type Decoded = HashMap<(usize, usize), Vec<Stored>>;
+
 /// Opened depth files with the blocks already decoded, counting bytes read.
 struct Reader<'a> {
     dir: &'a Path,
-    files: HashMap<u32, (DepthFile, HashMap<usize, Vec<Stored>>)>,
+    /// Where each shard's folder is, for a sharded run.
+    shard_folders: Vec<PathBuf>,
+    shards: Option<Shards>,
+    /// The depth open, with its blocks decoded so far.
+    files: HashMap<u32, (Depth, Decoded)>,
     bytes: u64,
 }
 
 impl Reader<'_> {
+    /// Depth `depth`'s file, or every shard's.
+    fn open(&self, depth: u32) -> Result<Depth, StoreError> {
+        match self.shards {
+            None => Depth::open(self.dir, depth, None),
+            Some(shards) => Depth::open_where(depth, shards, |s| {
+                Some(self.shard_folders[s as usize].clone())
+            }),
+        }
+    }
+
     fn find(&mut self, depth: u32, well: &Well) -> Result<Option<Stored>, KeyframeError> {
         if !self.files.contains_key(&depth) {
             // The walk goes back one depth at a time and never returns, so
             // only the depth being searched needs its blocks kept.
             self.files.clear();
-            let f = DepthFile::open(&depth_path(self.dir, depth))?;
-            self.bytes += f.index_len() as u64;
+            let f = self.open(depth)?;
+            self.bytes += f.files().iter().map(|f| f.index_len() as u64).sum::<u64>();
             self.files.insert(depth, (f, HashMap::new()));
         }
-        let (file, blocks) = self.files.get_mut(&depth).expect("just opened");
+        let (depth, blocks) = self.files.get_mut(&depth).expect("just opened");
+        let at = depth.file_for(well)?;
+        let file = &depth.files()[at];
         let Some(b) = file.block_for(well) else {
             return Ok(None);
         };
-        if let std::collections::hash_map::Entry::Vacant(slot) = blocks.entry(b) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = blocks.entry((at, b)) {
             self.bytes += file.block_len(b) as u64;
             slot.insert(file.block(b)?);
         }
-        let block = &blocks[&b];
+        let block = &blocks[&(at, b)];
         Ok(block
             .binary_search_by(|e| e.well.cmp(well))
             .ok()
@@ -327,11 +355,40 @@ impl Cone {
 
 /// Rebuilds the chosen game of the run in `dir`.
 pub fn reconstruct(dir: &Path, pick: Pick) -> Result<Keyframes, KeyframeError> {
+    reconstruct_from(dir, &[], pick)
+}
+
+/// Rebuilds the chosen game of the run in `dir`, a sharded run's shard
+/// folders found in `dir` or in any of `more` (one folder per machine,
+/// gathered afterwards).
+pub fn reconstruct_from(
+    dir: &Path,
+    more: &[PathBuf],
+    pick: Pick,
+) -> Result<Keyframes, KeyframeError> {
     // The manifest alone: a game is rebuilt from the depth files.
     let manifest = read_manifest_file(dir)?;
     let enemy = manifest.settings.enemy;
+    let mut shard_folders = Vec::new();
+    for s in 0..manifest.shards.map_or(0, Shards::count) {
+        let found = std::iter::once(dir)
+            .chain(more.iter().map(PathBuf::as_path))
+            .map(|d| shard_dir(d, s))
+            .find(|f| f.is_dir());
+        match found {
+            Some(folder) => shard_folders.push(folder),
+            None => {
+                return Err(KeyframeError::MissingShard {
+                    dir: dir.to_path_buf(),
+                    shard: s,
+                })
+            }
+        }
+    }
     let mut reader = Reader {
         dir,
+        shard_folders,
+        shards: manifest.shards,
         files: HashMap::new(),
         bytes: 0,
     };
@@ -348,7 +405,7 @@ pub fn reconstruct(dir: &Path, pick: Pick) -> Result<Keyframes, KeyframeError> {
         }
         Pick::Deepest => {
             let d = manifest.depth;
-            let f = DepthFile::open(&depth_path(dir, d))?;
+            let f = reader.open(d)?;
             let all = f.read_all()?;
             reader.bytes += f.file_len() as u64;
             let top = all

@@ -12,6 +12,8 @@
 //!                       when a search is stopped)
 //! net.nnue              a net run's net file, so the folder alone resumes
 //! lock                  the process using the folder (an advisory lock)
+//! shard-SSSS/           a sharded run's depth files instead of depth-*:
+//!                       one folder per shard, see [`shards`]
 //! ```
 //! Every file but the log is written to a temporary name, fsynced and
 //! renamed ([`atomic`]); the log only grows, a line per depth, fsynced. The
@@ -51,6 +53,7 @@ pub mod atomic;
 mod chain;
 pub mod keyframes;
 mod lock;
+pub mod shards;
 pub mod status;
 pub mod store;
 pub mod verify;
@@ -64,10 +67,10 @@ use serde::{Deserialize, Serialize};
 use crate::enemy::EnemyKind;
 use crate::evaluate::Identity;
 use crate::well::Well;
-pub(crate) use chain::{check_depth, last_good_depth};
+pub(crate) use chain::{check_depth, digests, last_good_depth, no_digests};
 use lock::lock_path;
 pub use lock::{holder, remove_temporaries, RunLock};
-use store::{DepthFile, Entry, Link, StoreError};
+use store::{Entry, Link, StoreError};
 
 /// History snapshots kept: the newest depths a resume can fall back to.
 pub const SNAPSHOTS_KEPT: u32 = 3;
@@ -348,6 +351,10 @@ pub struct Manifest {
     /// recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plan: Option<Plan>,
+    /// A sharded run's layout: its depth files are one per shard
+    /// ([`shards`]); absent: one file per depth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shards: Option<shards::Shards>,
     /// One entry per completed depth (depth 1 first): not written to the
     /// manifest but to the log, and read back from it by [`read_manifest`].
     #[serde(skip)]
@@ -384,6 +391,7 @@ impl Manifest {
             exhausted: false,
             log: LogMark::EMPTY,
             plan: None,
+            shards: None,
             depths: Vec::new(),
         }
     }
@@ -556,6 +564,7 @@ pub fn read_manifest_file(dir: &Path) -> Result<Manifest, RunError> {
                 exhausted: old.exhausted,
                 log: LogMark::EMPTY,
                 plan: None,
+                shards: None,
                 depths: old.depths,
             })
         }
@@ -732,6 +741,7 @@ pub(crate) fn create(
     dir: &Path,
     settings: Settings,
     plan: Plan,
+    shards: Option<shards::Shards>,
     files: &[(String, Vec<u8>)],
 ) -> Result<(RunLock, Manifest), RunError> {
     let lock = RunLock::take(dir)?;
@@ -747,9 +757,14 @@ pub(crate) fn create(
     }
     let mut manifest = Manifest::new(settings);
     manifest.plan = Some(plan);
+    manifest.shards = shards;
     write_manifest(dir, &manifest)?;
     keep_files(dir, files)?;
-    write_root(dir, &manifest.settings)?;
+    // A sharded run's root is written by the worker that owns the empty
+    // well, with the other shards' empty files, as any other depth.
+    if shards.is_none() {
+        write_root(dir, &manifest.settings)?;
+    }
     Ok((lock, manifest))
 }
 
@@ -776,9 +791,13 @@ pub(crate) fn open_to_resume(dir: &Path) -> Result<(RunLock, Manifest), RunError
     let manifest = read_manifest(dir)?;
     remove_temporaries(dir)?;
     let run = manifest.settings.run_id();
-    let root_ok = check_depth(dir, 0, run, 0, Some(1)).is_ok_and(|f| f.verify().is_ok());
-    if !root_ok {
-        write_root(dir, &manifest.settings)?;
+    // (A sharded run's root is written by its shards' workers.)
+    if manifest.shards.is_none() {
+        let root_ok =
+            check_depth(dir, 0, None, run, &[0], Some(1)).is_ok_and(|f| f.verify().is_ok());
+        if !root_ok {
+            write_root(dir, &manifest.settings)?;
+        }
     }
     Ok((lock, manifest))
 }
@@ -849,12 +868,15 @@ pub(crate) fn check_settings(dir: &Path, run: &Settings, asked: &Settings) -> Re
 /// The best game among the depths listed, by [`Best`]'s order: the
 /// highest score, then the shallowest depth, then the first such entry in
 /// the depth file.
-pub(crate) fn best_from_files(dir: &Path, depths: &[DepthStats]) -> Result<Best, RunError> {
+pub(crate) fn best_from_files(
+    dir: &Path,
+    shards: Option<shards::Shards>,
+    depths: &[DepthStats],
+) -> Result<Best, RunError> {
     let mut best = Best::START;
     for s in depths {
         if s.best_score > best.score {
-            let f = DepthFile::open(&depth_path(dir, s.depth))?;
-            let all = f.read_all()?;
+            let all = shards::Depth::open(dir, s.depth, shards)?.read_all()?;
             if let Some(e) = all.iter().find(|e| e.score == s.best_score) {
                 best = Best {
                     score: e.score,

@@ -11,11 +11,12 @@ use std::fs;
 use std::path::Path;
 
 use super::{
-    best_from_files, best_replay_path, check_depth, depth_path, histogram, log_path, read_log,
-    read_manifest_file, snapshot_path, DepthStats, Manifest, MANIFEST_VERSION, SNAPSHOTS_KEPT,
+    best_from_files, best_replay_path, check_depth, digests, histogram, log_path, no_digests,
+    read_log, read_manifest_file, snapshot_path, DepthStats, Manifest, MANIFEST_VERSION,
+    SNAPSHOTS_KEPT,
 };
 use crate::lock::lines_cleared;
-use crate::run::store::DepthFile;
+use crate::run::shards::{read_shard_manifest, shard_dir, Depth};
 
 /// What [`verify`] found.
 #[derive(Clone, Debug, Default)]
@@ -63,9 +64,20 @@ pub fn verify(dir: &Path, snapshot: Option<SnapshotCheck>) -> Result<Report, sup
             )),
         }
     }
-    check_depths(dir, &manifest, &mut report);
+    let missing = super::shards::missing(dir, manifest.shards);
+    match missing.first() {
+        None => check_depths(dir, &manifest, &mut report),
+        // Written on other machines: checked once gathered.
+        Some(first) => report.problems.push(format!(
+            "{} shard folder{} of {} (shard-{first:04} first) {} not here: the depth files are checked in a folder that holds every shard's (copy them in)",
+            missing.len(),
+            if missing.len() == 1 { "" } else { "s" },
+            manifest.shards.map_or(0, |s| s.count()),
+            if missing.len() == 1 { "is" } else { "are" },
+        )),
+    }
     if report.problems.is_empty() {
-        match best_from_files(dir, &manifest.depths) {
+        match best_from_files(dir, manifest.shards, &manifest.depths) {
             Ok(best) if best == manifest.best => {}
             Ok(best) => report.problems.push(format!(
                 "the manifest's best game (score {} at depth {}) is not the files' (score {} at depth {})",
@@ -80,6 +92,9 @@ pub fn verify(dir: &Path, snapshot: Option<SnapshotCheck>) -> Result<Report, sup
     check_log(dir, &manifest, &mut report);
     check_replay(dir, &manifest, &mut report);
     check_strays(dir, &manifest, &mut report);
+    if missing.is_empty() {
+        check_shards(dir, &manifest, &mut report);
+    }
     Ok(report)
 }
 
@@ -120,24 +135,24 @@ fn check_one_depth(
     };
     // The link is checked against the file before as it is, so that one
     // bad file is one problem and the files after it are still checked.
+    let shards = manifest.shards;
     let previous = match d {
-        0 => Some(0),
+        0 => Some(no_digests(shards)),
         // A damaged root is rewritten by a resume (a note below), so
         // depth 1 is not held against it.
-        1 => check_depth(dir, 0, run, 0, Some(1))
+        1 => check_depth(dir, 0, shards, run, &no_digests(shards), Some(1))
             .ok()
-            .map(|f| f.digest()),
-        _ => DepthFile::open(&depth_path(dir, d - 1))
-            .ok()
-            .map(|f| f.digest()),
+            .map(|f| digests(&f)),
+        _ => Depth::open(dir, d - 1, shards).ok().map(|f| digests(&f)),
     };
     if let Some(previous) = previous {
-        if let Err(why) = check_depth(dir, d, run, previous, expected) {
+        if let Err(why) = check_depth(dir, d, shards, run, &previous, expected) {
             problems.push(format!("depth {d}: {why}"));
         }
     }
-    // The root depends on the settings alone, and a resume rewrites it.
-    if d == 0 && !problems.is_empty() {
+    // The root depends on the settings alone, and a resume rewrites it
+    // (a sharded run's is its shards' first file, checked as any other).
+    if d == 0 && !problems.is_empty() && shards.is_none() {
         return (
             Vec::new(),
             0,
@@ -147,7 +162,7 @@ fn check_one_depth(
             ],
         );
     }
-    let entries = match DepthFile::open(&depth_path(dir, d)).and_then(|f| f.read_all()) {
+    let entries = match Depth::open(dir, d, shards).and_then(|f| f.read_all()) {
         Ok(e) => e,
         Err(e) => {
             if problems.is_empty() {
@@ -191,7 +206,7 @@ fn check_snapshots(dir: &Path, manifest: &Manifest, check: SnapshotCheck, report
             0 => Some(1),
             _ => manifest.depths.get(d as usize - 1).map(|s| s.kept as usize),
         };
-        let Some(len) = len.or_else(|| DepthFile::open(&depth_path(dir, d)).ok().map(|f| f.len()))
+        let Some(len) = len.or_else(|| Depth::open(dir, d, manifest.shards).ok().map(|f| f.len()))
         else {
             continue;
         };
@@ -270,6 +285,43 @@ fn check_replay(dir: &Path, manifest: &Manifest, report: &mut Report) {
             "best-replay.txt scores {} against {}, the manifest's best is {} (it is rewritten when a search ends)",
             trace.score, manifest.settings.enemy, manifest.best.score
         ));
+    }
+}
+
+/// A sharded run's shard manifests: each names the run and the layout, and
+/// a depth at least the run's (a shard may be one ahead: a kill after it
+/// wrote and before the run's manifest named the depth); and the
+/// temporaries a kill left in a shard's folder.
+fn check_shards(dir: &Path, manifest: &Manifest, report: &mut Report) {
+    let Some(shards) = manifest.shards else {
+        return;
+    };
+    let run = manifest.settings.run_id();
+    for s in 0..shards.count() {
+        match read_shard_manifest(dir, s) {
+            Err(why) => report.problems.push(why),
+            Ok(m) if m.run != run || m.shards != shards => report.problems.push(format!(
+                "shard {s}'s manifest names another run or layout (run {:016x}, {}; this run {run:016x}, {shards})",
+                m.run, m.shards
+            )),
+            Ok(m) if m.depth < manifest.depth => report.problems.push(format!(
+                "shard {s}'s manifest says it wrote depth {} last, behind the run's {}",
+                m.depth, manifest.depth
+            )),
+            Ok(_) => {}
+        }
+        let folder = shard_dir(dir, s);
+        let Ok(entries) = fs::read_dir(&folder) else {
+            continue;
+        };
+        for name in entries.filter_map(|e| e.ok()?.file_name().into_string().ok()) {
+            if super::atomic::is_temporary(&name) {
+                report.notes.push(format!(
+                    "{}/{name} is a temporary file left by a kill; the shard's worker removes it when the run goes on",
+                    folder.display()
+                ));
+            }
+        }
     }
 }
 

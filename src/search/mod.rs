@@ -59,6 +59,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::evaluate::Evaluator;
+use crate::run::shards::{Depth, Shards, Written};
 use crate::run::store::{self, DepthFile, Entry, Link};
 use crate::run::{self, Best, DepthStats, Manifest, Phases, Plan, RunError, Settings};
 use crate::well::PackedWell;
@@ -128,17 +129,43 @@ pub struct Options {
 /// place in the depth loop. The result must be the kernel's, entry for
 /// entry.
 pub trait DepthExpander: Send + Sync {
-    /// The best distinct children of `beam` (the beam after `depth`
-    /// pieces), sorted by well. For an adversary that keeps a history,
-    /// `history` is the beam's history snapshot, the bytes the run folder
-    /// holds for `depth` (`ancestry-NNNNN.bin`), from which every process
-    /// rebuilds the history exactly.
-    fn expand(
-        &self,
-        beam: Arc<[store::Stored]>,
-        depth: u32,
-        history: Option<Arc<[u8]>>,
-    ) -> Result<Expanded, String>;
+    /// Runs `job`: the best distinct children of its beam, sorted by well,
+    /// and, when asked, the beam's shard files written.
+    fn expand(&self, job: DepthJob) -> Result<Expanded, String>;
+
+    /// The layout of the shards whose workers write a depth's files
+    /// themselves (a sharded run, [`run::shards`]); `None`: the depth loop
+    /// writes one file per depth, as without an expander.
+    fn shards(&self) -> Option<Shards> {
+        None
+    }
+
+    /// The beams of `depths` of a sharded run, each the union of its
+    /// shards' files in well order, every shard read by its own worker from
+    /// its own folder: how a resume gets the beam it goes on from, and the
+    /// history's last levels, when the shards are on several machines.
+    fn recall(&self, depths: &[u32]) -> Result<Vec<Vec<store::Stored>>, String> {
+        let _ = depths;
+        Err("this expander keeps no shards".into())
+    }
+}
+
+/// One depth for a [`DepthExpander`].
+pub struct DepthJob {
+    /// The beam after `depth` pieces, sorted by well.
+    pub beam: Arc<[store::Stored]>,
+    /// Its depth.
+    pub depth: u32,
+    /// For an adversary that keeps a history, the beam's history snapshot,
+    /// the bytes the run folder holds for `depth` (`ancestry-NNNNN.bin`),
+    /// from which every process rebuilds the history exactly.
+    pub history: Option<Arc<[u8]>>,
+    /// Whether to expand it (`false`: only write it, the run's last depth).
+    pub expand: bool,
+    /// Whether each shard writes its part of the beam as its file of
+    /// `depth` (a sharded run's depth not yet on disk), alongside the
+    /// expansion.
+    pub write: bool,
 }
 
 impl std::fmt::Debug for dyn DepthExpander {
@@ -159,6 +186,12 @@ pub struct Expanded {
     /// For an adversary with per-entry states (Brzustowski), the state each
     /// beam entry's children inherit, by entry; empty otherwise.
     pub states: Vec<u32>,
+    /// The shard files written ([`DepthJob::write`]), by shard; empty when
+    /// none were asked for.
+    pub written: Vec<Written>,
+    /// The beams recalled ([`DepthExpander::recall`]), by depth asked for;
+    /// empty otherwise.
+    pub recalled: Vec<Vec<store::Stored>>,
 }
 
 impl Options {
@@ -192,6 +225,9 @@ pub enum SearchError {
         /// Why.
         reason: String,
     },
+    /// A sharded run resumed with another layout.
+    #[error("{0}")]
+    Layout(String),
     /// A thread pool could not be built.
     #[error("cannot start {threads} threads: {reason}")]
     Threads {
@@ -279,7 +315,8 @@ pub fn start(
     observer: &dyn Observer,
 ) -> Result<RunResult, SearchError> {
     let files = search.evaluator.files();
-    let (lock, manifest) = run::create(dir, search.settings(), opts.plan(), &files)?;
+    let shards = opts.expander.as_ref().and_then(|e| e.shards());
+    let (lock, manifest) = run::create(dir, search.settings(), opts.plan(), shards, &files)?;
     let history = search
         .adversary
         .keeps_history()
@@ -301,10 +338,18 @@ pub fn resume(
 ) -> Result<RunResult, SearchError> {
     let (lock, mut manifest) = run::open_to_resume(dir)?;
     run::check_settings(dir, &manifest.settings, &search.settings())?;
+    check_layout(dir, manifest.shards, opts)?;
     // A folder from before runs kept their files gets them now.
     run::keep_files(dir, &search.evaluator.files())?;
     manifest.plan = Some(opts.plan());
     let adversary = search.adversary;
+    // A sharded run killed before its first depth: its root is written
+    // again, by its shards, as at its start.
+    if manifest.shards.is_some() && manifest.depth == 0 {
+        let history = adversary.keeps_history().then(|| History::root(adversary));
+        observer.resumed(0, 1);
+        return run_from(dir, lock, manifest, history, search, opts, observer);
+    }
     let (d, len, history) = run::last_good_depth(
         dir,
         &manifest,
@@ -323,11 +368,37 @@ pub fn resume(
     )?;
     manifest.exhausted = false;
     // The best game by the one order, from the files (newer depths may
-    // have been dropped).
-    manifest.best = run::best_from_files(dir, &manifest.depths[..d as usize])?;
+    // have been dropped); a sharded run whose other shards are on other
+    // machines keeps its manifest's, unless it was in a dropped depth.
+    let elsewhere = !run::shards::missing(dir, manifest.shards).is_empty();
+    if !elsewhere || manifest.best.depth > d {
+        manifest.best = run::best_from_files(dir, manifest.shards, &manifest.depths[..d as usize])?;
+    }
     run::rewind(dir, &mut manifest, d)?;
     observer.resumed(d, len);
     run_from(dir, lock, manifest, history, search, opts, observer)
+}
+
+/// Checks that a run sharded as `run` goes on with the same layout: its
+/// shards' files are split by the shard count. (A run with one file per
+/// depth may go on sharded: the depth loop then writes its files, as it
+/// did when it began.)
+fn check_layout(dir: &Path, run: Option<Shards>, opts: &Options) -> Result<(), SearchError> {
+    let asked = opts.expander.as_ref().and_then(|e| e.shards());
+    match (run, asked) {
+        (Some(run), None) => Err(SearchError::Layout(format!(
+            "{} is a sharded run ({run}): resume it with --workers {} on its {} process{}",
+            dir.display(),
+            run.workers,
+            run.processes,
+            if run.processes == 1 { "" } else { "es" }
+        ))),
+        (Some(run), Some(asked)) if run != asked => Err(SearchError::Layout(format!(
+            "{} is sharded over {run}, not {asked}: resume it with the same --workers and processes",
+            dir.display()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Checks the whole run in `dir` ([`run::verify`]), its history snapshots
@@ -354,8 +425,85 @@ struct Selected {
     /// The beam's wells, sorted.
     wells: Vec<PackedWell>,
     /// Its figures, but for those of writing it (`file_bytes`, and the
-    /// `write` and `snapshot` phases).
-    stats: DepthStats,
+    /// `write` and `snapshot` phases); `None` for a sharded run's root,
+    /// which the manifest does not list (no run's does).
+    stats: Option<DepthStats>,
+}
+
+/// The beams of a sharded run's last few depths, for the history's step:
+/// the level that matures is read from them, not from files that may be
+/// on other machines. On resuming, the workers read them back
+/// ([`recall`]). Only kept for an adversary with a history.
+#[derive(Default)]
+struct Recent {
+    beams: std::collections::VecDeque<(u32, Vec<PackedWell>)>,
+}
+
+impl Recent {
+    /// Beams kept: after the beam of depth `d` is expanded, the history
+    /// matures the level of depth `d + 1 - MATURE_AGE`, and this holds
+    /// depths `d + 1 - KEPT` to `d`.
+    const KEPT: usize = ancestry::MATURE_AGE;
+
+    fn keep(&mut self, depth: u32, wells: Vec<PackedWell>) {
+        if self.beams.len() == Self::KEPT {
+            self.beams.pop_front();
+        }
+        self.beams.push_back((depth, wells));
+    }
+
+    /// The wells at `indices` of depth `d`'s beam, if it is kept.
+    fn wells_at(&self, d: u32, indices: &[u32]) -> Option<Vec<PackedWell>> {
+        let (_, wells) = self.beams.iter().find(|(at, _)| *at == d)?;
+        indices
+            .iter()
+            .map(|&i| wells.get(i as usize).copied())
+            .collect()
+    }
+}
+
+/// A sharded run's beam after `depth` pieces, on resuming, through the
+/// expander's workers ([`DepthExpander::recall`]); with a history, the
+/// beams its next steps mature are kept in `recent` too.
+fn recall(
+    opts: &Options,
+    recent: &mut Recent,
+    depth: u32,
+    with_history: bool,
+    manifest: &Manifest,
+) -> Result<Vec<PackedWell>, SearchError> {
+    let failed = |reason: String| SearchError::Expander { depth, reason };
+    let expander = opts
+        .expander
+        .as_ref()
+        .ok_or_else(|| failed("a sharded run goes on only on its workers".into()))?;
+    let first = match with_history {
+        true => depth.saturating_sub(Recent::KEPT as u32 - 1),
+        false => depth,
+    };
+    let depths: Vec<u32> = (first..=depth).collect();
+    let beams = expander.recall(&depths).map_err(failed)?;
+    let mut beam = Vec::new();
+    for (&d, entries) in depths.iter().zip(beams) {
+        let recorded = match d {
+            0 => 1,
+            _ => manifest.depths[d as usize - 1].kept,
+        };
+        if entries.len() as u64 != recorded {
+            return Err(failed(format!(
+                "the shards hold {} wells at depth {d}, the run recorded {recorded}",
+                entries.len()
+            )));
+        }
+        let wells: Vec<PackedWell> = entries.iter().map(|e| e.well.pack()).collect();
+        if with_history {
+            recent.keep(d, wells.clone());
+        }
+        if d == depth {
+            beam = wells;
+        }
+    }
+    Ok(beam)
 }
 
 /// Fills `next`, the slots of the state each beam entry's children
@@ -411,12 +559,24 @@ fn run_from(
         })?;
     let started = Instant::now();
     let run_id = manifest.settings.run_id();
+    // A sharded run's files are written by its shards' workers (through
+    // the expander), the rest of the folder here.
+    let shards = manifest.shards;
     let mut depth = manifest.depth;
     // The manifest and log of the depth before, timed (see `Phases`).
     let mut bookkeeping = 0.0;
-    // The beam at `depth` when it is not yet on disk.
-    let mut selected: Option<Selected> = None;
-    // The digest of the last depth file on disk, which the next one names.
+    // The beam at `depth` when it is not yet on disk: a sharded run's
+    // root is written, as every depth, by its shards.
+    let mut selected: Option<Selected> = match (shards, depth) {
+        (Some(_), 0) => Some(Selected {
+            wells: vec![crate::well::Well::EMPTY.pack()],
+            stats: None,
+        }),
+        _ => None,
+    };
+    let mut recent = Recent::default();
+    // The digest of the last depth file on disk, which the next one names
+    // (one file per depth; a shard's worker keeps its own).
     let mut previous = 0;
     let mut stopped = false;
     loop {
@@ -426,19 +586,32 @@ fn run_from(
             break;
         }
         let file;
-        let beam = match &selected {
-            Some(s) => Beam::Kept {
+        let resumed: Vec<PackedWell>;
+        let beam = match (&selected, shards) {
+            (Some(s), _) => Beam::Kept {
                 wells: &s.wells,
                 depth,
             },
-            None => {
+            (None, None) => {
                 // Read from its depth file as it is expanded, a block at a
                 // time, so it costs no memory of its own.
                 file = DepthFile::open(&run::depth_path(dir, depth))?;
                 previous = file.digest();
                 Beam::File(&file)
             }
+            (None, Some(_)) => {
+                // On resuming: the union of the shards' files, which each
+                // shard's worker read from its own folder.
+                resumed = recall(opts, &mut recent, depth, history.is_some(), &manifest)?;
+                Beam::Kept {
+                    wells: &resumed,
+                    depth,
+                }
+            }
         };
+        // Whether the expander writes the beam's shard files (alongside
+        // its expansion, or alone for the last depth).
+        let shard_write = shards.is_some() && selected.is_some();
         let next = match (expanding, &history) {
             (true, Some(h)) => h.next_slots(beam.len()),
             _ => Vec::new(),
@@ -482,18 +655,29 @@ fn run_from(
             }
             Ok(clock.elapsed().as_secs_f64())
         };
-        let expand = || -> Result<Option<kernel::Expansion>, SearchError> {
+        type Outcome = (Option<kernel::Expansion>, Vec<Written>);
+        let expand = || -> Result<Outcome, SearchError> {
             let stop = || opts.stopping();
             match &opts.expander {
-                None => Ok(kernel.expand(beam, observer, &stop)?),
+                None => Ok((kernel.expand(beam, observer, &stop)?, Vec::new())),
                 Some(expander) => {
                     let parents: Arc<[store::Stored]> = beam.read_all()?.into();
+                    let job = DepthJob {
+                        beam: parents,
+                        depth,
+                        history: for_expander.clone(),
+                        expand: expanding,
+                        write: shard_write,
+                    };
                     let e = expander
-                        .expand(parents, depth, for_expander.clone())
+                        .expand(job)
                         .map_err(|reason| SearchError::Expander { depth, reason })?;
+                    if !expanding {
+                        return Ok((None, e.written));
+                    }
                     take_states(&next, &e.states, depth)?;
                     observer.expanded(beam.len() as u64);
-                    Ok(Some(kernel::Expansion {
+                    let expansion = kernel::Expansion {
                         kept: e.kept,
                         children: e.children,
                         unique: e.unique,
@@ -501,47 +685,85 @@ fn run_from(
                         locked_s: 0.0,
                         waited_s: 0.0,
                         idle_s: 0.0,
-                    }))
+                    };
+                    Ok((Some(expansion), e.written))
                 }
             }
         };
         // The beam's files, alongside its expansion.
-        let (written, snapshotted, expanded) = std::thread::scope(|scope| {
+        let (written, snapshotted, outcome) = std::thread::scope(|scope| {
             let snapshotting = match (&selected, &history) {
-                (Some(_), Some(h)) => Some(scope.spawn(|| snapshot(h))),
+                (Some(s), Some(h)) if s.stats.is_some() => Some(scope.spawn(|| snapshot(h))),
                 _ => None,
             };
-            let (written, expanded) = pool.install(|| {
-                rayon::join(|| selected.as_ref().map(write), || expanding.then(expand))
+            let unsharded = selected.as_ref().filter(|_| shards.is_none());
+            let (written, outcome) = pool.install(|| {
+                rayon::join(
+                    || unsharded.map(write),
+                    || (expanding || shard_write).then(expand),
+                )
             });
             let snapshotted = snapshotting.map(|t| {
                 t.join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             });
-            (written, snapshotted, expanded)
+            (written, snapshotted, outcome)
         });
         let stepped = clock.elapsed().as_secs_f64();
-        if let Some(Selected { wells, mut stats }) = selected.take() {
-            let (file_bytes, write_s) = written.expect("a selected beam is written")?;
-            drop(wells);
-            previous = DepthFile::open(&path)?.digest();
-            stats.file_bytes = file_bytes;
-            stats.elapsed_s = started.elapsed().as_secs_f64();
-            stats.peak_rss = memory::peak_rss();
-            if let Some(p) = &mut stats.phases {
-                p.write = write_s;
-                p.snapshot = snapshotted.transpose()?.unwrap_or(0.0);
+        // A sharded depth counts only once every shard's file is on disk;
+        // one file per depth, once it is (an expansion that failed after
+        // it was written does not undo it).
+        let (expanded, shard_files) = match outcome {
+            None => (None, Vec::new()),
+            Some(Ok((e, w))) => (Some(Ok(e)), w),
+            Some(Err(e)) if shard_write => return Err(e),
+            Some(Err(e)) => (Some(Err(e)), Vec::new()),
+        };
+        if let Some(Selected { wells, stats }) = selected.take() {
+            let file_bytes = match shards {
+                None => {
+                    let (file_bytes, write_s) = written.expect("a selected beam is written")?;
+                    previous = DepthFile::open(&path)?.digest();
+                    Some((file_bytes, write_s))
+                }
+                Some(layout) => {
+                    if shard_files.len() != layout.count() as usize {
+                        return Err(SearchError::Expander {
+                            depth,
+                            reason: format!(
+                                "{} shard files written, the run has {} shards",
+                                shard_files.len(),
+                                layout.count()
+                            ),
+                        });
+                    }
+                    Some((shard_files.iter().map(|w| w.bytes).sum(), 0.0))
+                }
+            };
+            if history.is_some() && shards.is_some() {
+                recent.keep(depth, wells);
+            } else {
+                drop(wells);
             }
-            let clock = Instant::now();
-            run::record_depth(dir, &mut manifest, stats)?;
-            bookkeeping = clock.elapsed().as_secs_f64();
-            observer.depth_finished(manifest.depths.last().expect("just recorded"));
+            if let (Some(mut stats), Some((file_bytes, write_s))) = (stats, file_bytes) {
+                stats.file_bytes = file_bytes;
+                stats.elapsed_s = started.elapsed().as_secs_f64();
+                stats.peak_rss = memory::peak_rss();
+                if let Some(p) = &mut stats.phases {
+                    p.write = write_s;
+                    p.snapshot = snapshotted.transpose()?.unwrap_or(0.0);
+                }
+                let clock = Instant::now();
+                run::record_depth(dir, &mut manifest, stats)?;
+                bookkeeping = clock.elapsed().as_secs_f64();
+                observer.depth_finished(manifest.depths.last().expect("just recorded"));
+            }
             if let Some(release) = opts.release_memory {
                 pool.broadcast(|_| release());
                 release();
             }
         }
-        let Some(expanded) = expanded else {
+        let Some(expanded) = expanded.filter(|_| expanding) else {
             stopped = depth < opts.max_depth;
             break;
         };
@@ -603,14 +825,18 @@ fn run_from(
         if let (Some(h), Some(parents)) = (&mut history, parents) {
             pool.install(|| {
                 h.push(parents, next, |d, indices| {
-                    DepthFile::open(&run::depth_path(dir, d as u32))?.wells_at(indices)
+                    let d = d as u32;
+                    match recent.wells_at(d, indices) {
+                        Some(wells) => Ok(wells),
+                        None => Depth::open(dir, d, shards)?.wells_at(indices),
+                    }
                 })
             })?;
         }
         phases.ancestry = clock.elapsed().as_secs_f64();
         depth += 1;
         selected = Some(Selected {
-            stats: DepthStats {
+            stats: Some(DepthStats {
                 depth,
                 elapsed_s: 0.0,
                 children: expansion.children,
@@ -623,7 +849,7 @@ fn run_from(
                 file_bytes: 0,
                 peak_rss: None,
                 phases: Some(phases),
-            },
+            }),
             wells,
         });
     }

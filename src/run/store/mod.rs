@@ -95,8 +95,11 @@ pub struct Stored {
     pub score: u16,
 }
 
-/// A beam entry to encode, its well packed: 22 bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A beam entry to encode (or to send, in the sharded search), its well
+/// packed: 22 bytes.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Entry {
     /// The well.
     pub well: PackedWell,
@@ -165,6 +168,15 @@ pub enum StoreError {
         path: PathBuf,
         /// The block.
         block: usize,
+    },
+    /// A sharded run's depth was read without one of its shards' files
+    /// (written on another machine, and not gathered).
+    #[error("depth {depth}: shard {shard}'s file is not among the folders read (written on another machine? copy its shard-{shard:04} folder in)")]
+    MissingShard {
+        /// The shard.
+        shard: u32,
+        /// The depth.
+        depth: u32,
     },
     /// An entry past the end was asked for.
     #[error("{path}: has no entry {index} ({entries} entries)")]
