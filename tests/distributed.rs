@@ -338,15 +338,21 @@ impl Localhost {
     /// for process 0; the others write their shards to `--out` the run
     /// folder.
     fn spawn(&self, process: usize, flags: &[&str], tail: &[&str]) -> Child {
-        let name = |what: &str| self.dir.path().join(format!("{what}-{process}.txt"));
         let run = self.run();
         let others = ["--out", run.to_str().unwrap()];
+        self.spawn_with(process, flags, if process == 0 { tail } else { &others })
+    }
+
+    /// `hatetris search FLAGS --process I --hostfile … TAIL`, whichever
+    /// the process.
+    fn spawn_with(&self, process: usize, flags: &[&str], tail: &[&str]) -> Child {
+        let name = |what: &str| self.dir.path().join(format!("{what}-{process}.txt"));
         Command::new(env!("CARGO_BIN_EXE_hatetris"))
             .arg("search")
             .args(flags)
             .args(["--quiet", "--process", &process.to_string(), "--hostfile"])
             .arg(self.dir.path().join("hosts"))
-            .args(if process == 0 { tail } else { &others })
+            .args(tail)
             .stdin(Stdio::null())
             .stdout(std::fs::File::create(name("out")).unwrap())
             .stderr(std::fs::File::create(name("err")).unwrap())
@@ -523,19 +529,8 @@ fn a_folder_per_machine_runs_resumes_and_is_gathered_afterwards() {
     };
     let cluster = Localhost::new(2);
     let (mine, theirs) = (cluster.dir.path().join("m0"), cluster.dir.path().join("m1"));
-    let second = |flags: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_hatetris"))
-            .arg("search")
-            .args(flags)
-            .args(["--quiet", "--process", "1", "--hostfile"])
-            .arg(cluster.dir.path().join("hosts"))
-            .arg("--out")
-            .arg(&theirs)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap()
-    };
+    let second =
+        |flags: &[&str]| cluster.spawn_with(1, flags, &["--out", theirs.to_str().unwrap()]);
     for (leg, depth) in ["12", "25"].into_iter().enumerate() {
         let mut p1 = second(&flags(depth));
         let tail = match leg {
@@ -643,17 +638,7 @@ fn a_shard_folder_that_cannot_be_written_is_named_in_one_line() {
     let run = cluster.run();
     let blocked = cluster.dir.path().join("blocked");
     std::fs::write(&blocked, "a file, not a folder").unwrap();
-    let mut p1 = Command::new(env!("CARGO_BIN_EXE_hatetris"))
-        .arg("search")
-        .args(flags)
-        .args(["--quiet", "--process", "1", "--hostfile"])
-        .arg(cluster.dir.path().join("hosts"))
-        .arg("--out")
-        .arg(&blocked)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut p1 = cluster.spawn_with(1, &flags, &["--out", blocked.to_str().unwrap()]);
     let mut p0 = cluster.spawn(0, &flags, &["--out", run.to_str().unwrap()]);
     let status = finish(&mut p0);
     finish(&mut p1);

@@ -667,7 +667,11 @@ pub(super) fn work(
             let kept = c.pool.install(|| best_by_well(all, width));
             let result = summarise(kept, reports.take(), shard.settings, workers, len);
             if let Ok((_, bytes)) = &result {
-                c.traffic.depths.fetch_add(1, Ordering::Relaxed);
+                // Depths expanded; the bytes also count a run's last beam,
+                // sent to its owners to be written, and a resume's recall.
+                c.traffic
+                    .depths
+                    .fetch_add(u64::from(expand), Ordering::Relaxed);
                 c.traffic
                     .bytes
                     .fetch_add(bytes + gather_bytes, Ordering::Relaxed);

@@ -253,7 +253,7 @@ pub struct Shard {
 /// per-depth reports of about 16 KB per worker).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Traffic {
-    /// Depths run.
+    /// Depths expanded.
     pub depths: u64,
     /// Bytes sent between processes over those depths.
     pub bytes: u64,
