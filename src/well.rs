@@ -422,6 +422,24 @@ impl<'de> serde::Deserialize<'de> for Well {
     }
 }
 
+/// A fixed (unseeded) 64-bit hash of a well: the same in every run and on
+/// every machine, unlike a seeded hasher. (The search's ancestry and the
+/// sharded run's owners use it.)
+pub fn well_hash(w: &Well) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &r in w.rows() {
+        h = (h ^ r as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^ (h >> 29)
+}
+
+/// The splitmix64 finalizer: every output bit depends on every input bit.
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

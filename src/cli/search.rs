@@ -334,11 +334,19 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
             started.elapsed().as_secs_f64()
         )?;
         note!(
-            "{} lacks {} (written on another machine): copy every shard-NNNN folder into it, then `hatetris keyframes {}` prints the replay",
+            "{} lacks {} (written on another machine): `hatetris keyframes {} FOLDER...`, given a copy of every other machine's folder, prints the replay",
             dir.display(),
             run::shards::shard_dir(&dir, first).display(),
             dir.display()
         );
+        if result.stopped {
+            super::INTERRUPTED.store(true, Ordering::Relaxed);
+            note!(
+                "interrupted: depths 1 to {} are complete; to go on: hatetris search --resume {} (and the other processes as before)",
+                result.depth,
+                dir.display()
+            );
+        }
         return Ok(());
     }
     let kf = keyframes::reconstruct(&dir, Pick::Best).context("rebuilding the best game")?;

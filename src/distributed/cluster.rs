@@ -692,8 +692,8 @@ pub(super) fn work(
 
 /// The coordinator's orders for one iteration: for a `job`, a start order
 /// to each of the `peers` workers, the history snapshot to the first of
-/// each process's `workers`, and each parent to worker `index mod peers`;
-/// without one, an end order to each. Returns the bytes sent to other
+/// each process's `workers`, and each parent to its owner (the worker
+/// that writes it into its shard); without one, an end order to each. Returns the bytes sent to other
 /// processes than the coordinator's.
 fn send_orders(
     job: Option<Job>,

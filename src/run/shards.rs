@@ -33,8 +33,7 @@ use serde::{Deserialize, Serialize};
 use super::atomic;
 use super::store::{self, DepthFile, Entry, Link, StoreError, Stored};
 use super::{depth_path, hex_u64};
-use crate::search::ancestry::{mix64, well_hash};
-use crate::well::{PackedWell, Well};
+use crate::well::{mix64, well_hash, PackedWell, Well};
 
 /// How a sharded run splits its beam: `workers` timely workers in each of
 /// `processes` processes, one shard each.
