@@ -155,9 +155,9 @@ pub enum DistributedError {
 }
 
 /// The shard that owns `well` among `shards`: `mix64(well_hash(well)) mod
-/// shards` (design §2). Fixed and unseeded, so every process agrees.
-/// The run folder's [`shard_of`](crate::run::shards::shard_of), whose files
-/// this ownership splits.
+/// shards` (design §2), the run folder's
+/// [`shard_of`](crate::run::shards::shard_of), whose files this ownership
+/// splits. Fixed and unseeded, so every process agrees.
 pub fn owner(well: &PackedWell, shards: usize) -> u64 {
     u64::from(crate::run::shards::shard_of(&well.unpack(), shards as u32))
 }

@@ -13,9 +13,12 @@
 //! Shard `s` owns the wells `w` with `mix64(well_hash(w)) mod S = s`
 //! ([`shard_of`]): fixed and unseeded, so every process, and every reader
 //! afterwards, agrees. The union of a depth's shard files, in well order,
-//! is exactly the one depth file an unsharded run with the same settings
-//! writes ([`Depth::read_all`]), so one well is found in one shard's file
-//! ([`Depth::find`]) and a game is rebuilt as from a one-file run.
+//! holds exactly the entries of the one depth file an unsharded run with
+//! the same settings writes ([`Depth::read_all`]), so one well is found in
+//! one shard's file ([`Depth::find`]) and a game is rebuilt as from a
+//! one-file run. Each process writes its shards' folders into the folder
+//! it was given: one folder on a shared path, or one per machine, which a
+//! reader may be given together ([`Depth::open_where`]).
 //!
 //! Each shard's files form their own chain, as a run's depth files do.
 //! The run's manifest (process 0's) stays the one commit point: it names a
@@ -49,12 +52,6 @@ impl Shards {
     /// Shards in all.
     pub fn count(self) -> u32 {
         self.processes * self.workers
-    }
-
-    /// The shards process `process` holds (timely numbers a process's
-    /// workers contiguously).
-    pub fn of_process(self, process: u32) -> std::ops::Range<u32> {
-        process * self.workers..(process + 1) * self.workers
     }
 }
 
