@@ -41,9 +41,9 @@ use timely::worker::Worker;
 use super::bar::{tally, tally_step, Bar, Tallies};
 use super::{owner, DistributedError, Shard, Traffic};
 use crate::run::shards::{
-    remove_shard_temporaries, shard_depth_path, write_shard_depth, Shards, Written,
+    remove_shard_temporaries, shard_depth_path, shard_of, write_shard_depth, Shards, Written,
 };
-use crate::run::store::{DepthFile, Entry, Stored};
+use crate::run::store::{DepthFile, Stored};
 use crate::search::adversary::History;
 use crate::search::ancestry::{mix64, well_hash};
 use crate::search::bounded::{Bounded, Candidate};
@@ -113,12 +113,12 @@ struct Report {
     /// Brzustowski: `(index, state)` for each parent this worker expanded,
     /// the state its children inherit; empty for the other enemies.
     states: Vec<(u32, u32)>,
-    /// When asked to write: its shard's file of the depth, its digest and
-    /// length, or why it could not be written.
-    written: Option<Result<(u64, u64), String>>,
-    /// When asked to recall: its shard's files of those depths, read back,
-    /// or why they could not be read.
-    recalled: Option<Result<Vec<Vec<Entry>>, String>>,
+    /// When asked to write: its shard's file of the depth, or why it could
+    /// not be written.
+    written: Option<Result<Written, String>>,
+    /// When asked to recall: the wells of its shard's files of those
+    /// depths, read back, or why they could not be read.
+    recalled: Option<Result<Vec<Vec<PackedWell>>, String>>,
 }
 
 /// A depth for the coordinator to run, from the depth loop.
@@ -312,16 +312,19 @@ struct ShardFiles {
 }
 
 impl ShardFiles {
+    /// The folder its shard's folder is in.
+    fn dir(&self) -> Result<&std::path::Path, String> {
+        self.dir
+            .as_deref()
+            .ok_or_else(|| "asked for a shard file, but no folder was given".to_string())
+    }
+
     /// Writes `share`, this shard's part of the beam after `depth` pieces
-    /// (sorted by well), as its file of `depth`: its digest and length.
-    fn write(&mut self, depth: u32, share: &[Stored]) -> Result<(u64, u64), String> {
-        let dir = self
-            .dir
-            .as_ref()
-            .ok_or("asked to write a shard file, but no folder was given")?;
+    /// (sorted by well), as its file of `depth`.
+    fn write(&mut self, depth: u32, share: &[Stored]) -> Result<Written, String> {
+        let dir = self.dir()?;
         if !self.cleaned {
             remove_shard_temporaries(dir, self.shard).map_err(|e| e.to_string())?;
-            self.cleaned = true;
         }
         // The file before: the one this worker wrote last, or on resuming,
         // the one on disk.
@@ -342,16 +345,14 @@ impl ShardFiles {
             share,
         )
         .map_err(|e| e.to_string())?;
+        self.cleaned = true;
         self.previous = Some((depth, written.digest));
-        Ok((written.digest, written.bytes))
+        Ok(written)
     }
 
-    /// This shard's files of `depths`, read back.
-    fn read(&self, depths: &[u32]) -> Result<Vec<Vec<Entry>>, String> {
-        let dir = self
-            .dir
-            .as_ref()
-            .ok_or("asked to read a shard file, but no folder was given")?;
+    /// The wells of this shard's files of `depths`, read back.
+    fn read(&self, depths: &[u32]) -> Result<Vec<Vec<PackedWell>>, String> {
+        let dir = self.dir()?;
         depths
             .iter()
             .map(|&d| {
@@ -359,7 +360,7 @@ impl ShardFiles {
                 let entries = DepthFile::open(&path)
                     .and_then(|f| f.read_all())
                     .map_err(|e| e.to_string())?;
-                Ok(entries.into_iter().map(Entry::from).collect())
+                Ok(entries.iter().map(|e| e.well.pack()).collect())
             })
             .collect()
     }
@@ -740,7 +741,7 @@ fn send_orders(
     }
     for (index, e) in beam.iter().enumerate() {
         // To its owner, who holds the well's shard of the run folder.
-        let to = (mix64(well_hash(&e.well)) % peers as u64) as u32;
+        let to = shard_of(&e.well, peers as u32);
         if to as usize / workers != 0 {
             remote_bytes += ORDER_BYTES;
         }
@@ -765,9 +766,10 @@ fn summarise(
 ) -> Result<(Expanded, u64), DistributedError> {
     let (mut children, mut distinct, mut bytes) = (0, Distinct::default(), 0);
     let mut states = Vec::new();
-    // The shard files, by shard (a worker's index is its shard's).
+    // The shard files, by shard (a worker's index is its shard's), and
+    // the recalled beams.
     let mut written = Vec::new();
-    let mut recalled: Vec<Vec<Stored>> = Vec::new();
+    let mut recalled: Vec<Vec<PackedWell>> = Vec::new();
     let mut reports = reports;
     reports.sort_unstable_by_key(|r| r.worker);
     for r in &reports {
@@ -785,43 +787,28 @@ fn summarise(
                 states[index as usize] = state;
             }
         }
-        match &r.written {
-            None => {}
-            Some(Ok((digest, bytes))) => written.push(Written {
-                digest: *digest,
-                bytes: *bytes,
-            }),
-            Some(Err(why)) => {
-                return Err(DistributedError::Write(format!(
-                    "process {}, shard {}: {why}",
-                    r.worker as usize / workers,
-                    r.worker
-                )))
-            }
+        let failed = |why: &String| {
+            DistributedError::ShardFile(format!(
+                "process {}, shard {}: {why}",
+                r.worker as usize / workers,
+                r.worker
+            ))
+        };
+        if let Some(w) = &r.written {
+            written.push(*w.as_ref().map_err(failed)?);
         }
-        match &r.recalled {
-            None => {}
-            Some(Ok(depths)) => {
-                recalled.resize_with(depths.len(), Vec::new);
-                for (all, mine) in recalled.iter_mut().zip(depths) {
-                    all.extend(mine.iter().map(|e| Stored {
-                        well: e.well.unpack(),
-                        score: e.score,
-                    }));
-                }
-            }
-            Some(Err(why)) => {
-                return Err(DistributedError::Write(format!(
-                    "process {}, shard {}: {why}",
-                    r.worker as usize / workers,
-                    r.worker
-                )))
+        if let Some(beams) = &r.recalled {
+            let beams = beams.as_ref().map_err(failed)?;
+            recalled.resize_with(beams.len(), Vec::new);
+            for (all, mine) in recalled.iter_mut().zip(beams) {
+                all.extend_from_slice(mine);
             }
         }
     }
-    // The union of the shards, in the one-file order.
+    // The union of the shards, in the one-file order (a packed well sorts
+    // as the well does).
     for beam in &mut recalled {
-        beam.sort_unstable_by_key(|e| e.well);
+        beam.sort_unstable();
     }
     Ok((
         Expanded {

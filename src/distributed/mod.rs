@@ -136,9 +136,9 @@ pub enum DistributedError {
     /// A process number outside the layout, or a layout without addresses.
     #[error("{0}")]
     Layout(String),
-    /// A shard's file could not be written.
+    /// A shard's file could not be written or read.
     #[error("{0}")]
-    Write(String),
+    ShardFile(String),
     /// A process runs another search.
     #[error("process {process} runs a search with other settings (width, enemy or evaluator) than process 0: start every process with the same flags")]
     Settings {
@@ -333,9 +333,9 @@ impl Cluster {
     /// The beams of `depths`, each the union of the shards' files, every
     /// worker reading its own shard's from its process's folder (see
     /// [`DepthExpander::recall`]).
-    pub fn recall_beams(&self, depths: &[u32]) -> Result<Vec<Vec<Stored>>, DistributedError> {
+    pub fn recall_beams(&self, depths: &[u32]) -> Result<Vec<Vec<PackedWell>>, DistributedError> {
         if self.shards.is_none() {
-            return Err(DistributedError::Write(
+            return Err(DistributedError::ShardFile(
                 "asked to read shard files, but no folder was given for them".into(),
             ));
         }
@@ -361,7 +361,7 @@ impl Cluster {
             write,
         } = job;
         if write && self.shards.is_none() {
-            return Err(DistributedError::Write(
+            return Err(DistributedError::ShardFile(
                 "asked to write shard files, but no folder was given for them".into(),
             ));
         }
@@ -437,7 +437,7 @@ impl DepthExpander for Cluster {
         self.shards
     }
 
-    fn recall(&self, depths: &[u32]) -> Result<Vec<Vec<Stored>>, String> {
+    fn recall(&self, depths: &[u32]) -> Result<Vec<Vec<PackedWell>>, String> {
         self.recall_beams(depths).map_err(|e| e.to_string())
     }
 }

@@ -93,17 +93,15 @@ pub(crate) fn last_good_depth<T>(
     let shards = manifest.shards;
     // Up the chain, to the first break.
     let mut previous = no_digests(shards);
-    let mut good = Vec::new();
+    // Depths whose chain holds, from 0.
+    let mut good = 0;
     let mut broken: Option<(u32, String)> = None;
     for d in 0..=last {
-        let expected = match d {
-            0 => 1,
-            _ => manifest.depths[d as usize - 1].kept,
-        };
-        match check_depth(dir, d, shards, run, &previous, Some(expected)) {
+        let expected = manifest.kept_at(d);
+        match check_depth(dir, d, shards, run, &previous, expected) {
             Ok(depth) => {
                 previous = digests(&depth);
-                good.push(depth.len());
+                good += 1;
             }
             Err(why) => {
                 broken = Some((d, why));
@@ -127,17 +125,15 @@ pub(crate) fn last_good_depth<T>(
         }
     }
     let mut why = broken.map(|(_, why)| why).unwrap_or_default();
-    for d in (0..good.len() as u32).rev() {
+    for d in (0..good).rev() {
         if d + SNAPSHOTS_KEPT <= last {
             break;
         }
         // The count the run recorded (the files here may be some of the
         // shards' only), which the chain checked when they were all here.
-        let len = match d {
-            0 => 1,
-            _ => manifest.depths[d as usize - 1].kept as usize,
-        };
-        debug_assert!(shards.is_some() || len == good[d as usize]);
+        let len = manifest
+            .kept_at(d)
+            .expect("the log holds every depth of the manifest") as usize;
         if let Err(e) = Depth::open_present(dir, d, shards).and_then(|f| f.verify()) {
             why = e.to_string();
             fell_back(d, &why);

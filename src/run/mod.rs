@@ -395,6 +395,15 @@ impl Manifest {
             depths: Vec::new(),
         }
     }
+
+    /// The beam size the run recorded at depth `d` (1 at the root); `None`
+    /// when the log's figures for it are not read.
+    pub fn kept_at(&self, d: u32) -> Option<u64> {
+        match d {
+            0 => Some(1),
+            _ => self.depths.get(d as usize - 1).map(|s| s.kept),
+        }
+    }
 }
 
 /// Why a run folder could not be used.

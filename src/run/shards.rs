@@ -119,8 +119,9 @@ pub struct ShardManifest {
     pub digest: u64,
 }
 
-/// What writing one shard's file of a depth gave.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What writing one shard's file of a depth gave (sent from the worker
+/// that wrote it to the coordinator, in the sharded search).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Written {
     /// The file's digest, which the shard's next file names.
     pub digest: u64,

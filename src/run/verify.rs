@@ -129,10 +129,7 @@ fn check_one_depth(
     let stats = d
         .checked_sub(1)
         .and_then(|i| manifest.depths.get(i as usize));
-    let expected = match d {
-        0 => Some(1),
-        _ => stats.map(|s| s.kept),
-    };
+    let expected = manifest.kept_at(d);
     // The link is checked against the file before as it is, so that one
     // bad file is one problem and the files after it are still checked.
     let shards = manifest.shards;
@@ -202,10 +199,7 @@ fn check_snapshots(dir: &Path, manifest: &Manifest, check: SnapshotCheck, report
     for d in (0..=last).rev().take(SNAPSHOTS_KEPT as usize) {
         let path = snapshot_path(dir, d);
         // The count the run recorded, or without it the file's.
-        let len = match d {
-            0 => Some(1),
-            _ => manifest.depths.get(d as usize - 1).map(|s| s.kept as usize),
-        };
+        let len = manifest.kept_at(d).map(|k| k as usize);
         let Some(len) = len.or_else(|| Depth::open(dir, d, manifest.shards).ok().map(|f| f.len()))
         else {
             continue;

@@ -140,11 +140,11 @@ pub trait DepthExpander: Send + Sync {
         None
     }
 
-    /// The beams of `depths` of a sharded run, each the union of its
-    /// shards' files in well order, every shard read by its own worker from
+    /// The wells of the beams of `depths` of a sharded run, each the union
+    /// of its shards' files in well order, every shard read by its own worker from
     /// its own folder: how a resume gets the beam it goes on from, and the
     /// history's last levels, when the shards are on several machines.
-    fn recall(&self, depths: &[u32]) -> Result<Vec<Vec<store::Stored>>, String> {
+    fn recall(&self, depths: &[u32]) -> Result<Vec<Vec<PackedWell>>, String> {
         let _ = depths;
         Err("this expander keeps no shards".into())
     }
@@ -189,9 +189,9 @@ pub struct Expanded {
     /// The shard files written ([`DepthJob::write`]), by shard; empty when
     /// none were asked for.
     pub written: Vec<Written>,
-    /// The beams recalled ([`DepthExpander::recall`]), by depth asked for;
-    /// empty otherwise.
-    pub recalled: Vec<Vec<store::Stored>>,
+    /// The beams' wells recalled ([`DepthExpander::recall`]), by depth
+    /// asked for; empty otherwise.
+    pub recalled: Vec<Vec<PackedWell>>,
 }
 
 impl Options {
@@ -343,29 +343,29 @@ pub fn resume(
     run::keep_files(dir, &search.evaluator.files())?;
     manifest.plan = Some(opts.plan());
     let adversary = search.adversary;
-    // A sharded run killed before its first depth: its root is written
-    // again, by its shards, as at its start.
-    if manifest.shards.is_some() && manifest.depth == 0 {
-        let history = adversary.keeps_history().then(|| History::root(adversary));
-        observer.resumed(0, 1);
-        return run_from(dir, lock, manifest, history, search, opts, observer);
-    }
-    let (d, len, history) = run::last_good_depth(
-        dir,
-        &manifest,
-        |d, len| match (adversary.keeps_history(), d) {
-            (false, _) => Some(None),
-            // The root's history depends on nothing: make it afresh.
-            (true, 0) => Some(Some(History::root(adversary))),
-            (true, _) => Some(Some(History::from_snapshot(
-                adversary,
-                &run::read_snapshot(dir, d)?,
-                d,
-                len,
-            )?)),
-        },
-        |d, why| observer.fell_back(d, why),
-    )?;
+    let root = || adversary.keeps_history().then(|| History::root(adversary));
+    // A sharded run killed before its first depth was recorded goes on from
+    // its root, which its shards write again, as at its start.
+    let (d, len, history) = if manifest.shards.is_some() && manifest.depth == 0 {
+        (0, 1, root())
+    } else {
+        run::last_good_depth(
+            dir,
+            &manifest,
+            |d, len| match (adversary.keeps_history(), d) {
+                (false, _) => Some(None),
+                // The root's history depends on nothing: make it afresh.
+                (true, 0) => Some(root()),
+                (true, _) => Some(Some(History::from_snapshot(
+                    adversary,
+                    &run::read_snapshot(dir, d)?,
+                    d,
+                    len,
+                )?)),
+            },
+            |d, why| observer.fell_back(d, why),
+        )?
+    };
     manifest.exhausted = false;
     // The best game by the one order, from the files (newer depths may
     // have been dropped); a sharded run whose other shards are on other
@@ -484,18 +484,16 @@ fn recall(
     let depths: Vec<u32> = (first..=depth).collect();
     let beams = expander.recall(&depths).map_err(failed)?;
     let mut beam = Vec::new();
-    for (&d, entries) in depths.iter().zip(beams) {
-        let recorded = match d {
-            0 => 1,
-            _ => manifest.depths[d as usize - 1].kept,
-        };
-        if entries.len() as u64 != recorded {
+    for (&d, wells) in depths.iter().zip(beams) {
+        let recorded = manifest
+            .kept_at(d)
+            .expect("the log holds every depth of the manifest");
+        if wells.len() as u64 != recorded {
             return Err(failed(format!(
                 "the shards hold {} wells at depth {d}, the run recorded {recorded}",
-                entries.len()
+                wells.len()
             )));
         }
-        let wells: Vec<PackedWell> = entries.iter().map(|e| e.well.pack()).collect();
         if with_history {
             recent.keep(d, wells.clone());
         }
@@ -720,11 +718,11 @@ fn run_from(
             Some(Err(e)) => (Some(Err(e)), Vec::new()),
         };
         if let Some(Selected { wells, stats }) = selected.take() {
-            let file_bytes = match shards {
+            let (file_bytes, write_s) = match shards {
                 None => {
                     let (file_bytes, write_s) = written.expect("a selected beam is written")?;
                     previous = DepthFile::open(&path)?.digest();
-                    Some((file_bytes, write_s))
+                    (file_bytes, write_s)
                 }
                 Some(layout) => {
                     if shard_files.len() != layout.count() as usize {
@@ -737,7 +735,7 @@ fn run_from(
                             ),
                         });
                     }
-                    Some((shard_files.iter().map(|w| w.bytes).sum(), 0.0))
+                    (shard_files.iter().map(|w| w.bytes).sum(), 0.0)
                 }
             };
             if history.is_some() && shards.is_some() {
@@ -745,7 +743,9 @@ fn run_from(
             } else {
                 drop(wells);
             }
-            if let (Some(mut stats), Some((file_bytes, write_s))) = (stats, file_bytes) {
+            // (A sharded run's root has none: the manifest lists depths
+            // from 1.)
+            if let Some(mut stats) = stats {
                 stats.file_bytes = file_bytes;
                 stats.elapsed_s = started.elapsed().as_secs_f64();
                 stats.peak_rss = memory::peak_rss();

@@ -95,11 +95,8 @@ pub struct Stored {
     pub score: u16,
 }
 
-/// A beam entry to encode (or to send, in the sharded search), its well
-/// packed: 22 bytes.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
+/// A beam entry to encode, its well packed: 22 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Entry {
     /// The well.
     pub well: PackedWell,
