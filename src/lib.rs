@@ -3,6 +3,11 @@
 //! The modules, from the ground up (each imports only modules above it in
 //! this list):
 //!
+//! **The ground floor**
+//! - [`folder`]: folder tools shared by every folder the engine keeps:
+//!   atomic writes, the folder lock, JSON files and JSON-lines logs, the
+//!   settings checked on resume, an I/O error with its path.
+//!
 //! **The game**
 //! - [`well`], [`piece`], [`key`]: the 16-row bitboard well, the seven
 //!   pieces with their compile-time tables, the four keys;
@@ -49,6 +54,7 @@ pub mod bench;
 pub mod distributed;
 pub mod enemy;
 pub mod evaluate;
+pub mod folder;
 pub mod game;
 pub mod heuristic;
 pub mod key;

@@ -7,7 +7,8 @@ use std::path::Path;
 
 use hatetris::enemy::EnemyKind;
 use hatetris::evaluate::{Evaluator, Identity};
-use hatetris::run::{self, RunError, RunLock};
+use hatetris::folder::FolderLock;
+use hatetris::run::{self, RunError};
 use hatetris::search::{self, SearchError, Silent};
 use hatetris::Well;
 
@@ -181,7 +182,7 @@ fn a_foreign_newest_depth_falls_back_to_the_same_run() {
 fn a_second_process_on_a_run_folder_stops_at_once() {
     let dir = tempfile::tempdir().unwrap();
     start(dir.path(), 30, 5, 1).unwrap();
-    let held = RunLock::take(dir.path()).unwrap();
+    let held = FolderLock::take(dir.path()).unwrap();
     let err = run_error(resume(dir.path(), 30, 8, 1).unwrap_err());
     let pid = std::process::id();
     assert!(
@@ -190,7 +191,7 @@ fn a_second_process_on_a_run_folder_stops_at_once() {
         "{err}"
     );
     let fresh = dir.path().join("fresh");
-    let _fresh_lock = RunLock::take(&fresh).unwrap();
+    let _fresh_lock = FolderLock::take(&fresh).unwrap();
     assert!(start(&fresh, 30, 5, 1).is_err());
     drop(held);
     resume(dir.path(), 30, 8, 1).unwrap();

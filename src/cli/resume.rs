@@ -137,12 +137,12 @@ fn run_evaluator(
             net
         }
         (Some(id), None, _) => {
-            let path = dir.join(run::NET_FILE);
+            let path = dir.join(hatetris::nnue::NET_FILE);
             if !path.exists() {
                 bail!(
                     "{} holds no {} (the run was started before run folders kept their net): resume it once with --net FILE, the net {id}",
                     dir.display(),
-                    run::NET_FILE
+                    hatetris::nnue::NET_FILE
                 );
             }
             let net = load_net(&path)?;

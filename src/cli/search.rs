@@ -352,7 +352,7 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
     let kf = keyframes::reconstruct(&dir, Pick::Best).context("rebuilding the best game")?;
     let text = replay::encode(&kf.keys, Format::Base2048);
     let replay_path = run::best_replay_path(&dir);
-    run::atomic::write_atomic(&replay_path, format!("{text}\n").as_bytes())
+    hatetris::folder::atomic::write_atomic(&replay_path, format!("{text}\n").as_bytes())
         .with_context(|| format!("writing {}", replay_path.display()))?;
     outln!(
         out,

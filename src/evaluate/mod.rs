@@ -111,16 +111,12 @@ impl Identity {
     }
 
     /// The parameters that differ from `other`'s: `(key, ours, theirs)`,
-    /// with `null` for an absent one. Empty when the two are the same.
+    /// `none` for an absent one, a nested one's key dotted. Empty when the
+    /// two are the same (by [`crate::folder::differences`]' rule).
     pub fn differences(&self, other: &Identity) -> Vec<(String, String, String)> {
-        let show = |v: Option<&serde_json::Value>| v.map_or("none".to_string(), |v| v.to_string());
-        let mut keys: Vec<&String> = self.present().into_iter().map(|(k, _)| k).collect();
-        keys.extend(other.present().into_iter().map(|(k, _)| k));
-        keys.sort();
-        keys.dedup();
-        keys.into_iter()
-            .filter(|k| !same(self.get(k), other.get(k)))
-            .map(|k| (k.clone(), show(self.get(k)), show(other.get(k))))
+        crate::folder::differences(&self.0, &other.0)
+            .into_iter()
+            .map(|d| (d.key, d.recorded, d.asked))
             .collect()
     }
 
@@ -133,61 +129,11 @@ impl Identity {
         for (k, v) in self.present() {
             out.push_str(k);
             out.push('=');
-            canonical_value(v, &mut out);
+            out.push_str(&crate::folder::canonical(v));
             out.push(';');
         }
         out
     }
-}
-
-/// A value written so that two values are the same exactly when their
-/// forms are: object keys sorted, and every number as the shortest decimal
-/// of its `f64` (so `2`, `2.0` and `2e0` agree, and a float read back from
-/// JSON is the float written).
-fn canonical_value(v: &serde_json::Value, out: &mut String) {
-    use serde_json::Value;
-    match v {
-        Value::Number(n) => match n.as_f64() {
-            Some(x) => out.push_str(&format!("{x:?}")),
-            None => out.push_str(&n.to_string()),
-        },
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                canonical_value(item, out);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            let mut keys: Vec<_> = map.iter().collect();
-            keys.sort_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
-            for (i, (k, v)) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(k.clone()).to_string());
-                out.push(':');
-                canonical_value(v, out);
-            }
-            out.push('}');
-        }
-        other => out.push_str(&other.to_string()),
-    }
-}
-
-/// Whether two parameters are the same value: the same canonical form, so
-/// the comparison on resume and the run's identity agree.
-fn same(a: Option<&serde_json::Value>, b: Option<&serde_json::Value>) -> bool {
-    let form = |v: &serde_json::Value| {
-        let mut out = String::new();
-        canonical_value(v, &mut out);
-        out
-    };
-    a.map(form) == b.map(form)
 }
 
 impl PartialEq for Identity {

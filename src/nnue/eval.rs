@@ -120,9 +120,9 @@ impl Evaluator for NetEvaluator {
         Identity::new().with("net", format!("{:08x}", self.net.checksum()))
     }
 
-    /// The net file, as [`crate::run::NET_FILE`] in the run folder.
+    /// The net file, as [`super::file::NET_FILE`] in the run folder.
     fn files(&self) -> Vec<(String, Vec<u8>)> {
-        vec![(crate::run::NET_FILE.to_string(), self.net.to_bytes())]
+        vec![(super::file::NET_FILE.to_string(), self.net.to_bytes())]
     }
 }
 

@@ -42,7 +42,7 @@
 //! then the values (non-finite f32 weights; int16 weights that could
 //! overflow the accumulator). Each is a typed error with a one-line
 //! message; no input panics. Files are written with
-//! [`crate::run::atomic::write_atomic`]: a temporary name, fsync, rename.
+//! [`crate::folder::atomic::write_atomic`]: a temporary name, fsync, rename.
 
 use std::path::Path;
 
@@ -50,7 +50,11 @@ use super::features::{Layout, ACTIVE};
 use super::net::{check_hidden, Net};
 use super::quant::{Acc, Block, QuantNet};
 use super::NetError;
-use crate::run::atomic::write_atomic;
+use crate::folder::atomic::write_atomic;
+
+/// The name of the copy of its net a run folder keeps (see
+/// [`crate::evaluate::Evaluator::files`]).
+pub const NET_FILE: &str = "net.nnue";
 
 /// The first eight bytes of every net file.
 pub const MAGIC: &[u8; 8] = b"HATENNUE";

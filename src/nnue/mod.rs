@@ -119,6 +119,7 @@ use std::path::PathBuf;
 pub use adam::{AdamConfig, Trainer};
 pub use eval::NetEvaluator;
 pub use features::Layout;
+pub use file::NET_FILE;
 pub use kernel::Kernel;
 pub use net::{Net, Rng, Sample};
 pub use quant::QuantNet;

@@ -28,7 +28,7 @@
 //! run and the digest of the file before it, see [`store`]) before any
 //! depth is searched. [`verify`] checks a whole folder.
 //!
-//! A process that writes to the folder holds [`RunLock`] first: a second
+//! A process that writes to the folder holds [`FolderLock`] first: a second
 //! one stops at once, and a lock left by a dead process is free (the
 //! kernel drops it with the process).
 //!
@@ -49,10 +49,8 @@
 //! (`enemy`: HATETRIS). Floats are written and read back exactly (serde_json's
 //! `float_roundtrip`).
 
-pub mod atomic;
 mod chain;
 pub mod keyframes;
-mod lock;
 pub mod shards;
 pub mod status;
 pub mod store;
@@ -66,10 +64,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::enemy::EnemyKind;
 use crate::evaluate::Identity;
+pub(crate) use crate::folder::io;
+use crate::folder::{atomic, lock_path, remove_temporaries, FolderError, FolderLock, IoError};
 use crate::well::Well;
 pub(crate) use chain::{check_depth, digests, last_good_depth, no_digests};
-use lock::lock_path;
-pub use lock::{holder, remove_temporaries, RunLock};
 use store::{Entry, Link, StoreError};
 
 /// History snapshots kept: the newest depths a resume can fall back to.
@@ -77,10 +75,6 @@ pub const SNAPSHOTS_KEPT: u32 = 3;
 
 /// The manifest's format version.
 pub const MANIFEST_VERSION: u32 = 3;
-
-/// The name of a net run's copy of its net file (see
-/// [`crate::evaluate::Evaluator::files`]).
-pub const NET_FILE: &str = "net.nnue";
 
 /// How far and how a run was asked to go: what a resume given nothing but
 /// the folder does. Unlike [`Settings`], it may change at a resume (a
@@ -410,15 +404,11 @@ impl Manifest {
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// An I/O error.
-    // The cause is in the message and not a `source`, so that a report of
-    // the error chain does not print it twice.
-    #[error("{path}: {error}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        error: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] IoError),
+    /// The folder's lock or a JSON file.
+    #[error(transparent)]
+    Folder(#[from] FolderError),
     /// A depth file problem.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -431,14 +421,6 @@ pub enum RunError {
     /// The folder holds files that are not a run's.
     #[error("{0} is not empty and holds no run; pick a new or empty folder")]
     NotEmpty(PathBuf),
-    /// Another process holds the folder.
-    #[error("{dir} is in use by {}", match .pid { Some(p) => format!("process {p}"), None => "another process".to_string() })]
-    InUse {
-        /// The run folder.
-        dir: PathBuf,
-        /// The process holding it, when it could be read.
-        pid: Option<u32>,
-    },
     /// The manifest cannot be read.
     #[error("{path}: {reason}")]
     BadManifest {
@@ -485,13 +467,6 @@ pub enum RunError {
         /// Why the newest depth passed over was.
         why: String,
     },
-}
-
-pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> RunError + '_ {
-    move |error| RunError::Io {
-        path: path.to_path_buf(),
-        error,
-    }
 }
 
 /// Path of depth `d`'s file.
@@ -650,7 +625,7 @@ fn read_log_bytes(dir: &Path, mark: LogMark) -> Result<Vec<u8>, String> {
 pub(crate) fn write_manifest(dir: &Path, m: &Manifest) -> Result<(), RunError> {
     let path = manifest_path(dir);
     let text = serde_json::to_string_pretty(m).expect("manifest serializes");
-    atomic::write_atomic(&path, text.as_bytes()).map_err(io(&path))
+    Ok(atomic::write_atomic(&path, text.as_bytes()).map_err(io(&path))?)
 }
 
 /// One depth's line of the log, with its newline.
@@ -738,7 +713,8 @@ pub(crate) fn rewind(dir: &Path, m: &mut Manifest, depth: u32) -> Result<(), Run
         }
         Ok(())
     })()
-    .map_err(io(&path))
+    .map_err(io(&path))?;
+    Ok(())
 }
 
 /// Starts a run folder, under its lock: refuses one that holds a run or
@@ -752,8 +728,8 @@ pub(crate) fn create(
     plan: Plan,
     shards: Option<shards::Shards>,
     files: &[(String, Vec<u8>)],
-) -> Result<(RunLock, Manifest), RunError> {
-    let lock = RunLock::take(dir)?;
+) -> Result<(FolderLock, Manifest), RunError> {
+    let lock = FolderLock::take(dir)?;
     if manifest_path(dir).exists() {
         return Err(RunError::AlreadyARun(dir.to_path_buf()));
     }
@@ -792,11 +768,11 @@ pub(crate) fn keep_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), 
 /// Opens a run folder to go on with it, under its lock: the manifest,
 /// with the leftovers of a crash removed and the root depth rewritten if
 /// it is missing or damaged (it depends on the settings alone).
-pub(crate) fn open_to_resume(dir: &Path) -> Result<(RunLock, Manifest), RunError> {
+pub(crate) fn open_to_resume(dir: &Path) -> Result<(FolderLock, Manifest), RunError> {
     if !manifest_path(dir).exists() {
         return Err(RunError::NotARun(dir.to_path_buf()));
     }
-    let lock = RunLock::take(dir)?;
+    let lock = FolderLock::take(dir)?;
     let manifest = read_manifest(dir)?;
     remove_temporaries(dir)?;
     let run = manifest.settings.run_id();

@@ -83,7 +83,7 @@ pub struct Status {
 /// The status of the run in `dir`.
 pub fn status(dir: &Path) -> Result<Status, RunError> {
     let m = read_manifest(dir)?;
-    let held = super::holder(dir)?;
+    let held = crate::folder::holder(dir)?;
     let from = m.depths.len().saturating_sub(RECENT);
     let recent: Vec<RecentDepth> = m.depths[from..]
         .iter()

@@ -289,7 +289,7 @@ impl From<store::StoreError> for SearchError {
 
 /// What a finished (or stopped) run reached.
 ///
-/// It holds the run folder's lock ([`run::RunLock`]): no other process can
+/// It holds the run folder's lock ([`crate::folder::FolderLock`]): no other process can
 /// take the folder until the result is dropped, so the caller can finish
 /// with it (rebuild and write the best game) first.
 #[derive(Debug)]
@@ -304,7 +304,7 @@ pub struct RunResult {
     /// `max_depth`.
     pub stopped: bool,
     /// The folder's lock, held until the result is dropped.
-    _lock: run::RunLock,
+    _lock: crate::folder::FolderLock,
 }
 
 /// Starts a new run in `dir` (which must be new or empty).
@@ -541,7 +541,7 @@ fn take_states(next: &[AtomicU32], states: &[u32], depth: u32) -> Result<(), Sea
 /// parts at less.
 fn run_from(
     dir: &Path,
-    lock: run::RunLock,
+    lock: crate::folder::FolderLock,
     mut manifest: Manifest,
     mut history: Option<History>,
     search: &Search,
@@ -642,7 +642,7 @@ fn run_from(
                 well: s.wells[i],
                 score: bounded::score_at(&s.wells[i], depth),
             })
-            .map_err(run::io(&path))?;
+            .map_err(|e| RunError::from(run::io(&path)(e)))?;
             Ok((bytes, clock.elapsed().as_secs_f64()))
         };
         let snapshot = |h: &History| -> Result<f64, SearchError> {

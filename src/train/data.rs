@@ -15,7 +15,7 @@
 use std::io;
 use std::path::Path;
 
-use crate::run::atomic::write_atomic;
+use crate::folder::atomic::write_atomic;
 use crate::well::{Well, LIVE_ROWS};
 
 /// A well sampled from a master beam.

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{io_error, Config, Epoch, Generation, TrainError};
-use crate::run::atomic::write_atomic;
+use crate::folder::atomic::write_atomic;
 
 /// The settings file of a training folder.
 pub fn config_path(dir: &Path) -> PathBuf {

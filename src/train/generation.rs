@@ -19,11 +19,11 @@ use super::{
 };
 use crate::enemy::mild_choice;
 use crate::evaluate::{best_along_chain, Evaluator, Lookahead};
+use crate::folder::atomic::write_atomic;
 use crate::heuristic::{Knewjade, Weights};
 use crate::movegen::MoveGen;
 use crate::nnue::{Layout, Net, NetEvaluator, QuantNet, Rng, Sample};
 use crate::run;
-use crate::run::atomic::write_atomic;
 use crate::run::store::DepthFile;
 use crate::search::{self, Adversary, Options, Search};
 use crate::well::Well;

@@ -69,9 +69,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::folder::{FolderError, FolderLock};
 use crate::nnue::{Net, NetError};
 use crate::run::store::StoreError;
-use crate::run::{self, RunError, RunLock};
+use crate::run::RunError;
 use crate::search::{self, Observer, SearchError};
 
 use folder::{write_json, FROM_F32};
@@ -284,6 +285,9 @@ pub enum TrainError {
     /// A run folder or depth file.
     #[error(transparent)]
     Run(#[from] RunError),
+    /// The training folder's lock.
+    #[error(transparent)]
+    Folder(#[from] FolderError),
     /// A net file.
     #[error(transparent)]
     Net(#[from] NetError),
@@ -360,15 +364,15 @@ pub fn train(
     observer: &dyn TrainObserver,
 ) -> Result<Report, TrainError> {
     fs::create_dir_all(dir).map_err(io_error(dir))?;
-    let _lock = RunLock::take(dir)?;
+    let _lock = FolderLock::take(dir)?;
     // A crash's temporary files, in the folder and in its generations.
-    run::remove_temporaries(dir)?;
+    crate::folder::remove_temporaries(dir)?;
     for g in 0.. {
         let gen = generation_dir(dir, g);
         if !gen.is_dir() {
             break;
         }
-        run::remove_temporaries(&gen)?;
+        crate::folder::remove_temporaries(&gen)?;
     }
     let config = match (read_config(dir)?, config) {
         (Some(stored), Some(asked)) if stored != *asked => {

@@ -86,12 +86,13 @@ use cmaes::{CMAESOptions, DVector};
 use serde::{Deserialize, Serialize};
 
 use crate::enemy::EnemyKind;
+use crate::folder::atomic::write_atomic;
+use crate::folder::{FolderError, FolderLock};
 use crate::game::{Event, Game};
 use crate::heuristic::{Knewjade, Weights, WEIGHT_NAMES};
 use crate::key::Key;
-use crate::run::atomic::write_atomic;
 use crate::run::keyframes::{self, KeyframeError, Pick};
-use crate::run::{self, RunError, RunLock};
+use crate::run::{self, RunError};
 use crate::search::{self, Adversary, Options, Search, SearchError, Silent};
 use crate::train::beam::{self, Reached, Shape};
 use crate::well::Well;
@@ -120,6 +121,9 @@ pub enum TuneError {
     /// The reference run folder.
     #[error(transparent)]
     Run(#[from] RunError),
+    /// The tuning folder's lock.
+    #[error(transparent)]
+    Folder(#[from] FolderError),
     /// Rebuilding the reference game.
     #[error(transparent)]
     Keyframes(#[from] KeyframeError),
@@ -543,7 +547,7 @@ pub fn tune(
     observer: &dyn TuneObserver,
 ) -> Result<Tuned, TuneError> {
     settings.check()?;
-    let _lock = RunLock::take(dir)?;
+    let _lock = FolderLock::take(dir)?;
     let spath = settings_path(dir);
     match fs::read(&spath) {
         Ok(bytes) => {

@@ -359,7 +359,7 @@ impl DepthFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::atomic::write_atomic;
+    use crate::folder::atomic::write_atomic;
     use crate::run::store::{encode, Entry};
     use std::fs;
 
