@@ -17,7 +17,7 @@
 //! - [`options`] is the depth loop's [`Options`] with nothing extra (no
 //!   signal, no allocator hook, the kernel's threads): callers add what
 //!   they need with struct update syntax.
-//! - [`run`] starts a run, resumes one, or either ([`Folder`]).
+//! - [`run()`] starts a run, resumes one, or either ([`Folder`]).
 //!
 //! It sits above `search`, `heuristic`, `nnue` and `run`, and below
 //! `bench`, `train` and `tune`. Like the rest of the library it never
@@ -281,4 +281,80 @@ pub fn run(
         })?;
     }
     search::start(dir, search, opts, observer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::{Knewjade, Weights};
+    use crate::search::Silent;
+
+    /// A run started from a request resumes from its folder alone, with
+    /// the same evaluator; a setting asked for that disagrees is named.
+    #[test]
+    fn a_new_run_resumes_from_its_folder_alone_and_a_disagreeing_flag_is_named() {
+        let base = tempfile::tempdir().unwrap();
+        let dir = base.path().join("run");
+        let request = Request {
+            width: Some(20),
+            evaluator: EvaluatorSpec {
+                quiescent: Some(2),
+                ..EvaluatorSpec::default()
+            },
+            max_depth: Some(3),
+            threads: Some(1),
+            ..Request::default()
+        };
+        let setup = new_run(&request).unwrap();
+        assert_eq!(setup.enemy, EnemyKind::Hatetris);
+        assert_eq!(
+            setup.evaluator.identity(),
+            Knewjade::new(Weights::dnf86(), Some(2)).identity()
+        );
+        let opts = options(setup.plan.max_depth, 1, setup.plan.threads);
+        // The result holds the folder's lock until it is dropped.
+        let first = run(&dir, &setup.search(), &opts, &Silent, Folder::New)
+            .unwrap()
+            .best
+            .score;
+
+        let resumed = resumed_run(&dir, &Request::default()).unwrap();
+        assert_eq!((resumed.width, resumed.plan), (20, setup.plan));
+        assert_eq!(resumed.evaluator.identity(), setup.evaluator.identity());
+        let again = run(&dir, &resumed.search(), &opts, &Silent, Folder::Either)
+            .unwrap()
+            .best
+            .score;
+        assert_eq!(again, first);
+
+        let wider = Request {
+            width: Some(21),
+            ..Request::default()
+        };
+        let err = resumed_run(&dir, &wider).err().unwrap();
+        assert_eq!(
+            err.to_string(),
+            "--width 21 disagrees with the run's width 20"
+        );
+    }
+
+    /// A folder a run was killed in before its manifest is started over.
+    #[test]
+    fn either_starts_over_a_folder_without_a_manifest() {
+        let base = tempfile::tempdir().unwrap();
+        let dir = base.path().join("run");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("depth-00001.beam.tmp"), b"half").unwrap();
+        let eval = evaluator(Ranker::Heuristic(Weights::dnf86()), None);
+        let search = Search {
+            width: 10,
+            evaluator: &*eval,
+            adversary: Adversary::new(EnemyKind::Hatetris),
+        };
+        let opts = options(2, 1, None);
+        assert!(run(&dir, &search, &opts, &Silent, Folder::New).is_err());
+        let result = run(&dir, &search, &opts, &Silent, Folder::Either).unwrap();
+        assert_eq!(result.depth, 2);
+        assert!(!dir.join("depth-00001.beam.tmp").exists());
+    }
 }
