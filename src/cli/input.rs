@@ -15,7 +15,7 @@ use hatetris::{Key, Well};
 /// Reads a whole file, or standard input for `None`, as UTF-8 text of at
 /// most `input`'s cap: `/dev/zero` or a wrong file stops with one line
 /// instead of filling memory.
-pub(crate) fn read_input(path: Option<&Path>, input: Input) -> Result<String> {
+fn read_input(path: Option<&Path>, input: Input) -> Result<String> {
     Ok(input::read_text(path, input)?)
 }
 
