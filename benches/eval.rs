@@ -13,13 +13,7 @@ use hatetris::heuristic::{bench::bench_children, bench_eval, Knewjade, Weights};
 use hatetris::Well;
 
 fn wells() -> Vec<Well> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/bench-wells.txt");
-    std::fs::read_to_string(path)
-        .expect("bench wells")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| Well::parse_numbers(l).expect("a bench well"))
-        .collect()
+    hatetris::bench::source_wells().expect("bench wells")
 }
 
 fn eval(c: &mut Criterion) {

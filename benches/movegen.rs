@@ -33,13 +33,7 @@ fn named() -> Vec<(&'static str, Well)> {
 }
 
 fn bench_wells() -> Vec<Well> {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/bench-wells.txt"))
-            .unwrap();
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| Well::parse_numbers(l).unwrap())
-        .collect()
+    hatetris::bench::source_wells().expect("bench wells")
 }
 
 fn movegen(c: &mut Criterion) {

@@ -29,13 +29,7 @@ use hatetris::nnue::{Kernel, Layout, Net, NetEvaluator, QuantNet};
 use hatetris::{Piece, Well};
 
 fn wells() -> Vec<Well> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/bench-wells.txt");
-    std::fs::read_to_string(path)
-        .expect("bench wells")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| Well::parse_numbers(l).expect("a bench well"))
-        .collect()
+    hatetris::bench::source_wells().expect("bench wells")
 }
 
 /// The children of each (well, piece), with their parent.

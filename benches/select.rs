@@ -7,25 +7,18 @@
 //! ([`Bounded::into_sorted_by_well`]: one sort by well, then a selection
 //! over indices and a cut that keeps the order); `cut_then_sort` cuts first
 //! (the compaction of insertion) and sorts the survivors by well again, the
-//! way the search did until session 13.
+//! way the search did before `into_sorted_by_well`.
 
 use criterion::{criterion_group, BatchSize, Criterion};
 use hatetris::evaluate::Evaluator;
 use hatetris::heuristic::{bench::bench_children, Knewjade, Weights};
 use hatetris::search::bounded::{Bounded, Candidate};
-use hatetris::Well;
 use rayon::slice::ParallelSliceMut;
 
 const WIDTH: usize = 100_000;
 
 fn candidates() -> Vec<Candidate> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/bench-wells.txt");
-    let wells: Vec<Well> = std::fs::read_to_string(path)
-        .expect("bench wells")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| Well::parse_numbers(l).expect("a bench well"))
-        .collect();
+    let wells = hatetris::bench::source_wells().expect("bench wells");
     let eval = Knewjade::new(Weights::default(), None);
     bench_children(&wells)
         .iter()

@@ -8,16 +8,43 @@
 //!
 //! The machines are noisy, so compare figures taken in one run, and read
 //! the ratios, not the absolute numbers.
+//!
+//! The per-well workloads run over a file of wells, [`WELLS_FILE`] by
+//! default, read by [`read_wells`] (the command line and the criterion
+//! benches alike). The search workload starts from the empty well and is
+//! assembled by [`crate::launch`], as a command's search is.
 
 use std::hint::black_box;
+use std::path::Path;
 use std::time::Instant;
 
 use crate::enemy::mild_choice;
 use crate::evaluate::Evaluator;
+use crate::launch::input::{self, Input, InputError};
 use crate::movegen::{Cached, Child, Direct, MoveGen, Transition};
 use crate::piece::Piece;
 use crate::run::store::FNV_OFFSET;
 use crate::well::Well;
+
+/// The wells the per-well workloads run over by default (2,000 wells met
+/// in searches, one per line), relative to the crate's root.
+pub const WELLS_FILE: &str = "data/bench-wells.txt";
+
+/// A non-empty file of wells, one per line (see [`WELLS_FILE`]).
+pub fn read_wells(path: &Path) -> Result<Vec<Well>, InputError> {
+    let name = input::name(Some(path));
+    let wells = input::parse_wells(&input::read_text(Some(path), Input::Wells)?, &name)?;
+    if wells.is_empty() {
+        return Err(InputError::NoWells { name });
+    }
+    Ok(wells)
+}
+
+/// [`WELLS_FILE`] in this crate's source tree, wherever the caller runs:
+/// the criterion benches' workload.
+pub fn source_wells() -> Result<Vec<Well>, InputError> {
+    read_wells(&Path::new(env!("CARGO_MANIFEST_DIR")).join(WELLS_FILE))
+}
 
 /// Timings of the move generator over a set of wells, in µs per well.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -206,22 +233,28 @@ pub fn bench_search(
     quiescent: Option<u8>,
     sharded: bool,
 ) -> Result<SearchBench, crate::search::SearchError> {
+    use crate::launch::{self, Folder, Ranker};
     use crate::run::{self, shards::Depth};
-    use crate::search::{self, Adversary, DepthExpander, Options, Search, Silent};
-    let eval: std::sync::Arc<dyn crate::evaluate::Evaluator + Send> = std::sync::Arc::new(
-        crate::heuristic::Knewjade::new(crate::heuristic::Weights::dnf86(), quiescent),
-    );
-    let search = Search {
+    use crate::search::{DepthExpander, Options, Silent};
+    let setup = launch::Setup {
         width,
-        evaluator: &*eval,
-        adversary: Adversary::new(crate::enemy::EnemyKind::Hatetris),
+        enemy: crate::enemy::EnemyKind::Hatetris,
+        evaluator: std::sync::Arc::from(launch::evaluator(
+            Ranker::Heuristic(crate::heuristic::Weights::dnf86()),
+            quiescent,
+        )),
+        plan: run::Plan {
+            max_depth: depths,
+            threads: None,
+        },
     };
+    let search = setup.search();
     let expander = match sharded {
         false => None,
         true => {
             let shard = crate::distributed::Shard {
                 width,
-                evaluator: std::sync::Arc::clone(&eval),
+                evaluator: std::sync::Arc::clone(&setup.evaluator),
                 adversary: search.adversary,
                 settings: search.settings().run_id(),
                 out: Some(dir.to_path_buf()),
@@ -237,15 +270,11 @@ pub fn bench_search(
         }
     };
     let opts = Options {
-        max_depth: depths,
-        threads,
-        release_memory: None,
-        asked_threads: None,
-        stop: None,
         expander,
+        ..launch::options(depths, threads, setup.plan.threads)
     };
     let start = Instant::now();
-    search::start(dir, &search, &opts, &Silent)?;
+    launch::run(dir, &search, &opts, &Silent, Folder::New)?;
     let seconds = start.elapsed().as_secs_f64();
     let manifest = run::read_manifest(dir)?;
     let mut per_depth = Vec::new();

@@ -40,6 +40,10 @@
 //!   observer seams, the loop-prevention ancestry;
 //! - [`distributed`]: the beam sharded over timely-dataflow workers (a
 //!   spike: one depth, one process, enemies without history);
+//! - [`launch`]: a search assembled from what a command asks for (the
+//!   evaluator from its files or rebuilt from a run folder, the depth
+//!   loop's options, a run started or resumed), and a command's input
+//!   files read with a cap;
 //! - [`plot`]: pictures, SVG and PNG with a built-in font: a run's figures
 //!   by depth and a game's wells;
 //! - [`train`]: the generational trainer (master beams, training beams,
@@ -58,6 +62,7 @@ pub mod folder;
 pub mod game;
 pub mod heuristic;
 pub mod key;
+pub mod launch;
 pub(crate) mod lock;
 pub mod movegen;
 pub mod nnue;

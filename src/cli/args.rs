@@ -461,7 +461,7 @@ pub struct BenchSearchArgs {
 #[derive(Args, Debug)]
 pub struct BenchEvalArgs {
     /// File of wells, 20 integers per line.
-    #[arg(long, default_value = "data/bench-wells.txt")]
+    #[arg(long, default_value = hatetris::bench::WELLS_FILE)]
     pub wells: PathBuf,
     /// Also time the quiescent lookahead with this depth.
     #[arg(long, default_value_t = hatetris::evaluate::DEFAULT_QUIESCENT_DEPTH)]
@@ -482,7 +482,7 @@ pub struct BenchEvalArgs {
 #[derive(Args, Debug)]
 pub struct BenchMovegenArgs {
     /// File of wells, 20 integers per line.
-    #[arg(long, default_value = "data/bench-wells.txt")]
+    #[arg(long, default_value = hatetris::bench::WELLS_FILE)]
     pub wells: PathBuf,
     /// Timed runs; the median is reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]

@@ -1,71 +1,32 @@
-//! The evaluation commands (`eval`, `bench eval`), and the evaluator a
-//! command line asks for: the heuristic, or a net, with or without the
-//! lookahead.
+//! The evaluation commands: `eval` (one well's cost, term by term or the
+//! net's features) and `bench eval` (the evaluators' speed). The files are
+//! read by [`hatetris::launch`], as a search's are.
 
 use std::io::Write;
-use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use hatetris::bench::bench_evaluator;
+use hatetris::bench::{self, bench_evaluator};
 use hatetris::evaluate::{Evaluator, Lookahead};
 use hatetris::heuristic::{self, Knewjade, Weights};
+use hatetris::launch::{self, load_net, Input};
 use hatetris::nnue::eval::Position;
-use hatetris::nnue::{Kernel, NetError, NetEvaluator};
+use hatetris::nnue::{Kernel, NetEvaluator};
 use hatetris::Well;
 
 use super::args::{BenchEvalArgs, EvalArgs};
-use super::{outln, read_arg, read_bench_wells, read_input, Input, STDOUT};
+use super::input::read_arg;
+use super::{outln, STDOUT};
 
-/// The search's evaluator from the command line: a net (with or without
-/// the lookahead) when `net` is given, else the knewjade heuristic.
-pub(crate) fn search_evaluator(
-    net: Option<&Path>,
-    weights: Option<&Path>,
-    quiescent: Option<u8>,
-) -> Result<Box<dyn Evaluator + Send>> {
-    Ok(match net {
-        Some(path) => {
-            let e = load_net(path)?;
-            match quiescent {
-                Some(depth) => Box::new(Lookahead::new(e, depth)),
-                None => Box::new(e),
-            }
-        }
-        None => Box::new(evaluator(weights, quiescent)?),
-    })
-}
-
-/// A quantised net file.
-pub(crate) fn load_net(path: &Path) -> Result<NetEvaluator> {
-    NetEvaluator::load(path).map_err(|e| net_error(path, e))
-}
-
-/// A net file's error, naming the file once.
-pub(crate) fn net_error(path: &Path, e: NetError) -> anyhow::Error {
-    match e {
-        NetError::Read { .. } => e.into(),
-        other => anyhow::anyhow!("{}: {other}", path.display()),
-    }
-}
-
-/// The knewjade evaluator from the command line's weights and lookahead.
-pub(crate) fn evaluator(weights: Option<&Path>, quiescent: Option<u8>) -> Result<Knewjade> {
-    let w = match weights {
-        // Read here, with the size cap, rather than by `Weights::load`.
-        Some(path) => Weights::parse(&read_input(Some(path), Input::Weights)?, path)?,
-        None => Weights::dnf86(),
-    };
-    Ok(Knewjade::new(w, quiescent))
-}
-
+/// `hatetris eval`.
 pub fn eval(a: EvalArgs, out: &mut dyn Write) -> Result<()> {
     let text = read_arg(&a.well, Input::Well)?;
     let well: Well = text.parse().context("reading the well")?;
     if let Some(path) = &a.net {
         return eval_net(&load_net(path)?, &well, &a, out);
     }
-    let eval = evaluator(a.weights.as_deref(), a.quiescent)?;
+    let weights = launch::weights_or_default(a.weights.as_deref())?;
+    let eval = Knewjade::new(weights, a.quiescent);
     let b = eval.breakdown(&well, a.score);
     if a.json {
         outln!(out, "{}", serde_json::to_string(&b)?)?;
@@ -168,8 +129,9 @@ fn eval_net(net: &NetEvaluator, well: &Well, a: &EvalArgs, out: &mut dyn Write) 
     Ok(())
 }
 
+/// `hatetris bench eval`.
 pub fn bench_eval(a: BenchEvalArgs, out: &mut dyn Write) -> Result<()> {
-    let wells = read_bench_wells(&a.wells)?;
+    let wells = bench::read_wells(&a.wells)?;
     if let Some(path) = &a.net {
         return bench_eval_net(&wells, &load_net(path)?, a.quiescent, a.json, out);
     }
@@ -177,7 +139,7 @@ pub fn bench_eval(a: BenchEvalArgs, out: &mut dyn Write) -> Result<()> {
     let quiescent = heuristic::bench_eval(&wells, Weights::dnf86(), Some(a.quiescent));
     let given = match &a.weights {
         Some(path) => {
-            let w = *evaluator(Some(path), None)?.heuristic().weights();
+            let w = launch::read_weights(path)?;
             Some((
                 heuristic::bench_eval(&wells, w, None),
                 heuristic::bench_eval(&wells, w, Some(a.quiescent)),

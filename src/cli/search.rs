@@ -1,76 +1,67 @@
-//! The search, keyframes and bench search commands.
+//! `hatetris search` and `hatetris keyframes`: the flags turned into a
+//! [`launch::Request`], the search assembled and run by the library
+//! ([`hatetris::launch`]), its progress drawn, and the best game written
+//! and printed. The flags' own checks (threads, memory for the width) are
+//! here too, shared with `bench search`, `train` and `tune`.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
 use hatetris::distributed::{Cluster, Shard};
-use hatetris::evaluate::Evaluator;
+use hatetris::launch::{self, EvaluatorSpec, Folder, Request};
 use hatetris::replay::{self, Format};
 use hatetris::run::keyframes::{self, Pick};
 use hatetris::run::{self, DepthStats};
-use hatetris::search::{self, Adversary, DepthExpander, Observer, Options, Search};
+use hatetris::search::{self, DepthExpander, Observer, Options};
 
 use super::args::{KeyframesArgs, KeyframesFormat, PickArg, SearchArgs};
 use super::cluster::{self, end_on_worker_panic, layout_arg};
-use super::resume;
+use super::progress::Bar;
 use super::{note, outln};
 
-/// Progress bars and one line per depth on stderr.
-struct Progress {
-    bar: Mutex<indicatif::ProgressBar>,
+/// The search's observer: a bar per depth, and one line per depth, on
+/// standard error.
+struct SearchProgress {
+    bar: Bar,
 }
 
-impl Progress {
-    fn new() -> Progress {
-        Progress {
-            bar: Mutex::new(indicatif::ProgressBar::hidden()),
-        }
-    }
-
-    fn bar(&self) -> std::sync::MutexGuard<'_, indicatif::ProgressBar> {
-        self.bar.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-impl Observer for Progress {
+impl Observer for SearchProgress {
     fn fell_back(&self, depth: u32, why: &str) {
-        note!("depth {depth}: {why}; falling back");
+        self.bar.say(format!("depth {depth}: {why}; falling back"));
     }
 
     fn resumed(&self, depth: u32, wells: usize) {
-        note!("resuming at depth {depth} ({wells} wells)");
+        self.bar
+            .say(format!("resuming at depth {depth} ({wells} wells)"));
     }
 
     fn depth_started(&self, depth: u32, parents: u64) {
-        let bar = indicatif::ProgressBar::new(parents);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "depth {msg} [{bar:30}] {pos}/{len} wells  {per_sec}  eta {eta}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
+        self.bar.start(
+            parents,
+            "depth {msg} [{bar:30}] {pos}/{len} wells  {per_sec}  eta {eta}",
+            depth.to_string(),
         );
-        bar.set_message(depth.to_string());
-        *self.bar() = bar;
     }
 
     fn expanded(&self, parents: u64) {
-        self.bar().inc(parents);
+        self.bar.inc(parents);
     }
 
     fn depth_finished(&self, stats: &DepthStats) {
-        self.bar().finish_and_clear();
-        note!("{}", describe(stats));
+        self.bar.clear();
+        self.bar.say(describe(stats));
     }
 
     fn exhausted(&self, depth: u32) {
-        self.bar().finish_and_clear();
-        note!("depth {depth}: every child ends the game; the search is over");
+        self.bar.clear();
+        self.bar.say(format!(
+            "depth {depth}: every child ends the game; the search is over"
+        ));
     }
 }
 
@@ -204,27 +195,32 @@ fn fresh_run_dir(width: usize) -> PathBuf {
     dir
 }
 
+/// `hatetris search`: a new run, or `--resume DIR`.
 pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
     // Every argument is checked before a file is written: a new run's
     // flags, or a resumed run's manifest and the flags against it.
-    let resolved = match &a.resume {
-        Some(dir) => resume::resumed_run(dir, &a)?,
-        None => resume::new_run(&a)?,
+    let request = Request {
+        width: a.width,
+        enemy: a.enemy,
+        evaluator: EvaluatorSpec {
+            net: a.net.clone(),
+            weights: a.weights.clone(),
+            quiescent: a.quiescent,
+        },
+        max_depth: a.max_depth,
+        threads: a.threads,
     };
-    let threads = match (a.threads, resolved.plan.threads) {
+    let setup = match &a.resume {
+        Some(dir) => launch::resumed_run(dir, &request)?,
+        None => launch::new_run(&request)?,
+    };
+    let threads = match (a.threads, setup.plan.threads) {
         // A run's thread count may not fit the machine it resumes on.
         (None, Some(t)) => threads_arg(Some(t)).or_else(|_| threads_arg(None))?,
         (t, _) => threads_arg(t)?,
     };
-    check_width(resolved.width, threads, a.force)?;
-    // Owned and shared: the sharded search's timely workers need it
-    // `'static`.
-    let evaluator: Arc<dyn Evaluator + Send> = Arc::from(resolved.evaluator);
-    let search = Search {
-        width: resolved.width,
-        evaluator: &*evaluator,
-        adversary: Adversary::new(resolved.enemy),
-    };
+    check_width(setup.width, threads, a.force)?;
+    let search = setup.search();
     let layout = layout_arg(&a)?;
     // A sharded search runs on its workers; the depth loop's own pool (the
     // beam's decode, the depth file) gets as many threads, so that
@@ -235,16 +231,13 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
     }
     let dir = match &a.resume {
         Some(dir) => dir.clone(),
-        None => a
-            .out
-            .clone()
-            .unwrap_or_else(|| fresh_run_dir(resolved.width)),
+        None => a.out.clone().unwrap_or_else(|| fresh_run_dir(setup.width)),
     };
     // Every process's workers write their shards' files: process 0's to
     // the run folder, another's to its `--out`.
     let shard = |out: PathBuf| Shard {
-        width: resolved.width,
-        evaluator: Arc::clone(&evaluator),
+        width: setup.width,
+        evaluator: Arc::clone(&setup.evaluator),
         adversary: search.adversary,
         settings: search.settings().run_id(),
         out: Some(out),
@@ -273,30 +266,31 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     catch_signals(Arc::clone(&stop))?;
     let opts = Options {
-        max_depth: resolved.plan.max_depth,
-        threads,
         release_memory: Some(crate::release_memory),
-        asked_threads: resolved.plan.threads,
         stop: Some(stop),
         expander,
+        ..launch::options(setup.plan.max_depth, threads, setup.plan.threads)
     };
-    let progress = Progress::new();
+    let progress = SearchProgress {
+        bar: Bar::new(false),
+    };
     let observer: &dyn Observer = if a.quiet { &search::Silent } else { &progress };
     let started = Instant::now();
     if !a.quiet {
         note!(
             "run folder: {} (width {}, {}, enemy {}, max depth {})",
             dir.display(),
-            resolved.width,
+            setup.width,
             threads_word(threads),
             search.adversary.kind(),
             opts.max_depth
         );
     }
-    let result = match &a.resume {
-        Some(_) => search::resume(&dir, &search, &opts, observer),
-        None => search::start(&dir, &search, &opts, observer),
+    let folder = match a.resume {
+        Some(_) => Folder::Resume,
+        None => Folder::New,
     };
+    let result = launch::run(&dir, &search, &opts, observer, folder);
     // The other processes end with the run, whatever its result (whose
     // error, if any, is the one to report).
     let finished = cluster.as_ref().map_or(Ok(()), |c| c.finish());
@@ -401,6 +395,7 @@ fn catch_signals(stop: Arc<AtomicBool>) -> Result<()> {
     .context("catching Ctrl-C and SIGTERM")
 }
 
+/// `hatetris keyframes`: a run's game rebuilt from its depth files.
 pub fn keyframes(a: KeyframesArgs, out: &mut dyn Write) -> Result<()> {
     let pick = match a.pick {
         PickArg::Best => Pick::Best,

@@ -2,65 +2,40 @@
 //! bars and per-epoch lines.
 
 use std::io::Write;
-use std::sync::Mutex;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
+use hatetris::launch::NetFileError;
 use hatetris::nnue::Net;
 use hatetris::run::DepthStats;
 use hatetris::search::Observer;
 use hatetris::train::{self, Config, Epoch, Generation, Master, Phase, TrainObserver};
 
 use super::args::TrainArgs;
-use super::eval::net_error;
+use super::progress::Bar;
 use super::search::threads_arg;
 use super::{note, outln};
 
-/// Progress bars for each step, and one line per epoch and generation.
-struct Progress {
-    bar: Mutex<indicatif::ProgressBar>,
-    quiet: bool,
+/// The trainer's observer: a bar for each step (the master beam's depths,
+/// the sampling, the fit), and one line per epoch and generation.
+struct TrainProgress {
+    bar: Bar,
 }
 
-impl Progress {
-    fn bar(&self) -> std::sync::MutexGuard<'_, indicatif::ProgressBar> {
-        self.bar.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn start(&self, total: u64, template: &str, message: String) {
-        if self.quiet {
-            return;
-        }
-        let bar = indicatif::ProgressBar::new(total);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(template)
-                .expect("valid template")
-                .progress_chars("=> "),
-        );
-        bar.set_message(message);
-        *self.bar() = bar;
-    }
-
-    fn say(&self, line: String) {
-        if !self.quiet {
-            self.bar().suspend(|| note!("{line}"));
-        }
-    }
-}
-
-impl Observer for Progress {
+impl Observer for TrainProgress {
     fn fell_back(&self, depth: u32, why: &str) {
-        self.say(format!("master beam, depth {depth}: {why}; falling back"));
+        self.bar
+            .say(format!("master beam, depth {depth}: {why}; falling back"));
     }
 
     fn resumed(&self, depth: u32, wells: usize) {
-        self.say(format!(
+        self.bar.say(format!(
             "master beam: resuming at depth {depth} ({wells} wells)"
         ));
     }
 
     fn depth_started(&self, depth: u32, parents: u64) {
-        self.start(
+        self.bar.start(
             parents,
             "  master depth {msg} [{bar:30}] {pos}/{len} wells  eta {eta}",
             depth.to_string(),
@@ -68,58 +43,54 @@ impl Observer for Progress {
     }
 
     fn expanded(&self, parents: u64) {
-        self.bar().inc(parents);
+        self.bar.inc(parents);
     }
 
     fn depth_finished(&self, stats: &DepthStats) {
-        let bar = self.bar();
-        bar.finish_and_clear();
-        if !self.quiet && stats.depth.is_multiple_of(25) {
-            bar.suspend(|| {
-                note!(
-                    "  master depth {:>4}: best score {:>3}, {:.1}s",
-                    stats.depth,
-                    stats.best_score,
-                    stats.elapsed_s
-                )
-            });
+        self.bar.clear();
+        if stats.depth.is_multiple_of(25) {
+            self.bar.say(format!(
+                "  master depth {:>4}: best score {:>3}, {:.1}s",
+                stats.depth, stats.best_score, stats.elapsed_s
+            ));
         }
     }
 }
 
-impl TrainObserver for Progress {
+impl TrainObserver for TrainProgress {
     fn phase(&self, generation: u32, phase: Phase, total: u64) {
-        self.say(format!("generation {generation}: {}", phase.name()));
+        self.bar
+            .say(format!("generation {generation}: {}", phase.name()));
         if phase != Phase::Master {
             let template = match phase {
                 Phase::Fit => "  {msg} [{bar:30}] epoch {pos}/{len} (at most)  {elapsed}",
                 _ => "  {msg} [{bar:30}] {pos}/{len}  {per_sec}  eta {eta}",
             };
-            self.start(total, template, phase.name().to_string());
+            self.bar.start(total, template, phase.name());
         }
     }
 
     fn done_before(&self, generation: u32, phase: Phase) {
-        self.say(format!(
+        self.bar.say(format!(
             "generation {generation}: {} already done",
             phase.name()
         ));
     }
 
     fn advanced(&self, n: u64) {
-        self.bar().inc(n);
+        self.bar.inc(n);
     }
 
     fn epoch(&self, generation: u32, e: &Epoch) {
-        self.say(format!(
+        self.bar.say(format!(
             "  generation {generation} epoch {:>3}: training loss {:.5}  validation loss {:.5}  {:.1}s",
             e.epoch, e.train_loss, e.validation_loss, e.seconds
         ));
     }
 
     fn master(&self, generation: u32, m: &Master) {
-        self.bar().finish_and_clear();
-        self.say(format!(
+        self.bar.clear();
+        self.bar.say(format!(
             "generation {generation}: master beam scored {} (depth {}), {} at depth {} in {:.0}s",
             m.score,
             m.best_depth,
@@ -130,8 +101,8 @@ impl TrainObserver for Progress {
     }
 
     fn generation(&self, s: &Generation) {
-        self.bar().finish_and_clear();
-        self.say(describe(s));
+        self.bar.clear();
+        self.bar.say(describe(s));
     }
 }
 
@@ -256,12 +227,14 @@ pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
     let stored = train::read_config(&a.dir)?;
     let asked = config(&a, stored.clone().unwrap_or_default())?;
     let from = match &a.from {
-        Some(path) => Some(Net::load(path).map_err(|e| net_error(path, e))?),
+        Some(path) => Some(Net::load(path).map_err(|error| NetFileError {
+            path: path.clone(),
+            error,
+        })?),
         None => None,
     };
-    let progress = Progress {
-        bar: Mutex::new(indicatif::ProgressBar::hidden()),
-        quiet: a.quiet,
+    let progress = TrainProgress {
+        bar: Bar::new(a.quiet),
     };
     if !a.quiet {
         note!(
@@ -280,7 +253,7 @@ pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
         threads,
         &progress,
     )?;
-    progress.bar().finish_and_clear();
+    progress.bar.clear();
     for g in &report.generations {
         outln!(out, "{}", describe(g))?;
     }

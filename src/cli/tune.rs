@@ -2,19 +2,22 @@
 //! progress bar, and the side-by-side fitness table.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 use anyhow::{bail, Context, Result};
 
 use hatetris::heuristic::{Weights, WEIGHT_NAMES};
+use hatetris::launch;
 use hatetris::tune::{
     self, Evaluation, Fitness, FitnessBeam, FitnessSettings, TuneObserver, TuneSettings,
 };
 
 use super::args::{CompareArgs, FitnessArgs, TuneArgs};
+use super::input::decode_replay;
+use super::outln;
+use super::progress::Bar;
 use super::search::threads_arg;
-use super::{outln, read_input, Input};
 
 const DEFAULT_WIDTH: usize = 10_000;
 const DEFAULT_STARTS: usize = 4;
@@ -23,13 +26,6 @@ const DEFAULT_STARTS: usize = 4;
 const DEFAULT_PIECES: u32 = 10_000;
 const DEFAULT_BUDGET: usize = 200;
 const DEFAULT_SIGMA: f64 = 0.3;
-
-fn load_weights(path: Option<&Path>) -> Result<Weights> {
-    Ok(match path {
-        Some(p) => Weights::parse(&read_input(Some(p), Input::Weights)?, p)?,
-        None => Weights::dnf86(),
-    })
-}
 
 fn fitness_settings(a: &FitnessArgs) -> FitnessSettings {
     FitnessSettings {
@@ -49,34 +45,31 @@ fn check_fitness(f: &FitnessSettings) -> Result<()> {
     Ok(())
 }
 
-/// A progress bar over the budget, with the best so far.
-struct Progress {
-    bar: Option<indicatif::ProgressBar>,
+/// The tuner's observer: a bar over the budget, with the best so far.
+struct TuneProgress {
+    bar: Bar,
     best: Mutex<f64>,
 }
 
-impl TuneObserver for Progress {
+impl TuneObserver for TuneProgress {
     fn reference(&self, pieces: usize) {
-        if let Some(bar) = &self.bar {
-            bar.println(format!("reference game: {pieces} pieces"));
-        }
+        self.bar.println(format!("reference game: {pieces} pieces"));
     }
 
     fn evaluated(&self, e: &Evaluation, fresh: bool, done: usize, budget: usize) {
         let mut best = self.best.lock().unwrap_or_else(|p| p.into_inner());
         *best = best.max(e.measured.mean);
-        if let Some(bar) = &self.bar {
-            bar.set_length(budget as u64);
-            bar.set_position(done as u64);
-            if !fresh {
-                // Read back from the log: not part of the ETA's pace.
-                bar.reset_eta();
-            }
-            bar.set_message(format!(
-                "generation {} · last {:.2} · best {:.2} lines",
-                e.generation, e.measured.mean, *best
-            ));
+        let bar = self.bar.get();
+        bar.set_length(budget as u64);
+        bar.set_position(done as u64);
+        if !fresh {
+            // Read back from the log: not part of the ETA's pace.
+            bar.reset_eta();
         }
+        bar.set_message(format!(
+            "generation {} · last {:.2} · best {:.2} lines",
+            e.generation, e.measured.mean, *best
+        ));
     }
 }
 
@@ -116,7 +109,7 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
         TuneSettings {
             fitness,
             terms,
-            initial: load_weights(a.weights.as_deref())?,
+            initial: launch::weights_or_default(a.weights.as_deref())?,
             sigma: a.sigma.unwrap_or(DEFAULT_SIGMA),
             population: a.population,
             seed: a.seed.unwrap_or(1),
@@ -126,26 +119,17 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
     if budget < 2 {
         bail!("--budget must be at least 2 (the start weights and one candidate)");
     }
-    let bar = (!a.quiet).then(|| {
-        let bar = indicatif::ProgressBar::new(budget as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} evaluations, ETA {eta} · {msg}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar.set_message("playing the reference game");
-        bar
-    });
-    let progress = Progress {
-        bar,
+    let progress = TuneProgress {
+        bar: Bar::new(a.quiet),
         best: Mutex::new(f64::NEG_INFINITY),
     };
+    progress.bar.start(
+        budget as u64,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} evaluations, ETA {eta} · {msg}",
+        "playing the reference game",
+    );
     let tuned = tune::tune(&a.dir, &settings, budget, threads, &progress)?;
-    if let Some(bar) = &progress.bar {
-        bar.finish_and_clear();
-    }
+    progress.bar.clear();
     let show = |e: &Evaluation| {
         let lines: Vec<String> = e
             .measured
@@ -209,15 +193,15 @@ pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
     let all: Vec<Weights> = a
         .weights
         .iter()
-        .map(|p| load_weights(Some(p)))
-        .collect::<Result<_>>()?;
+        .map(|p| launch::read_weights(p))
+        .collect::<Result<_, _>>()?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .context("starting the threads")?;
     let game = match &a.reference {
         Some(path) => {
-            let keys = super::decode_replay(&format!("@{}", path.display()))?;
+            let keys = decode_replay(&format!("@{}", path.display()))?;
             tune::wells_of(&keys)
         }
         None => {
