@@ -26,7 +26,7 @@ use crate::well::Board;
 /// The font the pictures' text is set in.
 static FONT: &[u8] = include_bytes!("../data/fonts/DejaVuSans-subset.ttf");
 
-/// Registers [`FONT`] as plotters' "sans-serif" (once per process).
+/// Registers the built-in font (`FONT`) as plotters' "sans-serif" (once per process).
 pub fn fonts() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {

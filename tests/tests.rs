@@ -12,6 +12,7 @@ mod codec;
 mod distributed;
 mod heuristic;
 mod kill;
+mod layering;
 mod long_run;
 mod movegen;
 mod nnue;

@@ -31,7 +31,7 @@ pub fn read<T: DeserializeOwned>(path: &Path) -> Result<Option<T>, FolderError> 
     }
 }
 
-/// The text [`write`] puts in a file: `value` as pretty JSON with a final
+/// The text [`write()`] puts in a file: `value` as pretty JSON with a final
 /// newline.
 pub fn pretty<T: Serialize>(value: &T) -> String {
     let mut text = serde_json::to_string_pretty(value).expect("plain data serialises");
