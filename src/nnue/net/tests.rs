@@ -1,0 +1,224 @@
+//! The net's tests: the forward pass against an f64 twin, the gradient
+//! against finite differences, and Adam touching only the rows it should.
+
+use super::*;
+use crate::movegen::MoveGen;
+use crate::nnue::adam::{AdamConfig, Trainer};
+use crate::piece::Piece;
+
+/// The forward pass in f64 from the f32 parameters: the finite
+/// differences' twin (it shares no code with `value`).
+fn value_f64(net: &Net, well: &Well) -> (f64, Vec<f64>) {
+    let h = net.hidden;
+    let p = features::patterns(well);
+    let mut pre: Vec<f64> = net.bias.iter().map(|&b| f64::from(b)).collect();
+    for (position, &pattern) in p.iter().enumerate() {
+        let (s, q) = feature_rows(position, pattern);
+        for (k, pre) in pre.iter_mut().enumerate() {
+            *pre += f64::from(net.shared[s * h + k]);
+            if net.layout == Layout::Positional {
+                *pre += f64::from(net.positional[q * h + k]);
+            }
+        }
+    }
+    let mut y = f64::from(net.out_bias);
+    for (w, p) in net.out.iter().zip(&pre) {
+        y += f64::from(*w) * p.clamp(0.0, 1.0);
+    }
+    (y, pre)
+}
+
+fn loss_f64(net: &Net, batch: &[Sample]) -> (f64, Vec<Vec<f64>>) {
+    let mut sum = 0.0;
+    let mut pres = Vec::new();
+    for s in batch {
+        let (y, pre) = value_f64(net, &s.well);
+        sum += (y - f64::from(s.target)).powi(2);
+        pres.push(pre);
+    }
+    (sum / batch.len() as f64, pres)
+}
+
+/// A few reachable wells, tall enough to have varied patterns.
+fn batch() -> Vec<Sample> {
+    let mut rng = Rng::new(7);
+    let mut out = Vec::new();
+    let mut buf = Vec::new();
+    for i in 0..6 {
+        let mut well = Well::EMPTY;
+        for _ in 0..(8 + 4 * i) {
+            buf.clear();
+            let piece = Piece::from_index(rng.below(7));
+            MoveGen::new(&well).children(piece, &mut buf);
+            if buf.is_empty() {
+                break;
+            }
+            well = buf[rng.below(buf.len())].well;
+        }
+        out.push(Sample {
+            well,
+            target: rng.symmetric(1.0),
+        });
+    }
+    out
+}
+
+/// Which side of each kink every pre-activation is on.
+fn regions(pres: &[Vec<f64>]) -> Vec<u8> {
+    pres.iter()
+        .flatten()
+        .map(|&p| u8::from(p > 0.0) + u8::from(p >= 1.0))
+        .collect()
+}
+
+/// Checks the analytic gradient of every parameter that has one
+/// against central differences. Returns (checked, skipped at a kink).
+fn check(net: &mut Net) -> (usize, usize) {
+    let batch = batch();
+    let mut grad = Gradient::new(net);
+    net.gradient(&batch, &mut grad);
+    let (_, base) = loss_f64(net, &batch);
+    let base = regions(&base);
+    let (mut checked, mut skipped) = (0, 0);
+    let h = net.hidden;
+    // Every parameter: (group, index, analytic gradient).
+    let mut params: Vec<(u8, usize, f32)> = Vec::new();
+    for &r in &grad.shared.touched {
+        for k in 0..h {
+            let i = r as usize * h + k;
+            params.push((0, i, grad.shared.grad[i]));
+        }
+    }
+    for &r in &grad.positional.touched {
+        for k in 0..h {
+            let i = r as usize * h + k;
+            params.push((1, i, grad.positional.grad[i]));
+        }
+    }
+    for k in 0..h {
+        params.push((2, k, grad.bias[k]));
+        params.push((3, k, grad.out[k]));
+    }
+    params.push((4, 0, grad.out_bias));
+    // Untouched rows: the gradient is zero; a sample of them is checked.
+    let mut rng = Rng::new(11);
+    for _ in 0..200 {
+        let r = rng.below(Layout::Shared.inputs());
+        if !grad.shared.marked[r] {
+            params.push((0, r * h + rng.below(h), 0.0));
+        }
+    }
+    let step = 1e-3f32;
+    for (group, i, analytic) in params {
+        let slot: fn(&mut Net, usize) -> &mut f32 = match group {
+            0 => |n, i| &mut n.shared[i],
+            1 => |n, i| &mut n.positional[i],
+            2 => |n, i| &mut n.bias[i],
+            3 => |n, i| &mut n.out[i],
+            _ => |n, _| &mut n.out_bias,
+        };
+        let x = *slot(net, i);
+        let (up, down) = (x + step, x - step);
+        *slot(net, i) = up;
+        let (l_up, p_up) = loss_f64(net, &batch);
+        *slot(net, i) = down;
+        let (l_down, p_down) = loss_f64(net, &batch);
+        *slot(net, i) = x;
+        if regions(&p_up) != base || regions(&p_down) != base {
+            skipped += 1;
+            continue;
+        }
+        // In one linear region the loss is quadratic in any single
+        // parameter, so the central difference is exact but for rounding.
+        let numeric = (l_up - l_down) / (f64::from(up) - f64::from(down));
+        let tolerance = 1e-5 + 1e-3 * numeric.abs();
+        assert!(
+            (numeric - f64::from(analytic)).abs() <= tolerance,
+            "group {group} index {i}: analytic {analytic}, numeric {numeric}"
+        );
+        checked += 1;
+    }
+    (checked, skipped)
+}
+
+/// A tiny net with weights large enough that units sit in all three
+/// parts of the clamp.
+fn tiny(layout: Layout) -> Net {
+    let mut net = Net::new(4, layout, 0.0, 3).unwrap();
+    let mut rng = Rng::new(5);
+    for w in net.shared.iter_mut() {
+        *w = rng.symmetric(0.05);
+    }
+    for w in net.positional.iter_mut() {
+        *w = rng.symmetric(0.05);
+    }
+    for (k, b) in net.bias.iter_mut().enumerate() {
+        *b = [-0.6, 0.2, 0.5, 1.3][k];
+    }
+    net
+}
+
+#[test]
+fn every_gradient_matches_finite_differences() {
+    for layout in [Layout::Shared, Layout::Positional] {
+        let mut net = tiny(layout);
+        let (checked, skipped) = check(&mut net);
+        eprintln!("{layout:?}: {checked} parameters checked, {skipped} skipped at a kink");
+        assert!(checked > 1000, "{layout:?}: only {checked} checked");
+        assert!(
+            skipped * 20 <= checked,
+            "{layout:?}: {skipped} of {checked} skipped at a kink"
+        );
+        // Both sides of the clamp are exercised.
+        let (_, pres) = loss_f64(&net, &batch());
+        let r = regions(&pres);
+        assert!(
+            r.contains(&0) && r.contains(&1) && r.contains(&2),
+            "{layout:?}"
+        );
+    }
+}
+
+#[test]
+fn f32_forward_matches_its_f64_twin() {
+    for layout in [Layout::Shared, Layout::Positional] {
+        let net = tiny(layout);
+        for s in batch() {
+            let (y, _) = value_f64(&net, &s.well);
+            assert!((f64::from(net.value(&s.well)) - y).abs() < 1e-5);
+        }
+    }
+}
+
+#[test]
+fn adam_steps_only_touched_rows_and_is_deterministic() {
+    let batch = batch();
+    let run = || {
+        let mut t = Trainer::new(
+            Net::new(8, Layout::Shared, 0.0, 1).unwrap(),
+            AdamConfig::default(),
+        );
+        let before = t.net().clone();
+        let mut grad = Gradient::new(t.net());
+        t.net().gradient(&batch, &mut grad);
+        let touched: Vec<u32> = grad.shared.touched.clone();
+        t.step(&batch);
+        (before, t.into_net(), touched)
+    };
+    let (before, after, touched) = run();
+    let h = before.hidden;
+    for r in 0..Layout::Shared.inputs() {
+        let row = |n: &Net| n.shared[r * h..(r + 1) * h].to_vec();
+        if touched.contains(&(r as u32)) {
+            // The first step moves every parameter with a non-zero
+            // gradient by the learning rate (to within ε).
+            for k in 0..h {
+                let d = (after.shared[r * h + k] - before.shared[r * h + k]).abs();
+                assert!(d == 0.0 || (d - 1e-3).abs() < 1e-5, "moved by {d}");
+            }
+        } else {
+            assert_eq!(row(&before), row(&after));
+        }
+    }
+    assert_eq!(run().1, after);
+}
