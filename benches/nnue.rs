@@ -3,7 +3,7 @@
 //! children), one thread, next to the knewjade heuristic's.
 //!
 //! For each net (shared and positional layouts, H = 64 and 32, fresh
-//! seeded weights: the time does not depend on the values) and each kernel
+//! seeded weights: the time does not depend on the values) and each SIMD path
 //! (scalar, AVX2 when the CPU has it), two ways:
 //! - `full`: [`Evaluator::cost`] per child, all 120 features summed;
 //! - `reuse`: [`Evaluator::costs`] per (parent, piece), the parent's
@@ -25,7 +25,7 @@ use criterion::{criterion_group, Criterion, Throughput};
 use hatetris::evaluate::{Evaluator, Lookahead, DEFAULT_QUIESCENT_DEPTH};
 use hatetris::heuristic::{Knewjade, Weights};
 use hatetris::movegen::{Child, MoveGen};
-use hatetris::nnue::{Kernel, Layout, Net, NetEvaluator, QuantNet};
+use hatetris::nnue::{Layout, Net, NetEvaluator, QuantNet, Simd};
 use hatetris::{Piece, Well};
 
 fn wells() -> Vec<Well> {
@@ -46,7 +46,7 @@ fn families(wells: &[Well]) -> Vec<(Well, Vec<Child>)> {
     out
 }
 
-/// The nets timed: name and evaluator (default kernel).
+/// The nets timed: name and evaluator (default SIMD path).
 fn nets() -> Vec<(String, NetEvaluator)> {
     [
         (64, Layout::Shared),
@@ -63,8 +63,8 @@ fn nets() -> Vec<(String, NetEvaluator)> {
     .collect()
 }
 
-fn kernels() -> Vec<Kernel> {
-    [Kernel::Scalar, Kernel::Avx2]
+fn simd_paths() -> Vec<Simd> {
+    [Simd::Scalar, Simd::Avx2]
         .into_iter()
         .filter(|k| k.is_available())
         .collect()
@@ -121,15 +121,15 @@ fn summary(fams: &[(Well, Vec<Child>)], nets: &[(String, NetEvaluator)]) {
     println!("{:<16} {:<7} full {:>8.4}", "knewjade+quiesc.", "", us);
     let mut out = Vec::new();
     for (name, net) in nets {
-        for k in kernels() {
-            let e = net.with_kernel(k).expect("available");
+        for k in simd_paths() {
+            let e = net.with_simd(k).expect("available");
             let (f, a) = time(children, || full(&e, fams));
             let (r, b) = time(children, || reuse(&e, fams, &mut out));
             println!(
                 "{name:<16} {:<7} full {f:>8.4}  reuse {r:>8.4}  (signature {a:.6e} {b:.6e})",
                 k.name()
             );
-            if name == "shared-h64" && k == Kernel::detect() {
+            if name == "shared-h64" && k == Simd::detect() {
                 let q = Lookahead::new(e.clone(), DEFAULT_QUIESCENT_DEPTH);
                 let (us, _) = time(children, || full(&q, fams));
                 println!(
@@ -154,8 +154,8 @@ fn bench(c: &mut Criterion) {
     group.bench_function("knewjade/full", |b| b.iter(|| full(&h, &fams)));
     let mut out = Vec::new();
     for (name, net) in &nets {
-        for k in kernels() {
-            let e = net.with_kernel(k).expect("available");
+        for k in simd_paths() {
+            let e = net.with_simd(k).expect("available");
             group.bench_function(format!("{name}/{}/full", k.name()), |b| {
                 b.iter(|| full(&e, &fams))
             });

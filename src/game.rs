@@ -13,7 +13,7 @@ use crate::enemy::{Enemy, EnemyKind};
 use crate::key::Key;
 use crate::lock::lock_board;
 use crate::piece::Piece;
-use crate::reference::{fits, Position};
+use crate::reference::{fits, Pose};
 use crate::well::{Board, Well, BAR, HEIGHT};
 
 /// What one key press did.
@@ -46,7 +46,7 @@ pub struct Game {
     score: u32,
     enemy: Enemy,
     piece: Piece,
-    pos: Position,
+    pos: Pose,
     over: bool,
 }
 
@@ -60,7 +60,7 @@ impl Game {
             score: 0,
             enemy,
             piece,
-            pos: Position::SPAWN,
+            pos: Pose::SPAWN,
             over: false,
         }
     }
@@ -86,7 +86,7 @@ impl Game {
     }
 
     /// The live piece's position.
-    pub fn position(&self) -> Position {
+    pub fn pose(&self) -> Pose {
         self.pos
     }
 
@@ -127,7 +127,7 @@ impl Game {
             return Event::GameOver { piece };
         }
         self.piece = self.enemy.next_piece(&self.well());
-        self.pos = Position::SPAWN;
+        self.pos = Pose::SPAWN;
         Event::Locked { piece, lines }
     }
 }

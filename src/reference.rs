@@ -15,9 +15,10 @@ use crate::movegen::Outcome;
 use crate::piece::Piece;
 use crate::well::{Board, BAR, FULL_ROW, HEIGHT, WIDTH};
 
-/// A piece position: box top-left `(x, y)` and orientation `o`.
+/// A piece's pose: box top-left `(x, y)` and orientation `o` (a "position"
+/// elsewhere in the crate is a game's, a well with its history).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Position {
+pub struct Pose {
     /// Column of the box's left edge (may be negative).
     pub x: i32,
     /// Row of the box's top edge.
@@ -26,26 +27,26 @@ pub struct Position {
     pub o: u8,
 }
 
-impl Position {
+impl Pose {
     /// Where every piece spawns.
-    pub const SPAWN: Position = Position { x: 3, y: 0, o: 0 };
+    pub const SPAWN: Pose = Pose { x: 3, y: 0, o: 0 };
 
     /// The position after a key, whether or not it fits.
-    pub fn moved(self, key: Key) -> Position {
+    pub fn moved(self, key: Key) -> Pose {
         match key {
-            Key::L => Position {
+            Key::L => Pose {
                 x: self.x - 1,
                 ..self
             },
-            Key::R => Position {
+            Key::R => Pose {
                 x: self.x + 1,
                 ..self
             },
-            Key::D => Position {
+            Key::D => Pose {
                 y: self.y + 1,
                 ..self
             },
-            Key::U => Position {
+            Key::U => Pose {
                 o: (self.o + 1) % 4,
                 ..self
             },
@@ -54,7 +55,7 @@ impl Position {
 }
 
 /// Whether `piece` at `pos` lies inside the well and overlaps no block.
-pub fn fits(board: &Board, piece: Piece, pos: Position) -> bool {
+pub fn fits(board: &Board, piece: Piece, pos: Pose) -> bool {
     let shape = piece.shape(pos.o as usize);
     for (r, &bits) in shape.iter().enumerate() {
         for c in 0..4 {
@@ -77,7 +78,7 @@ pub fn fits(board: &Board, piece: Piece, pos: Position) -> bool {
 ///
 /// Written independently of `lock::place_and_clear` so that the two can
 /// be compared.
-pub fn lock(board: &Board, piece: Piece, pos: Position) -> Outcome {
+pub fn lock(board: &Board, piece: Piece, pos: Pose) -> Outcome {
     let mut b = *board;
     let shape = piece.shape(pos.o as usize);
     let mut top = i32::MAX;
@@ -108,29 +109,29 @@ pub fn lock(board: &Board, piece: Piece, pos: Position) -> Outcome {
 }
 
 /// The result of one breadth-first search from the spawn.
-pub struct Search {
+pub struct Bfs {
     /// Every reached position, in BFS order, with the index of its parent
     /// and the key that led to it (`None` for the spawn).
-    nodes: Vec<(Position, Option<(usize, Key)>)>,
+    nodes: Vec<(Pose, Option<(usize, Key)>)>,
     /// Indices into `nodes` of the positions where `D` is blocked.
     locks: Vec<usize>,
 }
 
-impl Search {
+impl Bfs {
     /// Searches every position `piece` can reach from the spawn in `board`.
     ///
     /// Returns an empty search if the spawn position itself is blocked.
-    pub fn run(board: &Board, piece: Piece) -> Search {
+    pub fn run(board: &Board, piece: Piece) -> Bfs {
         let mut nodes = Vec::new();
         let mut locks = Vec::new();
-        if !fits(board, piece, Position::SPAWN) {
-            return Search { nodes, locks };
+        if !fits(board, piece, Pose::SPAWN) {
+            return Bfs { nodes, locks };
         }
         // x in -3..10, y in 0..20, o in 0..4
-        let index = |p: Position| ((p.x + 3) as usize * HEIGHT + p.y as usize) * 4 + p.o as usize;
+        let index = |p: Pose| ((p.x + 3) as usize * HEIGHT + p.y as usize) * 4 + p.o as usize;
         let mut seen = vec![false; 13 * HEIGHT * 4];
-        seen[index(Position::SPAWN)] = true;
-        nodes.push((Position::SPAWN, None));
+        seen[index(Pose::SPAWN)] = true;
+        nodes.push((Pose::SPAWN, None));
         let mut queue = VecDeque::from([0usize]);
         while let Some(i) = queue.pop_front() {
             let pos = nodes[i].0;
@@ -149,16 +150,16 @@ impl Search {
                 }
             }
         }
-        Search { nodes, locks }
+        Bfs { nodes, locks }
     }
 
     /// Every reached position, in BFS order.
-    pub fn positions(&self) -> impl Iterator<Item = Position> + '_ {
+    pub fn positions(&self) -> impl Iterator<Item = Pose> + '_ {
         self.nodes.iter().map(|n| n.0)
     }
 
     /// Every lock position, in BFS order (so by key distance).
-    pub fn lock_positions(&self) -> impl Iterator<Item = Position> + '_ {
+    pub fn lock_positions(&self) -> impl Iterator<Item = Pose> + '_ {
         self.locks.iter().map(|&i| self.nodes[i].0)
     }
 
@@ -177,7 +178,7 @@ impl Search {
 /// Every distinct outcome of locking `piece`, sorted, as the game's
 /// `getNextCoreStates` gives them.
 pub fn outcomes(board: &Board, piece: Piece) -> Vec<Outcome> {
-    let search = Search::run(board, piece);
+    let search = Bfs::run(board, piece);
     let mut out: Vec<Outcome> = search
         .lock_positions()
         .map(|pos| lock(board, piece, pos))
@@ -191,7 +192,7 @@ pub fn outcomes(board: &Board, piece: Piece) -> Vec<Outcome> {
 /// in `board` so that the outcome is `target` (board after clears, and lines
 /// cleared). `None` if no reachable placement gives it.
 pub fn key_path_to(board: &Board, piece: Piece, target: &Outcome) -> Option<Vec<Key>> {
-    let search = Search::run(board, piece);
+    let search = Bfs::run(board, piece);
     // Locks are recorded in BFS order, so the first match is a shortest path.
     search
         .locks

@@ -921,7 +921,7 @@ fn erasability_and_surface_height_match_the_golden_children() {
 /// Every cell some reachable position of `piece` covers (BFS from the spawn).
 fn naive_reach(b: &Board, piece: Piece) -> [[bool; WIDTH]; HEIGHT] {
     let mut out = [[false; WIDTH]; HEIGHT];
-    for pos in reference::Search::run(b, piece).positions() {
+    for pos in reference::Bfs::run(b, piece).positions() {
         for (r, &bits) in piece.shape(pos.o as usize).iter().enumerate() {
             for c in 0..4 {
                 if bits >> c & 1 == 1 {
@@ -962,7 +962,7 @@ fn naive_column_height(b: &Board, c: usize) -> u32 {
 fn naive_deepest_without_clear(b: &Board) -> u32 {
     let mut best = 0;
     for p in [Piece::S, Piece::Z] {
-        let search = reference::Search::run(b, p);
+        let search = reference::Bfs::run(b, p);
         for pos in search.lock_positions() {
             let out = reference::lock(b, p, pos);
             if out.lines > 0 || out.is_game_over() {

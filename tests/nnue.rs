@@ -12,7 +12,7 @@ use hatetris::evaluate::{Evaluator, Lookahead, DEFAULT_QUIESCENT_DEPTH};
 use hatetris::heuristic::{Knewjade, Weights};
 use hatetris::movegen::{Child, MoveGen};
 use hatetris::nnue::{
-    AdamConfig, Kernel, Layout, Net, NetError, NetEvaluator, QuantNet, Rng, Sample, Trainer,
+    AdamConfig, Layout, Net, NetError, NetEvaluator, QuantNet, Rng, Sample, Simd, Trainer,
 };
 use hatetris::{Piece, Well};
 
@@ -137,15 +137,15 @@ fn quantised_values_stay_within_the_bound_of_the_f32_values() {
 
 #[test]
 fn avx2_and_scalar_give_identical_costs() {
-    if !Kernel::Avx2.is_available() {
+    if !Simd::Avx2.is_available() {
         eprintln!("no AVX2 on this CPU: nothing to compare");
         return;
     }
     let fams = test_families();
     for (_, q) in nets() {
         let eval = NetEvaluator::new(q.clone());
-        let scalar = eval.with_kernel(Kernel::Scalar).unwrap();
-        let avx2 = eval.with_kernel(Kernel::Avx2).unwrap();
+        let scalar = eval.with_simd(Simd::Scalar).unwrap();
+        let avx2 = eval.with_simd(Simd::Avx2).unwrap();
         let (mut a, mut b) = (Vec::new(), Vec::new());
         for (parent, children) in &fams {
             scalar.costs(parent, 3, children, &mut a);
@@ -165,8 +165,8 @@ fn accumulator_reuse_equals_a_full_recompute() {
     let (mut plain, mut clears) = (0, 0);
     for (_, q) in nets() {
         let eval = NetEvaluator::new(q.clone());
-        for kernel in [Kernel::Scalar, Kernel::Avx2] {
-            let Some(e) = eval.with_kernel(kernel) else {
+        for simd in [Simd::Scalar, Simd::Avx2] {
+            let Some(e) = eval.with_simd(simd) else {
                 continue;
             };
             let mut out = Vec::new();
@@ -175,7 +175,7 @@ fn accumulator_reuse_equals_a_full_recompute() {
                 assert_eq!(out.len(), children.len());
                 for (c, cost) in children.iter().zip(&out) {
                     let full = e.cost(&c.well, f64::from(7 + u32::from(c.lines)));
-                    assert_eq!(cost.to_bits(), full.to_bits(), "{kernel:?} {:?}", c.well);
+                    assert_eq!(cost.to_bits(), full.to_bits(), "{simd:?} {:?}", c.well);
                     if c.lines == 0 {
                         plain += 1;
                     } else {
@@ -185,7 +185,7 @@ fn accumulator_reuse_equals_a_full_recompute() {
             }
         }
     }
-    eprintln!("{plain} children without a clear and {clears} with (all nets and kernels)");
+    eprintln!("{plain} children without a clear and {clears} with (all nets and SIMD paths)");
     assert!(
         plain > 100_000 && clears > 5_000,
         "{plain} without clears, {clears} with"
@@ -429,7 +429,7 @@ fn a_small_net_learns_the_heuristic() {
 
 #[test]
 fn explain_lists_every_active_feature_largest_first_on_every_kernel() {
-    use hatetris::nnue::eval::Position;
+    use hatetris::nnue::eval::Place;
     for (_, q) in nets() {
         let eval = NetEvaluator::new(q.clone());
         for well in wells(20, 31) {
@@ -444,11 +444,11 @@ fn explain_lists_every_active_feature_largest_first_on_every_kernel() {
             let mut windows = [[false; 8]; 13];
             for c in &got {
                 match c.position {
-                    Position::Row(r) => {
+                    Place::Row(r) => {
                         assert_eq!(c.pattern, well.rows()[r]);
                         rows[r] = true;
                     }
-                    Position::Window { top, left } => {
+                    Place::Window { top, left } => {
                         assert_eq!(
                             c.pattern,
                             hatetris::nnue::features::window_pattern(&well, top, left)
@@ -458,8 +458,8 @@ fn explain_lists_every_active_feature_largest_first_on_every_kernel() {
                 }
             }
             assert!(rows.iter().all(|&x| x) && windows.iter().flatten().all(|&x| x));
-            if Kernel::Avx2.is_available() {
-                let scalar = eval.with_kernel(Kernel::Scalar).unwrap();
+            if Simd::Avx2.is_available() {
+                let scalar = eval.with_simd(Simd::Scalar).unwrap();
                 assert_eq!(scalar.explain(&well), got);
             }
         }

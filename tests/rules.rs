@@ -4,7 +4,7 @@
 use hatetris::enemy::{hatetris_ratings, Enemy, EnemyKind, History};
 use hatetris::game::{Event, Game};
 use hatetris::movegen::{Child, MoveGen};
-use hatetris::reference::{self, fits, Position};
+use hatetris::reference::{self, fits, Pose};
 use hatetris::well::{Board, FULL_ROW};
 use hatetris::{Key, Piece, Well};
 use proptest::prelude::*;
@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use crate::util::random_well;
 
 /// Cells covered by a piece at a position, as (x, y) pairs.
-fn cells(piece: Piece, pos: Position) -> Vec<(i32, i32)> {
+fn cells(piece: Piece, pos: Pose) -> Vec<(i32, i32)> {
     let mut out = Vec::new();
     for (r, bits) in piece.shape(pos.o as usize).iter().enumerate() {
         for c in 0..4 {
@@ -30,8 +30,8 @@ fn cells(piece: Piece, pos: Position) -> Vec<(i32, i32)> {
 #[test]
 fn s_and_z_rotation_origin_depends_on_orientation_not_cells() {
     for piece in [Piece::S, Piece::Z] {
-        let a = Position { x: 3, y: 8, o: 0 };
-        let b = Position { x: 4, y: 8, o: 2 };
+        let a = Pose { x: 3, y: 8, o: 0 };
+        let b = Pose { x: 4, y: 8, o: 2 };
         assert_eq!(cells(piece, a), cells(piece, b), "{piece}: same cells");
         assert_ne!(
             cells(piece, a.moved(Key::U)),
@@ -188,7 +188,7 @@ proptest! {
             let peak = slow.iter().map(|o| o.board.iter().position(|&r| r != 0).unwrap_or(20)).max().unwrap();
             prop_assert_eq!(gen.highest_peak(piece), peak);
             prop_assert_eq!(gen.can_clear(piece), slow.iter().any(|o| o.lines > 0));
-            prop_assert!(fits(&board, piece, Position::SPAWN));
+            prop_assert!(fits(&board, piece, Pose::SPAWN));
         }
     }
 }

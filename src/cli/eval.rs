@@ -10,8 +10,8 @@ use hatetris::bench::{self, bench_evaluator};
 use hatetris::evaluate::{Evaluator, Lookahead};
 use hatetris::heuristic::{self, Knewjade, Weights};
 use hatetris::launch::{self, load_net, Input};
-use hatetris::nnue::eval::Position;
-use hatetris::nnue::{Kernel, NetEvaluator};
+use hatetris::nnue::eval::Place;
+use hatetris::nnue::{NetEvaluator, Simd};
 use hatetris::Well;
 
 use super::args::{BenchEvalArgs, EvalArgs};
@@ -93,13 +93,13 @@ fn eval_net(net: &NetEvaluator, well: &Well, a: &EvalArgs, out: &mut dyn Write) 
         )?;
         for c in explained.iter().take(SHOWN) {
             let (place, drawing) = match c.position {
-                Position::Row(r) => (
+                Place::Row(r) => (
                     format!("row {:>2}", r + 4),
                     (0..10)
                         .map(|x| if c.pattern >> x & 1 == 1 { '#' } else { '.' })
                         .collect::<String>(),
                 ),
-                Position::Window { top, left } => (
+                Place::Window { top, left } => (
                     format!(
                         "window rows {}-{} columns {}-{}",
                         top + 4,
@@ -200,12 +200,9 @@ fn bench_eval_net(
     let mut rows: Vec<(String, hatetris::bench::EvaluatorBench)> = Vec::new();
     let heuristic = Knewjade::new(Weights::dnf86(), None);
     rows.push(("heuristic".into(), bench_evaluator(wells, &heuristic)));
-    for kernel in [Kernel::Avx2, Kernel::Scalar] {
-        if let Some(e) = net.with_kernel(kernel) {
-            rows.push((
-                format!("net, {}", kernel.name()),
-                bench_evaluator(wells, &e),
-            ));
+    for simd in [Simd::Avx2, Simd::Scalar] {
+        if let Some(e) = net.with_simd(simd) {
+            rows.push((format!("net, {}", simd.name()), bench_evaluator(wells, &e)));
         }
     }
     let hq = Knewjade::new(Weights::dnf86(), Some(quiescent));
@@ -215,7 +212,7 @@ fn bench_eval_net(
     ));
     let nq = Lookahead::new(net.clone(), quiescent);
     rows.push((
-        format!("net, {}, lookahead {quiescent}", net.kernel().name()),
+        format!("net, {}, lookahead {quiescent}", net.simd().name()),
         bench_evaluator(wells, &nq),
     ));
     outln!(

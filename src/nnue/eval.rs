@@ -9,19 +9,19 @@
 //! bench wells, 19.4 changed features on average and 25 at most, so about
 //! 39 row reads instead of 120). A child with a clear has its rows
 //! shifted, so it is recomputed. The two
-//! give the same integers (see [`super::kernel`]), so `costs` equals
+//! give the same integers (see [`super::simd`]), so `costs` equals
 //! `cost` exactly, as the seam requires. Nothing allocates: the feature
 //! lists and accumulators are fixed arrays on the stack.
 //!
-//! The evaluator is an `Arc` around the net and a kernel choice: cloning it
+//! The evaluator is an `Arc` around the net and a SIMD path choice: cloning it
 //! for another thread copies a pointer.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use super::features::{self, ACTIVE};
-use super::kernel::Kernel;
 use super::quant::QuantNet;
+use super::simd::Simd;
 use super::NetError;
 use crate::evaluate::{Evaluator, Identity};
 use crate::movegen::Child;
@@ -32,15 +32,15 @@ use crate::well::Well;
 #[derive(Clone, Debug)]
 pub struct NetEvaluator {
     net: Arc<QuantNet>,
-    kernel: Kernel,
+    simd: Simd,
 }
 
 impl NetEvaluator {
-    /// An evaluator of `net` with the fastest kernel this CPU runs.
+    /// An evaluator of `net` with the fastest SIMD path this CPU runs.
     pub fn new(net: QuantNet) -> NetEvaluator {
         NetEvaluator {
             net: Arc::new(net),
-            kernel: Kernel::detect(),
+            simd: Simd::detect(),
         }
     }
 
@@ -49,18 +49,18 @@ impl NetEvaluator {
         Ok(NetEvaluator::new(QuantNet::load(path)?))
     }
 
-    /// The same net with another kernel, or `None` if this CPU cannot run
-    /// it. Every kernel gives the same costs.
-    pub fn with_kernel(&self, kernel: Kernel) -> Option<NetEvaluator> {
-        kernel.is_available().then(|| NetEvaluator {
+    /// The same net with another SIMD path, or `None` if this CPU cannot run
+    /// it. Every SIMD path gives the same costs.
+    pub fn with_simd(&self, simd: Simd) -> Option<NetEvaluator> {
+        simd.is_available().then(|| NetEvaluator {
             net: Arc::clone(&self.net),
-            kernel,
+            simd,
         })
     }
 
-    /// The kernel in use.
-    pub fn kernel(&self) -> Kernel {
-        self.kernel
+    /// The SIMD path in use.
+    pub fn simd(&self) -> Simd {
+        self.simd
     }
 
     /// The net.
@@ -79,7 +79,7 @@ impl NetEvaluator {
         let net = &*self.net;
         let mut idx = [0u32; ACTIVE];
         features::active(well, net.layout, &mut idx);
-        self.kernel.output(net, &net.bias, &idx, &[])
+        self.simd.output(net, &net.bias, &idx, &[])
     }
 
     #[inline]
@@ -101,16 +101,16 @@ impl Evaluator for NetEvaluator {
         let mut removed = [0u32; ACTIVE];
         let mut added = [0u32; ACTIVE];
         features::active(parent, layout, &mut idx);
-        let acc = self.kernel.accumulate(net, &net.bias, &idx, &[]);
+        let acc = self.simd.accumulate(net, &net.bias, &idx, &[]);
         let windows = features::Windows::new(parent);
         out.extend(children.iter().map(|c| {
             let y = if c.lines == 0 {
                 let n =
                     features::changes(parent, &windows, &c.well, layout, &mut removed, &mut added);
-                self.kernel.output(net, &acc, &added[..n], &removed[..n])
+                self.simd.output(net, &acc, &added[..n], &removed[..n])
             } else {
                 features::active(&c.well, layout, &mut idx);
-                self.kernel.output(net, &net.bias, &idx, &[])
+                self.simd.output(net, &net.bias, &idx, &[])
             };
             self.cost_of(y, f64::from(parent_score + u32::from(c.lines)))
         }));
@@ -129,7 +129,7 @@ impl Evaluator for NetEvaluator {
 /// Where a feature sits: a row, or a 4×3 window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Position {
+pub enum Place {
     /// Live row `r` (0 is the top live row).
     Row(usize),
     /// The window with top live row `top` and left column `left`.
@@ -145,7 +145,7 @@ pub enum Position {
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Contribution {
     /// Where the feature is.
-    pub position: Position,
+    pub position: Place,
     /// Its pattern (10 bits for a row, 12 for a window).
     pub pattern: u16,
     /// The value minus the value with this feature's weights left out of
@@ -162,17 +162,17 @@ impl NetEvaluator {
         let net = &*self.net;
         let mut idx = [0u32; ACTIVE];
         features::active(well, net.layout, &mut idx);
-        let acc = self.kernel.accumulate(net, &net.bias, &idx, &[]);
-        let all = net.value_of(self.kernel.output(net, &acc, &[], &[]));
+        let acc = self.simd.accumulate(net, &net.bias, &idx, &[]);
+        let all = net.value_of(self.simd.output(net, &acc, &[], &[]));
         let patterns = features::patterns(well);
         let mut out: Vec<Contribution> = (0..ACTIVE)
             .map(|i| {
-                let without = net.value_of(self.kernel.output(net, &acc, &[], &idx[i..=i]));
+                let without = net.value_of(self.simd.output(net, &acc, &[], &idx[i..=i]));
                 let position = if i < features::ROW_POSITIONS {
-                    Position::Row(i)
+                    Place::Row(i)
                 } else {
                     let w = i - features::ROW_POSITIONS;
-                    Position::Window {
+                    Place::Window {
                         top: w / features::WINDOW_COLUMNS,
                         left: w % features::WINDOW_COLUMNS,
                     }
@@ -212,17 +212,17 @@ mod tests {
         }
         let mut idx = [0u32; ACTIVE];
         features::active(&well, q.layout, &mut idx);
-        let all = q.value_of(eval.kernel.output(q, &q.bias, &idx, &[]));
+        let all = q.value_of(eval.simd.output(q, &q.bias, &idx, &[]));
         let got = eval.explain(&well);
         for c in &got {
             let i = match c.position {
-                Position::Row(r) => r,
-                Position::Window { top, left } => {
+                Place::Row(r) => r,
+                Place::Window { top, left } => {
                     features::ROW_POSITIONS + top * features::WINDOW_COLUMNS + left
                 }
             };
             let others: Vec<u32> = (0..ACTIVE).filter(|&j| j != i).map(|j| idx[j]).collect();
-            let without = q.value_of(eval.kernel.output(q, &q.bias, &others, &[]));
+            let without = q.value_of(eval.simd.output(q, &q.bias, &others, &[]));
             assert_eq!(
                 c.value.to_bits(),
                 (all - without).to_bits(),

@@ -8,8 +8,8 @@
 //!   ([`Net`]);
 //! - [`adam`]: Adam with sparse rows, and the trainer ([`Trainer`]);
 //! - [`quant`]: the int16 network and its scales ([`QuantNet`]);
-//! - [`kernel`]: the inner loops, scalar and AVX2, bit-identical
-//!   ([`Kernel`]);
+//! - [`simd`]: the inner loops, scalar and AVX2, bit-identical
+//!   ([`Simd`]);
 //! - [`file`](mod@file): the net files (magic, version, architecture, checksum);
 //! - [`eval`]: [`NetEvaluator`], the search's [`crate::evaluate::Evaluator`]
 //!   with the parent's accumulator reused for its children.
@@ -49,7 +49,7 @@
 //! thread, the hand-timed table of `cargo bench --bench nnue` (median of
 //! five runs; two runs, machine shared with other jobs):
 //!
-//! | net, kernel | `cost` (full) | `costs` (reuse) |
+//! | net, SIMD path | `cost` (full) | `costs` (reuse) |
 //! |---|---|---|
 //! | shared H=64, AVX2 | 0.187, 0.253 | **0.119, 0.136** |
 //! | positional H=64, AVX2 | 0.430, 0.415 | 0.258, 0.248 |
@@ -110,9 +110,9 @@ pub mod adam;
 pub mod eval;
 pub mod features;
 pub mod file;
-pub mod kernel;
 pub mod net;
 pub mod quant;
+pub mod simd;
 
 use std::path::PathBuf;
 
@@ -120,9 +120,9 @@ pub use adam::{AdamConfig, Trainer};
 pub use eval::NetEvaluator;
 pub use features::Layout;
 pub use file::NET_FILE;
-pub use kernel::Kernel;
 pub use net::{Net, Rng, Sample};
 pub use quant::QuantNet;
+pub use simd::Simd;
 
 /// Why a net could not be made, read or written. Every message is one line.
 #[derive(Debug, thiserror::Error)]

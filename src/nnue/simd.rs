@@ -1,8 +1,9 @@
-//! The inner loops of quantised inference, twice: plain Rust and AVX2.
+//! The inner loops of quantised inference, twice: plain Rust and AVX2 (the
+//! two SIMD paths, [`Simd`]).
 //!
 //! Two operations, both on a base accumulator (the net's bias, or a
 //! parent's accumulator) plus lists of table rows to add and to subtract:
-//! `Kernel::accumulate` returns the accumulator, `Kernel::output`
+//! `Simd::accumulate` returns the accumulator, `Simd::output`
 //! applies the clipped ReLU and the output layer and returns the int32
 //! output without storing the accumulator. The feature lists are built by
 //! [`super::features`], once, for both paths.
@@ -11,7 +12,7 @@
 //! four) for the whole sum, with one aligned 32-byte load and one
 //! `vpaddw`/`vpsubw` per row and register, then `vpmaxsw`/`vpminsw` for the
 //! clamp and `vpmaddwd` for the output products. It is chosen at run time
-//! ([`Kernel::detect`], `is_x86_feature_detected!`), so the binary still
+//! ([`Simd::detect`], `is_x86_feature_detected!`), so the binary still
 //! runs on a CPU without AVX2.
 //!
 //! Both paths compute the same integers: the int16 adds wrap identically
@@ -24,49 +25,49 @@ use super::quant::{Acc, Block, QuantNet};
 
 /// Which implementation of the inner loops to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kernel {
+pub enum Simd {
     /// Plain Rust, any CPU.
     Scalar,
     /// `std::arch` AVX2 intrinsics (x86_64 only).
     Avx2,
 }
 
-impl Kernel {
-    /// The fastest kernel this CPU runs.
-    pub fn detect() -> Kernel {
-        if Kernel::Avx2.is_available() {
-            Kernel::Avx2
+impl Simd {
+    /// The fastest SIMD path this CPU runs.
+    pub fn detect() -> Simd {
+        if Simd::Avx2.is_available() {
+            Simd::Avx2
         } else {
-            Kernel::Scalar
+            Simd::Scalar
         }
     }
 
-    /// Whether this CPU can run the kernel.
+    /// Whether this CPU can run the SIMD path.
     pub fn is_available(self) -> bool {
         match self {
-            Kernel::Scalar => true,
+            Simd::Scalar => true,
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            Simd::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
             #[cfg(not(target_arch = "x86_64"))]
-            Kernel::Avx2 => false,
+            Simd::Avx2 => false,
         }
     }
 
     /// A short name (`scalar`, `avx2`).
     pub fn name(self) -> &'static str {
         match self {
-            Kernel::Scalar => "scalar",
-            Kernel::Avx2 => "avx2",
+            Simd::Scalar => "scalar",
+            Simd::Avx2 => "avx2",
         }
     }
 
     /// `base` plus the rows `adds` minus the rows `subs` of `net`'s table.
-    /// A kernel that is not available runs as [`Kernel::Scalar`] (the
-    /// evaluator never holds one; see [`Kernel::is_available`]).
+    /// A SIMD path that is not available runs as [`Simd::Scalar`] (the
+    /// evaluator never holds one; see [`Simd::is_available`]).
     #[inline]
     pub(crate) fn accumulate(self, net: &QuantNet, base: &Acc, adds: &[u32], subs: &[u32]) -> Acc {
         #[cfg(target_arch = "x86_64")]
-        if self == Kernel::Avx2 && self.is_available() {
+        if self == Simd::Avx2 && self.is_available() {
             // SAFETY: AVX2 is available (checked just above; the standard
             // library caches the answer, so the check is one load), and
             // `net.blocks` (1 to 4, see `QuantNet::check`) selects `C`.
@@ -86,7 +87,7 @@ impl Kernel {
     #[inline]
     pub(crate) fn output(self, net: &QuantNet, base: &Acc, adds: &[u32], subs: &[u32]) -> i32 {
         #[cfg(target_arch = "x86_64")]
-        if self == Kernel::Avx2 && self.is_available() {
+        if self == Simd::Avx2 && self.is_available() {
             // SAFETY: AVX2 is available (checked just above; the standard
             // library caches the answer, so the check is one load), and
             // `net.blocks` (1 to 4, see `QuantNet::check`) selects `C`.
