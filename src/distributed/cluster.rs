@@ -39,16 +39,15 @@ use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::worker::Worker;
 
 use super::bar::{tally, tally_step, Bar, Tallies};
-use super::{owner, DistributedError, Shard, Traffic};
+use super::{DistributedError, Shard, Traffic};
 use crate::run::shards::{
     remove_shard_temporaries, shard_depth_path, shard_of, write_shard_depth, Shards, Written,
 };
 use crate::run::store::{DepthFile, Stored};
-use crate::search::adversary::History;
-use crate::search::ancestry::{mix64, well_hash};
+use crate::search::adversary::BeamHistory;
 use crate::search::bounded::{Bounded, Candidate};
 use crate::search::distinct::Distinct;
-use crate::search::kernel::Kernel;
+use crate::search::expand::{ParentStep, Scratch};
 use crate::search::Expanded;
 use crate::well::PackedWell;
 
@@ -75,7 +74,7 @@ enum Order {
         well: PackedWell,
         score: u16,
     },
-    /// The beam's history snapshot (`History::to_snapshot`), to the first
+    /// The beam's history snapshot (`BeamHistory::to_snapshot`), to the first
     /// worker of each process.
     History { to: u32, bytes: Vec<u8> },
     /// The run is over: close everything.
@@ -189,19 +188,19 @@ enum Owned {
 /// writes each entry's next state to.
 #[derive(Default)]
 struct Decoded {
-    slot: Mutex<Option<(u32, Arc<BeamHistory>)>>,
+    slot: Mutex<Option<(u32, Arc<SharedHistory>)>>,
     ready: Condvar,
 }
 
-struct BeamHistory {
-    history: History,
+struct SharedHistory {
+    history: BeamHistory,
     next: Vec<AtomicU32>,
 }
 
-impl BeamHistory {
+impl SharedHistory {
     /// The history the coordinator sent among `orders`, for the beam
     /// after `depth` pieces, of `len` entries.
-    fn decode(orders: &[Order], shard: &Shard, depth: u32, len: u32) -> BeamHistory {
+    fn decode(orders: &[Order], shard: &Shard, depth: u32, len: u32) -> SharedHistory {
         let bytes = orders.iter().find_map(|o| match o {
             Order::History { bytes, .. } => Some(bytes),
             _ => None,
@@ -209,9 +208,9 @@ impl BeamHistory {
         let bytes = bytes.expect("the coordinator sends every process the history");
         // The snapshot was made in memory from a sound history a moment
         // ago: not decoding it is a bug, not bad input.
-        let history = History::from_snapshot(shard.adversary, bytes, depth, len as usize)
+        let history = BeamHistory::from_snapshot(shard.adversary, bytes, depth, len as usize)
             .expect("the coordinator's history snapshot decodes");
-        BeamHistory {
+        SharedHistory {
             next: history.next_slots(len as usize),
             history,
         }
@@ -219,7 +218,7 @@ impl BeamHistory {
 }
 
 impl Decoded {
-    fn put(&self, time: u32, history: Arc<BeamHistory>) {
+    fn put(&self, time: u32, history: Arc<SharedHistory>) {
         *self.slot.lock().unwrap_or_else(|e| e.into_inner()) = Some((time, history));
         self.ready.notify_all();
     }
@@ -227,7 +226,7 @@ impl Decoded {
     /// Waits for iteration `time`'s history. Safe inside a timely worker:
     /// the first worker decodes it as soon as its orders are in, and
     /// needs nothing from this one to do so.
-    fn get(&self, time: u32) -> Arc<BeamHistory> {
+    fn get(&self, time: u32) -> Arc<SharedHistory> {
         let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             match &*slot {
@@ -407,7 +406,9 @@ pub(super) fn work(
         scope
             .input_from(&mut children_in)
             .unary_frontier(
-                Exchange::new(move |c: &Candidate| owner(&c.well, peers)),
+                Exchange::new(move |c: &Candidate| {
+                    u64::from(shard_of(&c.well.unpack(), peers as u32))
+                }),
                 "Own",
                 move |_, _| {
                     let local = owner_local;
@@ -499,7 +500,6 @@ pub(super) fn work(
     let first_of_process = me % workers == 0;
     // Other processes to count traffic to.
     let several = peers > workers;
-    let (mut buf, mut costs) = (Vec::with_capacity(128), Vec::with_capacity(128));
     let mut files = ShardFiles {
         dir: shard.out.clone(),
         layout: Shards {
@@ -543,26 +543,24 @@ pub(super) fn work(
             false => None,
             _ if !expand => None,
             true if first_of_process => {
-                let decoded = Arc::new(BeamHistory::decode(&mine, shard, depth, len));
+                let decoded = Arc::new(SharedHistory::decode(&mine, shard, depth, len));
                 local.history.put(time, Arc::clone(&decoded));
                 Some(decoded)
             }
             true => Some(local.history.get(time)),
         };
-        let kernel = Kernel {
+        let step = ParentStep {
             eval: &*shard.evaluator,
             adversary: shard.adversary,
             history: history.as_ref().map(|h| &h.history),
             next: history.as_ref().map_or(&[], |h| &h.next),
-            width,
-            threads: 1,
         };
         let mut states = Vec::new();
         mine.sort_unstable_by_key(|o| match *o {
             Order::Parent { index, .. } => index,
             _ => u32::MAX,
         });
-        let (mut children, mut distinct) = (0u64, Distinct::default());
+        let mut scratch = Scratch::new();
         let mut expanded = 0usize;
         // This worker's shard of the beam, written alongside its expansion.
         let written = std::thread::scope(|scope| {
@@ -591,27 +589,23 @@ pub(super) fn work(
                     well: well.unpack(),
                     score,
                 };
-                kernel.children(&parent, index as usize, depth, &mut buf, &mut costs);
-                if let Some(slot) = kernel.next.get(index as usize) {
-                    states.push((index, slot.load(Ordering::Relaxed)));
-                }
-                children += buf.len() as u64;
                 let worst = local.bar.get(time);
-                for (c, &cost) in buf.iter().zip(&costs) {
-                    let hash = well_hash(&c.well);
-                    distinct.insert(hash);
-                    if cost > worst {
-                        continue;
-                    }
-                    // `owner` of the packed well, from the hash already made.
-                    if several && (mix64(hash) % peers as u64) as usize / workers != my_process {
-                        remote_bytes += CANDIDATE_BYTES;
-                    }
-                    children_in.send(Candidate {
-                        cost,
-                        well: c.well.pack(),
-                        parent: index,
-                    });
+                step.expand(
+                    &parent,
+                    index,
+                    depth,
+                    &mut scratch,
+                    || worst,
+                    |well, c| {
+                        if several && shard_of(well, peers as u32) as usize / workers != my_process
+                        {
+                            remote_bytes += CANDIDATE_BYTES;
+                        }
+                        children_in.send(c);
+                    },
+                );
+                if let Some(slot) = step.next.get(index as usize) {
+                    states.push((index, slot.load(Ordering::Relaxed)));
                 }
                 expanded += 1;
                 if expanded.is_multiple_of(STEP_EVERY) {
@@ -635,8 +629,8 @@ pub(super) fn work(
         reports_in.send(Report {
             worker: me as u32,
             settings: shard.settings,
-            children,
-            distinct,
+            children: scratch.children,
+            distinct: scratch.distinct,
             remote_bytes,
             states,
             written,
@@ -659,7 +653,9 @@ pub(super) fn work(
             let gather_bytes = match several {
                 true => {
                     all.iter()
-                        .filter(|k| owner(&k.well, peers) as usize / workers != 0)
+                        .filter(|k| {
+                            shard_of(&k.well.unpack(), peers as u32) as usize / workers != 0
+                        })
                         .count() as u64
                         * CANDIDATE_BYTES
                 }
@@ -818,6 +814,7 @@ fn summarise(
             states,
             written,
             recalled,
+            ..Expanded::default()
         },
         bytes,
     ))

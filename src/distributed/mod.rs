@@ -136,6 +136,9 @@ pub enum DistributedError {
     /// A process number outside the layout, or a layout without addresses.
     #[error("{0}")]
     Layout(String),
+    /// The beam's depth file could not be read.
+    #[error(transparent)]
+    Beam(#[from] crate::run::store::StoreError),
     /// A shard's file could not be written or read.
     #[error("{0}")]
     ShardFile(String),
@@ -321,12 +324,14 @@ impl Cluster {
         depth: u32,
         history: Option<Arc<[u8]>>,
     ) -> Result<Expanded, DistributedError> {
-        self.run(DepthJob {
+        self.check(depth, history.is_some(), true, false)?;
+        self.send(Job {
             beam,
             depth,
             history,
             expand: true,
             write: false,
+            recall: Vec::new(),
         })
     }
 
@@ -355,31 +360,45 @@ impl Cluster {
     pub fn run(&self, job: DepthJob) -> Result<Expanded, DistributedError> {
         let DepthJob {
             beam,
-            depth,
             history,
             expand,
             write,
         } = job;
-        if write && self.shards.is_none() {
-            return Err(DistributedError::ShardFile(
-                "asked to write shard files, but no folder was given for them".into(),
-            ));
-        }
-        if expand && history.is_some() != self.adversary.keeps_history() {
-            return Err(DistributedError::History {
-                enemy: self.adversary.kind(),
-                depth,
-                given: history.is_some(),
-            });
-        }
+        let depth = beam.depth();
+        self.check(depth, history.is_some(), expand, write)?;
         self.send(Job {
-            beam,
+            beam: beam.read_all()?.into(),
             depth,
             history,
             expand,
             write,
             recall: Vec::new(),
         })
+    }
+
+    /// Checks a job against the cluster: shard files asked for only where
+    /// the workers have a folder, a history given exactly when the enemy
+    /// keeps one.
+    fn check(
+        &self,
+        depth: u32,
+        history: bool,
+        expand: bool,
+        write: bool,
+    ) -> Result<(), DistributedError> {
+        if write && self.shards.is_none() {
+            return Err(DistributedError::ShardFile(
+                "asked to write shard files, but no folder was given for them".into(),
+            ));
+        }
+        if expand && history != self.adversary.keeps_history() {
+            return Err(DistributedError::History {
+                enemy: self.adversary.kind(),
+                depth,
+                given: history,
+            });
+        }
+        Ok(())
     }
 
     /// Hands the coordinator a job and waits for its result.
