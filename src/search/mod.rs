@@ -45,7 +45,7 @@
 //!
 //! The files, by job: this one the public types (what to search, how, what
 //! it reached, why it failed); `start.rs` the ways in (a new run, a resume,
-//! a check); `depth_loop.rs` the depth loop itself, a step per method;
+//! a check); `depth_loop/` the depth loop itself, a step per method;
 //! `expander.rs` one depth as a job, for the kernel (`kernel.rs`) or
 //! another [`DepthExpander`]; `expand.rs` the inner loop they share.
 
