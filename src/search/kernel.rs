@@ -104,10 +104,11 @@ const BATCH: usize = 1024;
 /// most one part for the others. Parts of a whole block (4,096 entries,
 /// about 0.1 s of work at width 100,000) left 2 threads idle 1.9 % of
 /// their expand time at width 100,000; parts of 512, 0.36 %; of 128,
-/// 0.24 % (`Phases::idle`, session 13). A part costs no allocation (see
-/// `Worker`), and at 1 thread none is stolen; in session 11 smaller parts
-/// looked 5-8 % slower, but the distinct-count sketch then cost most of a
-/// `Worker`'s start.
+/// 0.24 % (the idle share of `hatetris bench search --width 100000
+/// --depths 30 --threads 1,2`). A part costs no allocation (see `Worker`),
+/// and at 1 thread none is stolen; smaller parts once looked 5-8 %
+/// slower, but the distinct-count sketch then cost most of a `Worker`'s
+/// start.
 const PART: usize = 512;
 
 /// The fewest parts a thread gets, for beams too narrow for parts of

@@ -222,8 +222,9 @@ impl Ancestry {
     /// Adds the wells of level `depth`, just matured, to the lookup index.
     ///
     /// The index grows by the new level alone, so the step costs nothing
-    /// that grows with the run. (Session 11 timed the whole rebuild at
-    /// 0.1 ms a depth over the first 20 depths at width 100,000, while the
+    /// that grows with the run. (The whole rebuild it replaced took 0.1 ms
+    /// a depth over the first 20 depths at width 100,000, the ancestry
+    /// phase of `hatetris bench search --width 100000 --depths 20`, while the
     /// mature tree is small; over a long run it holds 0.5-0.9 nodes per
     /// beam entry, and a rebuild would touch every one of them each depth.)
     /// Wells of nodes dropped since stay in the filter (the cell counts are

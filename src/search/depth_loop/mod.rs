@@ -22,9 +22,8 @@
 //! a start from another position (a game's history) would go.
 //!
 //! Written alongside the next expansion, a depth's file costs the search
-//! no wall time of its own, where its write
-//! was the largest serial step (about 1.8 % of a 1-thread depth at width
-//! 100,000); the price is the beam's wells held in memory during one
+//! no wall time of its own, where its write was the largest serial step
+//! (about 1.8 % of a 1-thread depth at width 100,000); the price is the beam's wells held in memory during one
 //! expansion (20 bytes per entry). What stays between two expansions: the
 //! final cut (its sort on the pool, its dedup, selection and cut serial),
 //! the history taking the new beam (the maturing level's blocks are read
