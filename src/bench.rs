@@ -259,7 +259,7 @@ pub fn bench_search(
                 settings: search.settings().run_id(),
                 out: Some(dir.to_path_buf()),
             };
-            let layout = crate::distributed::Layout::local(threads);
+            let layout = crate::distributed::Topology::local(threads);
             let cluster = crate::distributed::Cluster::start(&layout, shard).map_err(|e| {
                 crate::search::SearchError::Threads {
                     threads,

@@ -38,8 +38,9 @@
 //!   the game rebuilt from it ([`run::keyframes`]);
 //! - [`search`]: the beam search: one depth as a kernel, the adversary and
 //!   observer seams, the loop-prevention ancestry;
-//! - [`distributed`]: the beam sharded over timely-dataflow workers (a
-//!   spike: one depth, one process, enemies without history);
+//! - [`distributed`]: the beam sharded over timely-dataflow workers, in
+//!   one process or several, every enemy, each shard writing its own depth
+//!   files (`docs/distributed.md`);
 //! - [`launch`]: a search assembled from what a command asks for (the
 //!   evaluator from its files or rebuilt from a run folder, the depth
 //!   loop's options, a run started or resumed), and a command's input

@@ -157,7 +157,7 @@ fn sharded(
     };
     let mut o = opts(max_depth, 1);
     o.expander = Some(Arc::new(
-        distributed::Cluster::start(&distributed::Layout::local(workers), shard).unwrap(),
+        distributed::Cluster::start(&distributed::Topology::local(workers), shard).unwrap(),
     ));
     o
 }

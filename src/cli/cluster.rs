@@ -8,13 +8,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context, Result};
 
-use hatetris::distributed::{self, Layout, Shard};
+use hatetris::distributed::{self, Shard, Topology};
 
 use super::args::SearchArgs;
 use super::{note, outln};
 
 /// Where a process other than 0 writes its shards' files: its `--out`.
-pub(crate) fn shard_folder(layout: &Layout, a: &SearchArgs) -> Result<PathBuf> {
+pub(crate) fn shard_folder(layout: &Topology, a: &SearchArgs) -> Result<PathBuf> {
     if a.resume.is_some() {
         bail!(
             "--resume is process 0's: process {} goes on writing its shards to --out DIR",
@@ -33,7 +33,7 @@ pub(crate) fn shard_folder(layout: &Layout, a: &SearchArgs) -> Result<PathBuf> {
 /// A process other than 0: serves process 0's run until it ends, writing
 /// its shards' files.
 pub(crate) fn serve(
-    layout: &Layout,
+    layout: &Topology,
     shard: Shard,
     a: &SearchArgs,
     out: &mut dyn Write,
@@ -57,7 +57,7 @@ pub(crate) fn serve(
 
 /// The sharded search's layout from `--workers`, `--process`,
 /// `--processes` and `--hostfile` (`None`: today's kernel).
-pub(crate) fn layout_arg(a: &SearchArgs) -> Result<Option<Layout>> {
+pub(crate) fn layout_arg(a: &SearchArgs) -> Result<Option<Topology>> {
     let cluster = a.process.is_some() || a.processes.is_some() || a.hostfile.is_some();
     let workers = match (a.workers, cluster) {
         (None, false) => return Ok(None),
@@ -108,7 +108,7 @@ pub(crate) fn layout_arg(a: &SearchArgs) -> Result<Option<Layout>> {
     if addresses.len() == 1 {
         addresses.clear();
     }
-    Ok(Some(Layout {
+    Ok(Some(Topology {
         workers,
         process,
         addresses,

@@ -123,8 +123,8 @@ impl Bar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::ancestry::mix64;
     use crate::search::bounded::Candidate;
+    use crate::well::mix64;
     use crate::well::PackedWell;
 
     /// A distinct packed well for each `i` (its rows hold `i`'s bits).

@@ -8,12 +8,13 @@
 //! The kept children equal today's kernel ([`crate::search::expand_depth`])
 //! entry for entry: the same wells, the same parents, in the same (well)
 //! order, whatever the number of processes and workers. The depth loop
-//! ([`crate::search`]) drives it through the [`DepthExpander`] seam and
+//! ([`crate::search`]) drives it through the [`DepthExpander`](crate::search::DepthExpander) seam and
 //! writes the rest of the run folder (manifest, log, history snapshots) as
 //! before, so the union of the shards' files, the best game and the replay
 //! are today's.
 //!
-//! **How a depth runs** (design §3; the dataflow is in `cluster.rs`):
+//! **How a depth runs** (design §3; the dataflow is in `dataflow.rs`, a
+//! worker's iteration in `worker.rs`):
 //! 1. *Send.* The coordinator, worker 0 of process 0, which holds the run
 //!    folder, sends each parent of the beam to the worker that owns it,
 //!    worker `mix64(well_hash(well)) mod S` of the S workers in all (the
@@ -24,10 +25,12 @@
 //!    own while it expands them; its report names the file's digest, and
 //!    the depth loop records the depth only when every shard's is in. (The
 //!    hash spreads the parents as evenly as the round robin it replaced:
-//!    measured in session 14, see `docs/distributed.md` §8.2.)
-//! 2. *Expand.* Each worker expands its parents with the kernel's own step
-//!    (`Kernel::children`: the adversary's piece, the evaluator's batch
-//!    call). Each child that beats its process's bar (below) goes out as a
+//!    the shard files' sizes, `docs/distributed.md` §8.2.) The owner is
+//!    [`shard_of`](crate::run::shards::shard_of), the one rule of the run
+//!    folder's shards, wherever it is computed.
+//! 2. *Expand.* Each worker expands its parents with the kernel's own
+//!    inner loop (`search::expand`: the adversary's piece, the evaluator's
+//!    batch call, the distinct-children sketch, the bar). Each child that beats its process's bar (below) goes out as a
 //!    [`Candidate`](crate::search::bounded::Candidate) (cost, packed well, parent index: 32 bytes) to its
 //!    owner, worker `mix64(well_hash(well)) mod S` (design §2; timely's
 //!    exchange takes a route below the peer count to exactly that worker).
@@ -103,19 +106,19 @@
 
 mod bar;
 mod cluster;
+mod dataflow;
+mod messages;
+mod process;
+mod worker;
 
 use std::path::PathBuf;
-use std::sync::{mpsc, Arc, Mutex};
-
-use timely::communication::WorkerGuards;
+use std::sync::Arc;
 
 use crate::evaluate::Evaluator;
 use crate::run::shards::Shards;
-use crate::run::store::Stored;
-use crate::search::{Adversary, DepthExpander, DepthJob, Expanded};
-use crate::well::PackedWell;
+use crate::search::Adversary;
 
-use cluster::{Coordinator, Job, Local, TrafficCounters};
+pub use cluster::{expand_depth, serve, Cluster};
 
 /// Why a sharded search could not run.
 #[derive(Debug, thiserror::Error)]
@@ -133,9 +136,13 @@ pub enum DistributedError {
     /// No workers.
     #[error("at least one worker is needed")]
     NoWorkers,
-    /// A process number outside the layout, or a layout without addresses.
+    /// A process number outside the topology, or several processes without
+    /// their addresses.
     #[error("{0}")]
-    Layout(String),
+    Topology(String),
+    /// The beam's depth file could not be read.
+    #[error(transparent)]
+    Beam(#[from] crate::run::store::StoreError),
     /// A shard's file could not be written or read.
     #[error("{0}")]
     ShardFile(String),
@@ -154,20 +161,12 @@ pub enum DistributedError {
     Timely(String),
 }
 
-/// The shard that owns `well` among `shards`: `mix64(well_hash(well)) mod
-/// shards` (design §2), the run folder's
-/// [`shard_of`](crate::run::shards::shard_of), whose files this ownership
-/// splits. Fixed and unseeded, so every process agrees.
-pub fn owner(well: &PackedWell, shards: usize) -> u64 {
-    u64::from(crate::run::shards::shard_of(&well.unpack(), shards as u32))
-}
-
 /// Where the workers are: `workers` threads in each of the processes
 /// listed in `addresses` (`host:port`, by process number; timely's
 /// hostfile), of which this is number `process`. No addresses: one
 /// process.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Layout {
+pub struct Topology {
     /// Worker threads in each process.
     pub workers: usize,
     /// This process's number.
@@ -176,10 +175,10 @@ pub struct Layout {
     pub addresses: Vec<String>,
 }
 
-impl Layout {
+impl Topology {
     /// `workers` threads in this one process.
-    pub fn local(workers: usize) -> Layout {
-        Layout {
+    pub fn local(workers: usize) -> Topology {
+        Topology {
             workers,
             process: 0,
             addresses: Vec::new(),
@@ -205,7 +204,7 @@ impl Layout {
             return Err(DistributedError::NoWorkers);
         }
         if self.process >= self.processes() {
-            return Err(DistributedError::Layout(format!(
+            return Err(DistributedError::Topology(format!(
                 "process {} is not among the {} processes (numbered from 0)",
                 self.process,
                 self.processes()
@@ -257,250 +256,4 @@ pub struct Traffic {
     pub depths: u64,
     /// Bytes sent between processes over those depths.
     pub bytes: u64,
-}
-
-/// Process 0's end of a sharded search: a [`DepthExpander`] for the depth
-/// loop, whose workers (here and in the other processes) stay up until it
-/// is dropped or [`finish`](Cluster::finish)ed.
-pub struct Cluster {
-    jobs: Mutex<Option<mpsc::Sender<Job>>>,
-    results: Mutex<mpsc::Receiver<Result<Expanded, DistributedError>>>,
-    guards: Mutex<Option<WorkerGuards<Result<(), String>>>>,
-    traffic: Arc<TrafficCounters>,
-    adversary: Adversary,
-    /// The layout, when the workers write shard files.
-    shards: Option<Shards>,
-}
-
-impl Cluster {
-    /// Starts this process's workers; with several processes, waits until
-    /// all of them are connected. Only process 0 coordinates.
-    pub fn start(layout: &Layout, shard: Shard) -> Result<Cluster, DistributedError> {
-        if layout.process != 0 {
-            return Err(DistributedError::NotCoordinator(layout.process));
-        }
-        let (jobs, job_rx) = mpsc::channel();
-        let (result_tx, results) = mpsc::channel();
-        let traffic = Arc::new(TrafficCounters::default());
-        let adversary = shard.adversary;
-        let shards = shard.out.as_ref().map(|_| layout.shards());
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(layout.workers.max(1))
-            .build()
-            .map_err(|e| DistributedError::Timely(format!("cannot start a thread pool: {e}")))?;
-        let coordinator = Mutex::new(Some(Coordinator {
-            pool,
-            jobs: job_rx,
-            results: result_tx,
-            traffic: Arc::clone(&traffic),
-        }));
-        let guards = launch(layout, shard, move |index| {
-            if index == 0 {
-                coordinator.lock().unwrap_or_else(|e| e.into_inner()).take()
-            } else {
-                None
-            }
-        })?;
-        Ok(Cluster {
-            jobs: Mutex::new(Some(jobs)),
-            results: Mutex::new(results),
-            guards: Mutex::new(Some(guards)),
-            traffic,
-            adversary,
-            shards,
-        })
-    }
-
-    /// One depth: the best `width` distinct children of `beam` (the beam
-    /// after `depth` pieces), sorted by well, each with its parent's index.
-    /// `history` is the beam's history snapshot when the enemy keeps one
-    /// (see [`DepthExpander::expand`]).
-    pub fn expand_beam(
-        &self,
-        beam: Arc<[Stored]>,
-        depth: u32,
-        history: Option<Arc<[u8]>>,
-    ) -> Result<Expanded, DistributedError> {
-        self.run(DepthJob {
-            beam,
-            depth,
-            history,
-            expand: true,
-            write: false,
-        })
-    }
-
-    /// The beams of `depths`, each the union of the shards' files, every
-    /// worker reading its own shard's from its process's folder (see
-    /// [`DepthExpander::recall`]).
-    pub fn recall_beams(&self, depths: &[u32]) -> Result<Vec<Vec<PackedWell>>, DistributedError> {
-        if self.shards.is_none() {
-            return Err(DistributedError::ShardFile(
-                "asked to read shard files, but no folder was given for them".into(),
-            ));
-        }
-        let job = Job {
-            beam: Vec::new().into(),
-            depth: depths.last().copied().unwrap_or(0),
-            history: None,
-            expand: false,
-            write: false,
-            recall: depths.to_vec(),
-        };
-        Ok(self.send(job)?.recalled)
-    }
-
-    /// One depth as the depth loop asks for it: expanded, or its shard
-    /// files written, or both (see [`DepthJob`]).
-    pub fn run(&self, job: DepthJob) -> Result<Expanded, DistributedError> {
-        let DepthJob {
-            beam,
-            depth,
-            history,
-            expand,
-            write,
-        } = job;
-        if write && self.shards.is_none() {
-            return Err(DistributedError::ShardFile(
-                "asked to write shard files, but no folder was given for them".into(),
-            ));
-        }
-        if expand && history.is_some() != self.adversary.keeps_history() {
-            return Err(DistributedError::History {
-                enemy: self.adversary.kind(),
-                depth,
-                given: history.is_some(),
-            });
-        }
-        self.send(Job {
-            beam,
-            depth,
-            history,
-            expand,
-            write,
-            recall: Vec::new(),
-        })
-    }
-
-    /// Hands the coordinator a job and waits for its result.
-    fn send(&self, job: Job) -> Result<Expanded, DistributedError> {
-        let stopped = || {
-            DistributedError::Timely("a worker stopped (did a process of the cluster die?)".into())
-        };
-        {
-            let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-            let jobs = jobs.as_ref().ok_or_else(stopped)?;
-            jobs.send(job).map_err(|_| stopped())?;
-        }
-        let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
-        match results.recv() {
-            Ok(result) => result,
-            Err(_) => Err(self.take_failure().unwrap_or_else(stopped)),
-        }
-    }
-
-    /// Records sent between processes so far.
-    pub fn traffic(&self) -> Traffic {
-        self.traffic.read()
-    }
-
-    /// Ends the run on every worker of every process, and waits for them.
-    pub fn finish(&self) -> Result<(), DistributedError> {
-        self.take_failure().map_or(Ok(()), Err)
-    }
-
-    /// Ends the run (closes the coordinator's channel), joins the workers
-    /// (once) and gives the first failure among them.
-    fn take_failure(&self) -> Option<DistributedError> {
-        self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let guards = self
-            .guards
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()?;
-        joined(guards).err()
-    }
-}
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        let _ = self.finish();
-    }
-}
-
-impl DepthExpander for Cluster {
-    fn expand(&self, job: DepthJob) -> Result<Expanded, String> {
-        self.run(job).map_err(|e| e.to_string())
-    }
-
-    fn shards(&self) -> Option<Shards> {
-        self.shards
-    }
-
-    fn recall(&self, depths: &[u32]) -> Result<Vec<Vec<PackedWell>>, String> {
-        self.recall_beams(depths).map_err(|e| e.to_string())
-    }
-}
-
-/// A process other than 0: runs its workers until process 0 ends the run.
-pub fn serve(layout: &Layout, shard: Shard) -> Result<(), DistributedError> {
-    if layout.process == 0 {
-        return Err(DistributedError::Layout(
-            "process 0 holds the run: it searches, it does not serve".into(),
-        ));
-    }
-    joined(launch(layout, shard, |_| None)?)
-}
-
-/// One depth on `workers` threads of this process (for the tests and the
-/// bench): starts a cluster, runs the depth, ends it. `history` as for
-/// [`Cluster::expand_beam`].
-pub fn expand_depth(
-    beam: Arc<[Stored]>,
-    depth: u32,
-    history: Option<Arc<[u8]>>,
-    width: usize,
-    evaluator: Arc<dyn Evaluator + Send>,
-    adversary: Adversary,
-    workers: usize,
-) -> Result<Expanded, DistributedError> {
-    let shard = Shard {
-        width,
-        evaluator,
-        adversary,
-        settings: 0,
-        out: None,
-    };
-    let cluster = Cluster::start(&Layout::local(workers), shard)?;
-    let expanded = cluster.expand_beam(beam, depth, history)?;
-    cluster.finish()?;
-    Ok(expanded)
-}
-
-/// Starts this process's workers; `coordinator(i)` gives worker `i` its
-/// channels to the depth loop, if it is the coordinator.
-fn launch(
-    layout: &Layout,
-    shard: Shard,
-    coordinator: impl Fn(usize) -> Option<Coordinator> + Send + Sync + 'static,
-) -> Result<WorkerGuards<Result<(), String>>, DistributedError> {
-    let config = layout.config()?;
-    let workers = layout.workers;
-    let local = Arc::new(Local::default());
-    timely::execute(config, move |worker| {
-        let c = coordinator(worker.index());
-        cluster::work(worker, workers, &shard, &local, c)
-    })
-    .map_err(DistributedError::Timely)
-}
-
-/// Waits for every worker; the first failure, if any.
-fn joined(guards: WorkerGuards<Result<(), String>>) -> Result<(), DistributedError> {
-    let mut failure = None;
-    for result in guards.join() {
-        if let Err(e) = result.and_then(|r| r) {
-            failure.get_or_insert(DistributedError::Timely(e));
-        }
-    }
-    failure.map_or(Ok(()), Err)
 }

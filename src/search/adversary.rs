@@ -2,7 +2,7 @@
 //! the history that takes.
 //!
 //! A beam entry is a game of its own, so an enemy with memory needs that
-//! game's history (`History`):
+//! game's history (`BeamHistory`):
 //! - HATETRIS counts every well the game has seen, so it reads the entry's
 //!   chain of ancestors in the shared [`Ancestry`] tree (its loop
 //!   prevention);
@@ -15,7 +15,7 @@
 //! - HATETRIS Mild, LOVETRIS and Burgiel need none: the piece follows from
 //!   the well, or from the depth alone ([`EnemyKind::stateless_piece`]).
 //!
-//! The history is snapshotted with each depth (`History::to_snapshot`):
+//! The history is snapshotted with each depth (`BeamHistory::to_snapshot`):
 //! HATETRIS's is the ancestry's own snapshot (so older runs resume);
 //! Brzustowski's adds the per-entry states behind it.
 
@@ -44,7 +44,7 @@ impl Adversary {
         self.0
     }
 
-    /// Whether the search must keep a `History` for it.
+    /// Whether the search must keep a `BeamHistory` for it.
     pub fn keeps_history(self) -> bool {
         matches!(self.0, EnemyKind::Hatetris | EnemyKind::Brzustowski)
     }
@@ -61,7 +61,7 @@ impl Adversary {
         gen: &MoveGen,
         depth: u32,
         index: usize,
-        history: Option<&History>,
+        history: Option<&BeamHistory>,
         next: &[AtomicU32],
         children: &mut Vec<Child>,
     ) -> Piece {
@@ -151,9 +151,12 @@ impl Brz {
     }
 }
 
-/// The history an adversary keeps for every entry of the current beam.
+/// The history an adversary keeps for every entry of the current beam:
+/// each entry's game so far, as far as the enemy's choice reads it (for
+/// HATETRIS, its loop prevention). Not [`crate::enemy::History`], which is
+/// one game's.
 #[derive(Clone, Debug)]
-pub(crate) struct History {
+pub(crate) struct BeamHistory {
     /// Every entry's chain of ancestors.
     pub ancestry: Ancestry,
     /// Brzustowski: each entry's state (`Brz`); empty for HATETRIS.
@@ -162,14 +165,14 @@ pub(crate) struct History {
 
 const BRZ_MAGIC: &[u8; 8] = b"HTBRZST1";
 
-impl History {
+impl BeamHistory {
     /// The history of a beam holding only the empty well.
-    pub fn root(adversary: Adversary) -> History {
+    pub fn root(adversary: Adversary) -> BeamHistory {
         let states = match adversary.kind() {
             EnemyKind::Brzustowski => vec![Brz::START.0],
             _ => Vec::new(),
         };
-        History {
+        BeamHistory {
             ancestry: Ancestry::root(),
             states,
         }
@@ -185,16 +188,17 @@ impl History {
     }
 
     /// Moves one depth on: `parents[j]` is the index of the next beam's
-    /// entry `j` in the current one; `next` the slots [`Adversary::give`]
-    /// filled; `wells` reads a depth file's wells (see [`Ancestry::push`]).
+    /// entry `j` in the current one; `next` the states [`Adversary::give`]
+    /// left in the slots of [`BeamHistory::next_slots`], by entry of the
+    /// current beam (empty for an adversary without states); `wells` reads
+    /// a depth file's wells (see [`Ancestry::push`]).
     pub fn push(
         &mut self,
         parents: Vec<u32>,
-        next: Vec<AtomicU32>,
+        next: Vec<u32>,
         wells: impl FnMut(usize, &[u32]) -> Result<Vec<PackedWell>, StoreError>,
     ) -> Result<(), StoreError> {
         if !next.is_empty() {
-            let next: Vec<u32> = next.into_iter().map(AtomicU32::into_inner).collect();
             self.states = parents.iter().map(|&p| next[p as usize]).collect();
         }
         self.ancestry.push(parents, wells)
@@ -225,9 +229,9 @@ impl History {
         bytes: &[u8],
         depth: u32,
         beam_len: usize,
-    ) -> Option<History> {
+    ) -> Option<BeamHistory> {
         if adversary.kind() != EnemyKind::Brzustowski {
-            return Some(History {
+            return Some(BeamHistory {
                 ancestry: Ancestry::from_snapshot(bytes, depth, beam_len)?,
                 states: Vec::new(),
             });
@@ -242,7 +246,7 @@ impl History {
         if states.len() != 4 * beam_len || crc32fast::hash(states).to_le_bytes() != crc {
             return None;
         }
-        Some(History {
+        Some(BeamHistory {
             ancestry: Ancestry::from_snapshot(ancestry, depth, beam_len)?,
             states: states
                 .chunks_exact(4)

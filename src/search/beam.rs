@@ -19,7 +19,7 @@ use crate::well::PackedWell;
 /// A beam, sorted by well, read a block of [`store::BLOCK`] entries at a
 /// time.
 #[derive(Clone, Copy)]
-pub(crate) enum Beam<'a> {
+pub enum Beam<'a> {
     /// Read back from its depth file.
     File(&'a DepthFile),
     /// The wells the depth before kept, sorted by well, making up the beam
@@ -34,15 +34,20 @@ pub(crate) enum Beam<'a> {
 
 impl Beam<'_> {
     /// Entries.
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         match self {
             Beam::File(f) => f.len(),
             Beam::Kept { wells, .. } => wells.len(),
         }
     }
 
+    /// Whether it holds no entry.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Pieces placed in every entry.
-    pub(crate) fn depth(&self) -> u32 {
+    pub fn depth(&self) -> u32 {
         match self {
             Beam::File(f) => f.depth(),
             Beam::Kept { depth, .. } => *depth,
@@ -50,7 +55,7 @@ impl Beam<'_> {
     }
 
     /// Blocks.
-    pub(crate) fn blocks(&self) -> usize {
+    pub fn blocks(&self) -> usize {
         match self {
             Beam::File(f) => f.blocks(),
             Beam::Kept { wells, .. } => wells.len().div_ceil(store::BLOCK),
@@ -58,7 +63,7 @@ impl Beam<'_> {
     }
 
     /// Block `b`'s entries: those from `b × BLOCK` on.
-    pub(crate) fn block(&self, b: usize) -> Result<Vec<Stored>, StoreError> {
+    pub fn block(&self, b: usize) -> Result<Vec<Stored>, StoreError> {
         match *self {
             Beam::File(f) => f.block(b),
             Beam::Kept { wells, depth } => {
@@ -72,7 +77,7 @@ impl Beam<'_> {
     }
 
     /// Every entry (run inside the caller's thread pool).
-    pub(crate) fn read_all(&self) -> Result<Vec<Stored>, StoreError> {
+    pub fn read_all(&self) -> Result<Vec<Stored>, StoreError> {
         match *self {
             Beam::File(f) => f.read_all(),
             Beam::Kept { wells, depth } => Ok(wells.par_iter().map(|w| stored(w, depth)).collect()),

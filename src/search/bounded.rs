@@ -247,11 +247,11 @@ impl Bounded {
     /// the depth file wants. The cut to `cap` then keeps that order: the
     /// `cap`-th best is found by a selection over indices (4 bytes an entry,
     /// not a copy of the candidates), and everything worse is dropped in one
-    /// pass. Cutting first and sorting the survivors by well again, as
-    /// before session 13, took 24.7 ms against this 16.3 ms on one thread
-    /// (`benches/select.rs`, a width-100,000 set, both in one run), and
-    /// the search's select phase went from 0.63-0.73 s to 0.44-0.46 s over
-    /// 30 depths at width 100,000 on one thread.
+    /// pass. Cutting first and sorting the survivors by well again, as the
+    /// search once did, took 24.7 ms against this 16.3 ms on one thread
+    /// (`cargo bench --bench select`, a width-100,000 set, both in one
+    /// run), and the select phase of `hatetris bench search --width 100000
+    /// --depths 30 --threads 1` went from 0.63-0.73 s to 0.44-0.46 s.
     pub fn into_sorted_by_well(self) -> Vec<Candidate> {
         use rayon::slice::ParallelSliceMut;
         let (cap, mut buf) = (self.cap, self.buf);

@@ -33,7 +33,7 @@ pub struct Mix(u64);
 
 impl Hasher for Mix {
     fn finish(&self) -> u64 {
-        super::ancestry::mix64(self.0)
+        crate::well::mix64(self.0)
     }
 
     fn write(&mut self, bytes: &[u8]) {
@@ -68,7 +68,7 @@ impl Distinct {
     /// its trailing zeros).
     #[inline]
     pub fn insert(&mut self, hash: u64) {
-        self.0.insert_hash(super::ancestry::mix64(hash));
+        self.0.insert_hash(crate::well::mix64(hash));
     }
 
     /// Adds everything `other` saw.

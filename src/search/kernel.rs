@@ -35,7 +35,8 @@
 //!
 //! The kernel knows nothing of files beyond reading the beam, nor of
 //! printing: the caller writes the result, and progress goes to the
-//! [`Observer`].
+//! [`Observer`]. Its inner loop, one parent's children costed and
+//! offered, is the one the sharded search runs too ([`super::expand`]).
 //!
 //! Memory: one bounded set (36 bytes per kept child), and per thread's
 //! run of parts a distinct-count sketch, a child buffer and a batch of
@@ -50,14 +51,13 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::adversary::{Adversary, History};
-use super::ancestry::well_hash;
-use super::beam::Beam;
+use super::adversary::{Adversary, BeamHistory};
 use super::bounded::{compact, Bounded, Candidate};
 use super::distinct::Distinct;
+use super::expand::{ParentStep, Scratch};
+use super::expander::{DepthJob, Expanded, Timing};
 use super::Observer;
 use crate::evaluate::Evaluator;
-use crate::movegen::{Child, MoveGen};
 use crate::run::store::{self, StoreError, Stored};
 
 /// What one depth needs besides the beam.
@@ -67,33 +67,11 @@ pub(crate) struct Kernel<'a> {
     /// Gives each parent its piece.
     pub adversary: Adversary,
     /// The beam's history, for an adversary that keeps one.
-    pub history: Option<&'a History>,
-    /// One slot per beam entry for the state its children inherit (empty
-    /// unless the adversary keeps per-entry states).
-    pub next: &'a [AtomicU32],
+    pub history: Option<&'a BeamHistory>,
     /// Children kept.
     pub width: usize,
     /// Threads in the pool the kernel runs in.
     pub threads: usize,
-}
-
-/// What one depth produced.
-pub(crate) struct Expansion {
-    /// The kept children, sorted by well.
-    pub kept: Vec<Candidate>,
-    /// Children generated.
-    pub children: u64,
-    /// Distinct children (an estimate, see [`Distinct`]).
-    pub unique: u64,
-    /// Seconds of the final cut and sort (part of the expansion's time).
-    pub select_s: f64,
-    /// Seconds the shared set's lock was held, summed over the threads.
-    pub locked_s: f64,
-    /// Seconds threads waited for that lock, summed over the threads.
-    pub waited_s: f64,
-    /// Seconds threads sat idle at the end of the expansion, out of work
-    /// while others finished their last part, summed over the threads.
-    pub idle_s: f64,
 }
 
 /// Time spent on the shared set's lock, in nanoseconds.
@@ -126,10 +104,11 @@ const BATCH: usize = 1024;
 /// most one part for the others. Parts of a whole block (4,096 entries,
 /// about 0.1 s of work at width 100,000) left 2 threads idle 1.9 % of
 /// their expand time at width 100,000; parts of 512, 0.36 %; of 128,
-/// 0.24 % (`Phases::idle`, session 13). A part costs no allocation (see
-/// `Worker`), and at 1 thread none is stolen; in session 11 smaller parts
-/// looked 5-8 % slower, but the distinct-count sketch then cost most of a
-/// `Worker`'s start.
+/// 0.24 % (the idle share of `hatetris bench search --width 100000
+/// --depths 30 --threads 1,2`). A part costs no allocation (see `Worker`),
+/// and at 1 thread none is stolen; smaller parts once looked 5-8 %
+/// slower, but the distinct-count sketch then cost most of a `Worker`'s
+/// start.
 const PART: usize = 512;
 
 /// The fewest parts a thread gets, for beams too narrow for parts of
@@ -140,24 +119,18 @@ const PART: usize = 512;
 /// threads.)
 const PARTS_PER_THREAD: usize = 32;
 
-/// What a thread carries from part to part of a block: its counts, its
-/// distinct-count sketch, and the buffers it reuses (so nothing is
-/// allocated per part).
+/// What a thread carries from part to part of a block: the inner loop's
+/// counts, sketch and buffers, and its batch for the shared set (so
+/// nothing is allocated per part).
 struct Worker {
-    children: u64,
-    distinct: Distinct,
-    buf: Vec<Child>,
-    costs: Vec<f64>,
+    scratch: Scratch,
     batch: Vec<Candidate>,
 }
 
 impl Worker {
     fn new() -> Worker {
         Worker {
-            children: 0,
-            distinct: Distinct::default(),
-            buf: Vec::with_capacity(128),
-            costs: Vec::with_capacity(128),
+            scratch: Scratch::new(),
             batch: Vec::with_capacity(BATCH),
         }
     }
@@ -206,15 +179,28 @@ impl Shared<'_> {
 }
 
 impl Kernel<'_> {
-    /// Expands every entry of `beam` (run inside the caller's thread pool),
-    /// or `None` when `stop` turned true meanwhile (the parts not yet begun
-    /// are skipped, so a stop takes effect within one part per thread).
+    /// Expands every entry of the job's beam (run inside the caller's
+    /// thread pool), or `None` when `stop` turned true meanwhile (the parts
+    /// not yet begun are skipped, so a stop takes effect within one part
+    /// per thread). The kernel writes nothing: the job's `write` is the
+    /// depth loop's, and its snapshot bytes are for other processes.
     pub(crate) fn expand(
         &self,
-        beam: Beam,
+        job: &DepthJob,
         observer: &dyn Observer,
         stop: &(dyn Fn() -> bool + Sync),
-    ) -> Result<Option<Expansion>, StoreError> {
+    ) -> Result<Option<Expanded>, StoreError> {
+        let beam = job.beam;
+        // The slots Brzustowski writes each entry's next state to.
+        let next = self
+            .history
+            .map_or_else(Vec::new, |h| h.next_slots(beam.len()));
+        let step = ParentStep {
+            eval: self.eval,
+            adversary: self.adversary,
+            history: self.history,
+            next: &next,
+        };
         let kept = Mutex::new(Bounded::new(self.width));
         let worst = AtomicU64::new(f64::INFINITY.to_bits());
         let time = LockTime::default();
@@ -265,7 +251,7 @@ impl Kernel<'_> {
                         if stop() {
                             return w;
                         }
-                        self.expand_part(&mut w, part, base + i * part_len, depth, &shared);
+                        expand_part(&step, &mut w, part, base + i * part_len, depth, &shared);
                         observer.expanded(part.len() as u64);
                         done();
                         w
@@ -273,7 +259,7 @@ impl Kernel<'_> {
                     .map(|mut w| {
                         shared.flush(&mut w.batch);
                         done();
-                        (w.children, w.distinct)
+                        (w.scratch.children, w.scratch.distinct)
                     })
                     .reduce(Tally::default, merge))
             })
@@ -289,65 +275,41 @@ impl Kernel<'_> {
         let kept = kept.into_inner().expect("no thread panicked");
         let selecting = Instant::now();
         let kept = kept.into_sorted_by_well();
-        Ok(Some(Expansion {
+        Ok(Some(Expanded {
             kept,
             children,
             unique: distinct.count(),
-            select_s: selecting.elapsed().as_secs_f64(),
-            locked_s: time.held.into_inner() as f64 * 1e-9,
-            waited_s: time.waited.into_inner() as f64 * 1e-9,
-            idle_s: idle as f64 * 1e-9,
+            // In place: an atomic has its integer's layout.
+            states: next.into_iter().map(AtomicU32::into_inner).collect(),
+            timing: Timing {
+                select_s: selecting.elapsed().as_secs_f64(),
+                locked_s: time.held.into_inner() as f64 * 1e-9,
+                waited_s: time.waited.into_inner() as f64 * 1e-9,
+                idle_s: idle as f64 * 1e-9,
+            },
+            ..Expanded::default()
         }))
     }
+}
 
-    /// Gives entry `index` of the beam after `depth` pieces, `e`, its piece
-    /// and costs its children: the children are left in `buf` and their
-    /// costs in `costs` (both cleared first). The one step of expansion that
-    /// every way of running a depth shares (this kernel and the sharded one,
-    /// [`crate::distributed`]).
-    #[inline]
-    pub(crate) fn children(
-        &self,
-        e: &Stored,
-        index: usize,
-        depth: u32,
-        buf: &mut Vec<Child>,
-        costs: &mut Vec<f64>,
-    ) {
-        let gen = MoveGen::new(&e.well);
-        self.adversary
-            .give(&gen, depth, index, self.history, self.next, buf);
-        self.eval.costs(&e.well, u32::from(e.score), buf, costs);
-    }
-
-    /// Expands `part`, the beam's entries from index `first` on, into `w`
-    /// and, a batch at a time, the shared set.
-    fn expand_part(
-        &self,
-        w: &mut Worker,
-        part: &[Stored],
-        first: usize,
-        depth: u32,
-        shared: &Shared,
-    ) {
-        for (j, e) in part.iter().enumerate() {
-            let index = first + j;
-            self.children(e, index, depth, &mut w.buf, &mut w.costs);
-            w.children += w.buf.len() as u64;
-            for (c, &cost) in w.buf.iter().zip(&w.costs) {
-                w.distinct.insert(well_hash(&c.well));
-                if cost > f64::from_bits(shared.worst.load(Ordering::Relaxed)) {
-                    continue;
-                }
-                w.batch.push(Candidate {
-                    cost,
-                    well: c.well.pack(),
-                    parent: index as u32,
-                });
-                if w.batch.len() == BATCH {
-                    shared.flush(&mut w.batch);
-                }
+/// Expands `part`, the beam's entries from index `first` on, into `w`
+/// and, a batch at a time, the shared set.
+fn expand_part(
+    step: &ParentStep,
+    w: &mut Worker,
+    part: &[Stored],
+    first: usize,
+    depth: u32,
+    shared: &Shared,
+) {
+    let worst = || f64::from_bits(shared.worst.load(Ordering::Relaxed));
+    for (j, e) in part.iter().enumerate() {
+        let index = (first + j) as u32;
+        step.expand(e, index, depth, &mut w.scratch, worst, |_, c| {
+            w.batch.push(c);
+            if w.batch.len() == BATCH {
+                shared.flush(&mut w.batch);
             }
-        }
+        });
     }
 }

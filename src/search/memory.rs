@@ -13,11 +13,12 @@ pub fn peak_rss() -> Option<u64> {
 
 /// Bytes assumed per beam entry by [`bytes_needed`] with one thread.
 ///
-/// Measured in session 12 (peak RSS over 30 depths against HATETRIS, the
-/// slope between widths 100,000 and 300,000): 68 bytes per entry on one
-/// thread, with the beam's wells held during their own expansion (see the
-/// [module doc](super)). Whole runs add about 11 as the ancestry grows
-/// (session 3: 49 over 30 depths, 60 over whole runs). 96 leaves a
+/// Measured as the slope of the peak RSS between `hatetris bench search
+/// --width 100000 --depths 30 --threads 1` and the same at `--width
+/// 300000` (against HATETRIS): 68 bytes per entry on one thread, with the
+/// beam's wells held during their own expansion (see the [module
+/// doc](super)). Whole runs add about 11 as the ancestry grows (an older
+/// build measured 49 over 30 depths, 60 over whole runs). 96 leaves a
 /// margin for longer runs and allocator slack.
 pub const BYTES_PER_ENTRY: u64 = 96;
 
@@ -30,8 +31,9 @@ pub const BYTES_PER_ENTRY: u64 = 96;
 /// bytes an entry on 1 thread, 109 on 2, and 175 on 8 (time-sliced on this
 /// 2-core machine, so compactions overlap as on a big box; the build before
 /// this one, which did not hold the beam, took 211 there: how many buffers
-/// overlap depends on the scheduling). Session 13 measured 68 on 1 thread
-/// again and 125 on 2 (22.0 → 35.5 MB and 26.2 → 51.2 MB). So the first extra thread adds about
+/// overlap depends on the scheduling). A later run of the same commands
+/// with `--threads 1` and `--threads 2` gave 68 again and 125 (22.0 →
+/// 35.5 MB and 26.2 → 51.2 MB). So the first extra thread adds about
 /// 41 and the next six together 66-100: the estimate charges 56 for each of
 /// the first three and nothing past them, 264 bytes an entry from 4
 /// threads on. Not measured on a big box; if compactions overlap more
@@ -41,8 +43,8 @@ pub const BYTES_PER_EXTRA_THREAD: u64 = 56;
 /// Threads past the first that [`bytes_needed`] charges for.
 pub const EXTRA_THREADS: u64 = 3;
 
-/// Bytes assumed whatever the width by [`bytes_needed`]. The session-12
-/// measurements put the base at 14-15 MB on 1 or 2 threads (21.4 MB at
+/// Bytes assumed whatever the width by [`bytes_needed`]. The measurements
+/// of [`BYTES_PER_ENTRY`] put the base at 14-15 MB on 1 or 2 threads (21.4 MB at
 /// width 100,000 less 68 bytes per entry; 24.6 MB less 109) and 38.6 MB
 /// on 8; 64 MiB leaves room for more threads and a bigger allocator
 /// reserve.

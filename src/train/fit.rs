@@ -23,7 +23,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::nnue::{AdamConfig, Net, Rng, Sample, Trainer};
-use crate::search::ancestry::mix64;
+use crate::well::mix64;
 
 /// How to fit.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -528,7 +528,7 @@ impl Generations<'_> {
 const CHUNK: usize = 2048;
 
 fn mix(g: u32) -> u64 {
-    crate::search::ancestry::mix64(u64::from(g) + 0x7461_7267)
+    crate::well::mix64(u64::from(g) + 0x7461_7267)
 }
 
 /// `rescale.json`: the map from the previous net's value units to this

@@ -175,7 +175,7 @@ pub fn jittered(w: &Weights, copy: usize) -> Weights {
     }
     for (i, name) in WEIGHT_NAMES.iter().enumerate() {
         let v = w.get(name).expect("a weight name");
-        let h = crate::search::ancestry::mix64(((copy as u64) << 32) | i as u64);
+        let h = crate::well::mix64(((copy as u64) << 32) | i as u64);
         // Uniform in [-1, 1).
         let r = (h >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
         out.set(name, v * (1.0 + JITTER * r));

@@ -1,0 +1,233 @@
+//! The depth loop, from the manifest's last depth to `opts.max_depth`, as
+//! a [`DepthLoop`] whose state lives between turns and whose steps are its
+//! methods. One turn:
+//!
+//! 1. [`open`](DepthLoop::open) the beam to expand: the one the turn before
+//!    selected (in memory), or on resuming its depth file (read a block at
+//!    a time) or a sharded run's shards (recalled from their workers);
+//! 2. [`expand_and_write`](DepthLoop::expand_and_write): expand it (the
+//!    kernel, or the [`DepthExpander`]) while the selected beam's depth
+//!    file is written on the same pool (`rayon::join`) and its history
+//!    snapshot on a thread of its own;
+//! 3. [`record`](DepthLoop::record) the written depth in the manifest and
+//!    the log: only now, with both files on disk, does the manifest name it;
+//! 4. [`select`](DepthLoop::select) the kept children as the next beam,
+//!    with the best score, and [`step_history`](DepthLoop::step_history):
+//!    the history takes the new beam before the next expansion reads it.
+//!
+//! Steps 1 and the loop itself are here, step 2 in `expand.rs`, steps 3
+//! and 4 in `record.rs`, and a sharded run's kept beams in `recent.rs`.
+//!
+//! Where the loop begins is settled once, in [`DepthLoop::new`]: the place
+//! a start from another position (a game's history) would go.
+//!
+//! Written alongside the next expansion, a depth's file costs the search
+//! no wall time of its own, where its write was the largest serial step
+//! (about 1.8 % of a 1-thread depth at width 100,000); the price is the beam's wells held in memory during one
+//! expansion (20 bytes per entry). What stays between two expansions: the
+//! final cut (its sort on the pool, its dedup, selection and cut serial),
+//! the history taking the new beam (the maturing level's blocks are read
+//! on the pool, the pruning and the filter's new keys serial), and the
+//! manifest: 0.85-0.88 % of a 1-thread depth, their serial parts less
+//! (the phases of `hatetris bench search --width 100000 --depths 30
+//! --threads 1,2`).
+
+mod expand;
+mod recent;
+mod record;
+
+use std::mem;
+use std::path::Path;
+use std::time::Instant;
+
+use super::adversary::BeamHistory;
+use super::beam::Beam;
+use super::{Observer, Options, RunResult, Search, SearchError};
+use crate::run::shards::Shards;
+use crate::run::store::DepthFile;
+use crate::run::{self, DepthStats, Manifest};
+use crate::well::PackedWell;
+
+use recent::{recall, Recent};
+
+/// The depth loop's state between two turns.
+pub(super) struct DepthLoop<'a> {
+    dir: &'a Path,
+    search: Search<'a>,
+    opts: &'a Options,
+    observer: &'a dyn Observer,
+    lock: crate::folder::FolderLock,
+    pool: rayon::ThreadPool,
+    /// When the loop began: each depth's `elapsed_s` counts from it.
+    started: Instant,
+    run_id: u64,
+    manifest: Manifest,
+    /// The beam's history, for an adversary that keeps one.
+    history: Option<BeamHistory>,
+    /// A sharded run's layout: its depth files are written by its shards'
+    /// workers (through the expander), the rest of the folder here.
+    shards: Option<Shards>,
+    /// The depth of the beam the next turn expands.
+    depth: u32,
+    /// Seconds the manifest and log of the depth before took (`Phases`).
+    bookkeeping: f64,
+    /// The beam at `depth` when it is not yet on disk.
+    selected: Option<Selected>,
+    /// A sharded run's last beams, for the history's step.
+    recent: Recent,
+    /// The digest of the last depth file on disk, which the next one names
+    /// (one file per depth; a shard's worker keeps its own).
+    previous: u64,
+}
+
+/// A beam selected but not yet on disk: its depth file is written alongside
+/// the next depth's expansion, which reads the beam from memory.
+pub(super) struct Selected {
+    /// The beam's wells, sorted.
+    wells: Vec<PackedWell>,
+    /// Its figures, but for those of writing it (`file_bytes`, and the
+    /// `write` and `snapshot` phases); `None` for a sharded run's root,
+    /// which the manifest does not list (no run's does).
+    stats: Option<DepthStats>,
+}
+
+/// Where a turn's beam comes from (see [`DepthLoop::open`]).
+pub(super) enum Opened {
+    /// The beam the turn before selected.
+    Selected,
+    /// Its depth file, read a block at a time as it is expanded, so it
+    /// costs no memory of its own.
+    File(DepthFile),
+    /// The union of a sharded run's files, which each shard's worker read
+    /// from its own folder.
+    Recalled(Vec<PackedWell>),
+}
+
+impl<'a> DepthLoop<'a> {
+    /// The loop at the manifest's last depth, with that beam's `history`.
+    /// Its beam is on disk (a new run's root, which [`run::create`]
+    /// wrote, or the depth a resume goes on from), except for a sharded
+    /// run's root: its shards' workers write it, as every depth, so it
+    /// starts out selected. A start from another position (a game's
+    /// history) would settle its depth, history and beam here.
+    pub(super) fn new(
+        dir: &'a Path,
+        lock: crate::folder::FolderLock,
+        manifest: Manifest,
+        history: Option<BeamHistory>,
+        search: Search<'a>,
+        opts: &'a Options,
+        observer: &'a dyn Observer,
+    ) -> Result<DepthLoop<'a>, SearchError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.threads)
+            .build()
+            .map_err(|e| SearchError::Threads {
+                threads: opts.threads,
+                reason: e.to_string(),
+            })?;
+        let shards = manifest.shards;
+        let depth = manifest.depth;
+        let selected = match (shards, depth) {
+            (Some(_), 0) => Some(Selected {
+                wells: vec![crate::well::Well::EMPTY.pack()],
+                stats: None,
+            }),
+            _ => None,
+        };
+        Ok(DepthLoop {
+            dir,
+            search,
+            opts,
+            observer,
+            lock,
+            pool,
+            started: Instant::now(),
+            run_id: manifest.settings.run_id(),
+            manifest,
+            history,
+            shards,
+            depth,
+            bookkeeping: 0.0,
+            selected,
+            recent: Recent::default(),
+            previous: 0,
+        })
+    }
+
+    /// Turns until the last depth is written, the beam dies out, or the
+    /// search is stopped.
+    pub(super) fn run(mut self) -> Result<RunResult, SearchError> {
+        let max = self.opts.max_depth;
+        let stopped = loop {
+            let expanding = self.depth < max && !self.opts.stopping();
+            if !expanding && self.selected.is_none() {
+                break self.depth < max;
+            }
+            let opened = self.open()?;
+            let shard_write = self.shards.is_some() && self.selected.is_some();
+            let turn = self.expand_and_write(self.beam(&opened), expanding, shard_write);
+            drop(opened);
+            // A sharded depth counts only once every shard's file is on
+            // disk; one file per depth, once it is (an expansion that
+            // failed after it was written does not undo it).
+            let mut outcome = match turn.outcome {
+                Some(Err(e)) if shard_write => return Err(e),
+                outcome => outcome,
+            };
+            let shard_files = match &mut outcome {
+                Some(Ok(Some(e))) => mem::take(&mut e.written),
+                _ => Vec::new(),
+            };
+            self.record(turn.written, turn.snapshotted, shard_files)?;
+            let Some(outcome) = outcome.filter(|_| expanding) else {
+                break self.depth < max;
+            };
+            let Some(expanded) = outcome? else {
+                break true;
+            };
+            if !self.select(expanded, turn.stepped)? {
+                break false;
+            }
+        };
+        Ok(RunResult {
+            best: self.manifest.best,
+            depth: self.depth,
+            exhausted: self.manifest.exhausted,
+            stopped,
+            _lock: self.lock,
+        })
+    }
+
+    /// Step 1: where the beam to expand comes from.
+    fn open(&mut self) -> Result<Opened, SearchError> {
+        Ok(match (&self.selected, self.shards) {
+            (Some(_), _) => Opened::Selected,
+            (None, None) => {
+                let file = DepthFile::open(&run::depth_path(self.dir, self.depth))?;
+                self.previous = file.digest();
+                Opened::File(file)
+            }
+            (None, Some(_)) => Opened::Recalled(recall(
+                self.opts,
+                &mut self.recent,
+                self.depth,
+                self.history.is_some(),
+                &self.manifest,
+            )?),
+        })
+    }
+
+    /// The beam `opened` holds.
+    fn beam<'b>(&'b self, opened: &'b Opened) -> Beam<'b> {
+        let depth = self.depth;
+        match opened {
+            Opened::Selected => Beam::Kept {
+                wells: &self.selected.as_ref().expect("opened as selected").wells,
+                depth,
+            },
+            Opened::File(file) => Beam::File(file),
+            Opened::Recalled(wells) => Beam::Kept { wells, depth },
+        }
+    }
+}
