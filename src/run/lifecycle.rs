@@ -213,3 +213,35 @@ pub(crate) fn best_from_files(
     }
     Ok(best)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::enemy::EnemyKind;
+    use crate::evaluate::Identity;
+
+    #[test]
+    fn the_width_is_named_before_the_enemy_and_the_enemy_by_its_name() {
+        let settings = |width, enemy| Settings {
+            width,
+            evaluator: Identity::default(),
+            enemy,
+        };
+        let dir = Path::new("run");
+        let run = settings(30, EnemyKind::Hatetris);
+        assert!(check_settings(dir, &run, &run).is_ok());
+        let both = check_settings(dir, &run, &settings(31, EnemyKind::Mild)).unwrap_err();
+        assert!(
+            both.to_string()
+                .ends_with("the beam width differs (run has 30, asked for 31)"),
+            "{both}"
+        );
+        let enemy = check_settings(dir, &run, &settings(30, EnemyKind::Mild)).unwrap_err();
+        assert!(
+            enemy
+                .to_string()
+                .ends_with("the enemy differs (run has hatetris, asked for mild)"),
+            "{enemy}"
+        );
+    }
+}
