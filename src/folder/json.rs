@@ -31,7 +31,7 @@ pub fn read<T: DeserializeOwned>(path: &Path) -> Result<Option<T>, FolderError> 
     }
 }
 
-/// The text [`write`] puts in a file: `value` as pretty JSON with a final
+/// The text [`write()`] puts in a file: `value` as pretty JSON with a final
 /// newline.
 pub fn pretty<T: Serialize>(value: &T) -> String {
     let mut text = serde_json::to_string_pretty(value).expect("plain data serialises");
@@ -46,7 +46,7 @@ pub fn write<T: Serialize>(path: &Path, value: &T) -> Result<(), IoError> {
 
 /// Writes `value` to `path` as pretty JSON with no final newline,
 /// atomically: the form of a run folder's `manifest.json` and
-/// `shard.json`, which predate [`write`] and keep their bytes (a run made
+/// `shard.json`, which predate [`write()`] and keep their bytes (a run made
 /// by an older build and one made now hold the same files).
 pub fn write_unterminated<T: Serialize>(path: &Path, value: &T) -> Result<(), IoError> {
     let text = serde_json::to_string_pretty(value).expect("plain data serialises");
