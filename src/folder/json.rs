@@ -44,6 +44,15 @@ pub fn write<T: Serialize>(path: &Path, value: &T) -> Result<(), IoError> {
     write_atomic(path, pretty(value).as_bytes()).map_err(io(path))
 }
 
+/// Writes `value` to `path` as pretty JSON with no final newline,
+/// atomically: the form of a run folder's `manifest.json` and
+/// `shard.json`, which predate [`write()`] and keep their bytes (a run made
+/// by an older build and one made now hold the same files).
+pub fn write_unterminated<T: Serialize>(path: &Path, value: &T) -> Result<(), IoError> {
+    let text = serde_json::to_string_pretty(value).expect("plain data serialises");
+    write_atomic(path, text.as_bytes()).map_err(io(path))
+}
+
 /// One line of a JSON-lines log: `value` as compact JSON and a newline.
 pub fn line<T: Serialize>(value: &T) -> String {
     let mut line = serde_json::to_string(value).expect("plain data serialises");

@@ -12,19 +12,23 @@
 //! - [`differences`]: the settings a folder recorded against the ones asked
 //!   for on resuming, key by key;
 //! - [`IoError`]: an I/O error with the path it happened on, the one shape
-//!   every module's error type wraps.
+//!   every module's error type wraps;
+//! - [`fnv1a`]: the fixed digest written into files (a depth file's
+//!   checksums and links, a run's identity, the log's mark).
 //!
 //! This room is the ground floor: it imports nothing else of the crate, so
 //! `run`, `train`, `tune` and `nnue` all build on it without an arrow
 //! running back up the layering.
 
 pub mod atomic;
+mod digest;
 pub mod json;
 mod lock;
 mod settings;
 
 use std::path::{Path, PathBuf};
 
+pub use digest::{fnv1a, FNV_OFFSET, FNV_PRIME};
 pub use lock::{holder, lock_path, remove_temporaries, FolderLock};
 pub use settings::{canonical, differences, Difference};
 

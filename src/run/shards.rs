@@ -33,9 +33,9 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::atomic;
 use super::store::{self, DepthFile, Entry, Link, StoreError, Stored};
 use super::{depth_path, hex_u64};
+use crate::folder::{atomic, io, json};
 use crate::well::{mix64, well_hash, PackedWell, Well};
 
 /// How a sharded run splits its beam: `workers` timely workers in each of
@@ -143,11 +143,11 @@ pub fn write_shard_depth(
     entries: &[Stored],
 ) -> Result<Written, super::RunError> {
     let folder = shard_dir(dir, s);
-    std::fs::create_dir_all(&folder).map_err(super::io(&folder))?;
+    std::fs::create_dir_all(&folder).map_err(io(&folder))?;
     let path = shard_depth_path(dir, s, d);
     let link = Link { run, previous };
     let bytes = store::write_depth_file(&path, d, link, entries.len(), |i| Entry::from(entries[i]))
-        .map_err(super::io(&path))?;
+        .map_err(io(&path))?;
     let digest = DepthFile::open(&path)?.digest();
     let manifest = ShardManifest {
         format: SHARD_FORMAT.into(),
@@ -159,9 +159,7 @@ pub fn write_shard_depth(
         entries: entries.len() as u64,
         digest,
     };
-    let text = serde_json::to_vec_pretty(&manifest).expect("a shard manifest serializes");
-    let path = shard_manifest_path(dir, s);
-    atomic::write_atomic(&path, &text).map_err(super::io(&path))?;
+    json::write_unterminated(&shard_manifest_path(dir, s), &manifest)?;
     Ok(Written { digest, bytes })
 }
 
@@ -181,13 +179,13 @@ pub fn remove_shard_temporaries(dir: &Path, s: u32) -> Result<(), super::RunErro
         return Ok(());
     };
     for entry in entries {
-        let path = entry.map_err(super::io(&folder))?.path();
+        let path = entry.map_err(io(&folder))?.path();
         let temporary = path
             .file_name()
             .and_then(|n| n.to_str())
             .is_some_and(atomic::is_temporary);
         if temporary {
-            std::fs::remove_file(&path).map_err(super::io(&path))?;
+            std::fs::remove_file(&path).map_err(io(&path))?;
         }
     }
     Ok(())

@@ -15,6 +15,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::{read_manifest, RunError};
+use crate::folder::io;
 
 /// How many of the newest depths the speed figures are taken over.
 pub const RECENT: usize = 5;
@@ -113,8 +114,8 @@ pub fn status(dir: &Path) -> Result<Status, RunError> {
         (n, false) => (Some(seconds / n as f64), None),
     };
     let mut folder_bytes = 0;
-    for entry in fs::read_dir(dir).map_err(super::io(dir))? {
-        let entry = entry.map_err(super::io(dir))?;
+    for entry in fs::read_dir(dir).map_err(io(dir))? {
+        let entry = entry.map_err(io(dir))?;
         folder_bytes += entry.metadata().map_or(0, |md| md.len());
     }
     let max_depth = m.plan.map(|p| p.max_depth);

@@ -15,12 +15,13 @@ use super::{
     read_log, read_manifest_file, snapshot_path, DepthStats, Manifest, MANIFEST_VERSION,
     SNAPSHOTS_KEPT,
 };
+use crate::folder::atomic;
 use crate::lock::lines_cleared;
 use crate::run::shards::{read_shard_manifest, shard_dir, Depth};
 
 /// What [`verify`] found.
 #[derive(Clone, Debug, Default)]
-pub struct Report {
+pub struct Findings {
     /// The last depth of the manifest.
     pub depth: u32,
     /// Depth files read in full.
@@ -34,7 +35,7 @@ pub struct Report {
     pub notes: Vec<String>,
 }
 
-impl Report {
+impl Findings {
     /// Whether nothing is wrong.
     pub fn is_ok(&self) -> bool {
         self.problems.is_empty()
@@ -46,29 +47,29 @@ pub type SnapshotCheck<'a> = &'a dyn Fn(u32, &[u8], usize) -> Result<(), String>
 
 /// Checks the run in `dir`. `snapshot` checks a history snapshot, for an
 /// adversary that keeps one (`None`: no snapshots expected). Only an
-/// unreadable manifest is an `Err`; everything else is in the report. A log
+/// unreadable manifest is an `Err`; everything else is in the findings. A log
 /// that does not hold what the manifest recorded is a problem, and the
 /// checks that need its figures (the counts and histograms of the depth
 /// files, the best game) are then left out.
-pub fn verify(dir: &Path, snapshot: Option<SnapshotCheck>) -> Result<Report, super::RunError> {
+pub fn verify(dir: &Path, snapshot: Option<SnapshotCheck>) -> Result<Findings, super::RunError> {
     let mut manifest = read_manifest_file(dir)?;
-    let mut report = Report {
+    let mut found = Findings {
         depth: manifest.depth,
-        ..Report::default()
+        ..Findings::default()
     };
     if manifest.version == MANIFEST_VERSION {
         match read_log(dir, &manifest) {
             Ok(depths) => manifest.depths = depths,
-            Err(why) => report.problems.push(format!(
+            Err(why) => found.problems.push(format!(
                 "log.jsonl: {why}; a resume refuses the run, whose per-depth figures it holds"
             )),
         }
     }
     let missing = super::shards::missing(dir, manifest.shards);
     match missing.first() {
-        None => check_depths(dir, &manifest, &mut report),
+        None => check_depths(dir, &manifest, &mut found),
         // Written on other machines: checked once gathered.
-        Some(first) => report.problems.push(format!(
+        Some(first) => found.problems.push(format!(
             "{} shard folder{} of {} (shard-{first:04} first) {} not here: the depth files are checked in a folder that holds every shard's (copy them in)",
             missing.len(),
             if missing.len() == 1 { "" } else { "s" },
@@ -76,32 +77,32 @@ pub fn verify(dir: &Path, snapshot: Option<SnapshotCheck>) -> Result<Report, sup
             if missing.len() == 1 { "is" } else { "are" },
         )),
     }
-    if report.problems.is_empty() {
+    if found.problems.is_empty() {
         match best_from_files(dir, manifest.shards, &manifest.depths) {
             Ok(best) if best == manifest.best => {}
-            Ok(best) => report.problems.push(format!(
+            Ok(best) => found.problems.push(format!(
                 "the manifest's best game (score {} at depth {}) is not the files' (score {} at depth {})",
                 manifest.best.score, manifest.best.depth, best.score, best.depth
             )),
-            Err(e) => report.problems.push(e.to_string()),
+            Err(e) => found.problems.push(e.to_string()),
         }
     }
     if let Some(check) = snapshot {
-        check_snapshots(dir, &manifest, check, &mut report);
+        check_snapshots(dir, &manifest, check, &mut found);
     }
-    check_log(dir, &manifest, &mut report);
-    check_replay(dir, &manifest, &mut report);
-    check_strays(dir, &manifest, &mut report);
+    check_log(dir, &manifest, &mut found);
+    check_replay(dir, &manifest, &mut found);
+    check_strays(dir, &manifest, &mut found);
     if missing.is_empty() {
-        check_shards(dir, &manifest, &mut report);
+        check_shards(dir, &manifest, &mut found);
     }
-    Ok(report)
+    Ok(found)
 }
 
 /// The chain, every block, every well, and the manifest's figures: the
 /// depths in parallel (each needs only its own file and the digest of the
 /// one before), their problems reported in depth order.
-fn check_depths(dir: &Path, manifest: &Manifest, report: &mut Report) {
+fn check_depths(dir: &Path, manifest: &Manifest, found: &mut Findings) {
     use rayon::prelude::*;
     let run = manifest.settings.run_id();
     let results: Vec<(Vec<String>, u64, Vec<String>)> = (0..=manifest.depth)
@@ -109,10 +110,10 @@ fn check_depths(dir: &Path, manifest: &Manifest, report: &mut Report) {
         .map(|d| check_one_depth(dir, manifest, run, d))
         .collect();
     for (problems, wells, notes) in results {
-        report.files += u32::from(wells > 0);
-        report.wells += wells;
-        report.problems.extend(problems);
-        report.notes.extend(notes);
+        found.files += u32::from(wells > 0);
+        found.wells += wells;
+        found.problems.extend(problems);
+        found.notes.extend(notes);
     }
 }
 
@@ -194,7 +195,7 @@ fn check_one_depth(
 }
 
 /// The newest snapshots: the newest depth's must be there and match.
-fn check_snapshots(dir: &Path, manifest: &Manifest, check: SnapshotCheck, report: &mut Report) {
+fn check_snapshots(dir: &Path, manifest: &Manifest, check: SnapshotCheck, found: &mut Findings) {
     let last = manifest.depth;
     for d in (0..=last).rev().take(SNAPSHOTS_KEPT as usize) {
         let path = snapshot_path(dir, d);
@@ -207,17 +208,17 @@ fn check_snapshots(dir: &Path, manifest: &Manifest, check: SnapshotCheck, report
         match fs::read(&path) {
             Ok(bytes) => {
                 if let Err(why) = check(d, &bytes, len) {
-                    report
+                    found
                         .problems
                         .push(format!("depth {d}'s history snapshot: {why}"));
                 }
             }
             // The root's history depends on nothing; a resume makes it.
-            Err(_) if d == 0 => report.notes.push(
+            Err(_) if d == 0 => found.notes.push(
                 "depth 0's history snapshot is missing (a kill before it was written); a resume makes it"
                     .to_string(),
             ),
-            Err(_) if d == last => report
+            Err(_) if d == last => found
                 .problems
                 .push(format!("depth {d}'s history snapshot is missing")),
             Err(_) => {}
@@ -228,11 +229,11 @@ fn check_snapshots(dir: &Path, manifest: &Manifest, check: SnapshotCheck, report
 /// The log. Of a version 2 manifest: one line per depth of the manifest,
 /// each the manifest's (a resume rewrites it). Otherwise its part the
 /// manifest recorded was read already; what follows is a kill's leftover.
-fn check_log(dir: &Path, manifest: &Manifest, report: &mut Report) {
+fn check_log(dir: &Path, manifest: &Manifest, found: &mut Findings) {
     if manifest.version == MANIFEST_VERSION {
         let len = fs::metadata(log_path(dir)).map_or(0, |m| m.len());
         if len > manifest.log.bytes {
-            report.notes.push(format!(
+            found.notes.push(format!(
                 "log.jsonl holds {} bytes after the manifest's last depth (left by a kill); a resume drops them",
                 len - manifest.log.bytes
             ));
@@ -250,7 +251,7 @@ fn check_log(dir: &Path, manifest: &Manifest, report: &mut Report) {
             .zip(depths)
             .all(|(p, s)| p.as_ref().is_some_and(|p| p.depth == s.depth));
     if !same {
-        report.notes.push(format!(
+        found.notes.push(format!(
             "log.jsonl has {} lines ({} unreadable) for {} depths; a resume rewrites it from the manifest",
             lines.len(),
             parsed.iter().filter(|p| p.is_none()).count(),
@@ -260,14 +261,14 @@ fn check_log(dir: &Path, manifest: &Manifest, report: &mut Report) {
 }
 
 /// The best game's replay, if written: it must play to a score.
-fn check_replay(dir: &Path, manifest: &Manifest, report: &mut Report) {
+fn check_replay(dir: &Path, manifest: &Manifest, found: &mut Findings) {
     let Ok(text) = fs::read_to_string(best_replay_path(dir)) else {
         return;
     };
     let keys = match crate::replay::decode(text.trim()) {
         Ok(keys) => keys,
         Err(e) => {
-            report
+            found
                 .problems
                 .push(format!("best-replay.txt does not decode: {e}"));
             return;
@@ -275,7 +276,7 @@ fn check_replay(dir: &Path, manifest: &Manifest, report: &mut Report) {
     };
     let trace = crate::replay::play(&keys, manifest.settings.enemy);
     if trace.score != u32::from(manifest.best.score) {
-        report.notes.push(format!(
+        found.notes.push(format!(
             "best-replay.txt scores {} against {}, the manifest's best is {} (it is rewritten when a search ends)",
             trace.score, manifest.settings.enemy, manifest.best.score
         ));
@@ -286,19 +287,19 @@ fn check_replay(dir: &Path, manifest: &Manifest, report: &mut Report) {
 /// a depth at least the run's (a shard may be one ahead: a kill after it
 /// wrote and before the run's manifest named the depth); and the
 /// temporaries a kill left in a shard's folder.
-fn check_shards(dir: &Path, manifest: &Manifest, report: &mut Report) {
+fn check_shards(dir: &Path, manifest: &Manifest, found: &mut Findings) {
     let Some(shards) = manifest.shards else {
         return;
     };
     let run = manifest.settings.run_id();
     for s in 0..shards.count() {
         match read_shard_manifest(dir, s) {
-            Err(why) => report.problems.push(why),
-            Ok(m) if m.run != run || m.shards != shards => report.problems.push(format!(
+            Err(why) => found.problems.push(why),
+            Ok(m) if m.run != run || m.shards != shards => found.problems.push(format!(
                 "shard {s}'s manifest names another run or layout (run {:016x}, {}; this run {run:016x}, {shards})",
                 m.run, m.shards
             )),
-            Ok(m) if m.depth < manifest.depth => report.problems.push(format!(
+            Ok(m) if m.depth < manifest.depth => found.problems.push(format!(
                 "shard {s}'s manifest says it wrote depth {} last, behind the run's {}",
                 m.depth, manifest.depth
             )),
@@ -309,8 +310,8 @@ fn check_shards(dir: &Path, manifest: &Manifest, report: &mut Report) {
             continue;
         };
         for name in entries.filter_map(|e| e.ok()?.file_name().into_string().ok()) {
-            if super::atomic::is_temporary(&name) {
-                report.notes.push(format!(
+            if atomic::is_temporary(&name) {
+                found.notes.push(format!(
                     "{}/{name} is a temporary file left by a kill; the shard's worker removes it when the run goes on",
                     folder.display()
                 ));
@@ -320,7 +321,7 @@ fn check_shards(dir: &Path, manifest: &Manifest, report: &mut Report) {
 }
 
 /// Files a kill leaves: temporaries, and depths past the manifest's.
-fn check_strays(dir: &Path, manifest: &Manifest, report: &mut Report) {
+fn check_strays(dir: &Path, manifest: &Manifest, found: &mut Findings) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
@@ -329,8 +330,8 @@ fn check_strays(dir: &Path, manifest: &Manifest, report: &mut Report) {
         .collect();
     names.sort();
     for name in names {
-        if super::atomic::is_temporary(&name) {
-            report.notes.push(format!(
+        if atomic::is_temporary(&name) {
+            found.notes.push(format!(
                 "{name} is a temporary file left by a kill; a resume removes it"
             ));
         }
@@ -340,7 +341,7 @@ fn check_strays(dir: &Path, manifest: &Manifest, report: &mut Report) {
             .and_then(|n| n.parse::<u32>().ok())
             .filter(|&d| d > manifest.depth);
         if past.is_some() {
-            report.notes.push(format!(
+            found.notes.push(format!(
                 "{name} is past the manifest's last depth {} (left by a kill); a resume overwrites it",
                 manifest.depth
             ));

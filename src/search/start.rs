@@ -111,7 +111,7 @@ fn check_layout(dir: &Path, run: Option<Shards>, opts: &Options) -> Result<(), S
 
 /// Checks the whole run in `dir` ([`run::verify`]), its history snapshots
 /// read as its adversary's.
-pub fn verify(dir: &Path) -> Result<run::verify::Report, RunError> {
+pub fn verify(dir: &Path) -> Result<run::verify::Findings, RunError> {
     let settings = run::read_manifest_file(dir)?.settings;
     let adversary = Adversary::new(settings.enemy);
     let check = move |d: u32, bytes: &[u8], len: usize| match BeamHistory::from_snapshot(

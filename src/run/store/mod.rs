@@ -46,7 +46,8 @@ mod read;
 
 pub use read::DepthFile;
 
-use super::atomic::write_atomic_with;
+use crate::folder::{atomic::write_atomic_with, IoError};
+pub(crate) use crate::folder::{fnv1a, FNV_OFFSET};
 use crate::well::{PackedWell, Well, LIVE_ROWS};
 
 /// Entries per block.
@@ -72,19 +73,6 @@ pub struct Link {
     /// The digest of the previous depth's file (0 for depth 0).
     pub previous: u64,
 }
-
-/// FNV-1a over bytes: fixed, so the same on every machine and build, as a
-/// digest stored on disk must be.
-pub(crate) fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
-/// FNV-1a's starting value.
-pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// One stored beam entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -119,15 +107,8 @@ impl From<Stored> for Entry {
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// An I/O error.
-    // The cause is in the message and not a `source`, so that a report of
-    // the error chain does not print it twice.
-    #[error("{path}: {error}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        error: io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] IoError),
     /// The file is shorter than its own structure says.
     #[error("{path}: truncated or damaged: its structure does not fit its {len} bytes")]
     Truncated {
@@ -185,13 +166,6 @@ pub enum StoreError {
         /// The number of entries.
         entries: usize,
     },
-}
-
-fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
-    move |error| StoreError::Io {
-        path: path.to_path_buf(),
-        error,
-    }
 }
 
 /// Encodes a beam (sorted by well, no duplicates) as a depth file.

@@ -9,9 +9,10 @@ use memmap2::{Advice, Mmap, UncheckedAdvice};
 use rayon::prelude::*;
 
 use super::{
-    fnv1a, io_err, Link, StoreError, Stored, BLOCK, DROP_ALL_EVERY, FNV_OFFSET, FOOTER_LEN,
-    FOOTER_MAGIC, HEADER_LEN, INDEX_ENTRY_LEN, MAGIC, VERSION,
+    fnv1a, Link, StoreError, Stored, BLOCK, DROP_ALL_EVERY, FNV_OFFSET, FOOTER_LEN, FOOTER_MAGIC,
+    HEADER_LEN, INDEX_ENTRY_LEN, MAGIC, VERSION,
 };
+use crate::folder::io;
 use crate::well::{PackedWell, Well, LIVE_ROWS};
 
 /// One block's index entry.
@@ -50,11 +51,11 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 impl DepthFile {
     /// Opens and checks a depth file's header, footer and index.
     pub fn open(path: &Path) -> Result<DepthFile, StoreError> {
-        let file = File::open(path).map_err(io_err(path))?;
+        let file = File::open(path).map_err(io(path))?;
         // SAFETY: the file is only ever replaced by rename, never modified in
         // place, so the mapped bytes cannot change under us; every access
         // below is bounds-checked against the map's length.
-        let map = unsafe { Mmap::map(&file) }.map_err(io_err(path))?;
+        let map = unsafe { Mmap::map(&file) }.map_err(io(path))?;
         // Blocks are read once each, in parallel and out of order, and
         // dropped after decoding (see `block`). Without this the kernel maps
         // in the pages around each fault ("fault-around"), which puts back
