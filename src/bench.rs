@@ -20,10 +20,10 @@ use std::time::Instant;
 
 use crate::enemy::mild_choice;
 use crate::evaluate::Evaluator;
+use crate::folder::{fnv1a, FNV_OFFSET};
 use crate::launch::input::{self, Input, InputError};
 use crate::movegen::{Cached, Child, Direct, MoveGen, Transition};
 use crate::piece::Piece;
-use crate::run::store::FNV_OFFSET;
 use crate::well::Well;
 
 /// The wells the per-well workloads run over by default (2,000 wells met
@@ -206,9 +206,7 @@ pub struct SearchBench {
 /// FNV-1a over 16-bit words (little-endian bytes): fixed, so the same on
 /// every machine and run.
 fn fnv(h: u64, words: impl IntoIterator<Item = u16>) -> u64 {
-    words
-        .into_iter()
-        .fold(h, |h, w| crate::run::store::fnv1a(h, &w.to_le_bytes()))
+    words.into_iter().fold(h, |h, w| fnv1a(h, &w.to_le_bytes()))
 }
 
 /// The content hash of a depth: FNV-1a over each entry's 16 live rows and

@@ -292,9 +292,10 @@ impl<'de> serde::Deserialize<'de> for Well {
 /// every machine, unlike a seeded hasher. (The search's ancestry and the
 /// sharded run's owners use it.)
 pub fn well_hash(w: &Well) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    // FNV-1a's constants, over whole rows rather than bytes.
+    let mut h = crate::folder::FNV_OFFSET;
     for &r in w.rows() {
-        h = (h ^ r as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        h = (h ^ r as u64).wrapping_mul(crate::folder::FNV_PRIME);
     }
     h ^ (h >> 29)
 }

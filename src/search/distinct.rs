@@ -37,9 +37,7 @@ impl Hasher for Mix {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        self.0 = crate::folder::fnv1a(self.0, bytes);
     }
 }
 
