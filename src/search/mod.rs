@@ -50,6 +50,7 @@ pub(crate) mod distinct;
 pub(crate) mod kernel;
 pub mod memory;
 pub mod observer;
+pub mod small;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
