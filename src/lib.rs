@@ -74,6 +74,7 @@ pub mod replay;
 pub mod reverse;
 pub mod run;
 pub mod search;
+pub mod stats;
 pub mod train;
 pub mod tune;
 pub mod well;

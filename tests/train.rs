@@ -1,4 +1,4 @@
-//! The trainer: training beams against a game played by the real enemy,
+//! The trainer: the small search against a game played by the real enemy,
 //! the data files, a whole tiny run of two generations, and a resumed run
 //! against an uninterrupted one.
 
@@ -9,8 +9,9 @@ use hatetris::enemy::Enemy;
 use hatetris::evaluate::Evaluator;
 use hatetris::heuristic::Knewjade;
 use hatetris::nnue::Rng;
+use hatetris::piece::Piece;
+use hatetris::search::small::{self, Shape, Survival};
 use hatetris::search::Silent;
-use hatetris::train::beam::{self, Outcome, Shape};
 use hatetris::train::data::{self, Sampled};
 use hatetris::train::{self, Config, FitConfig, TrainError};
 use hatetris::{EnemyKind, MoveGen, Well};
@@ -30,15 +31,23 @@ fn random_wells(n: usize, seed: u64, most: usize) -> Vec<Well> {
         .collect()
 }
 
-/// The slow twin of a width-1 training beam: a game played by the real
-/// HATETRIS enemy (with its history), always taking the lowest-cost child
-/// (ties: the lower well).
-fn greedy_game(start: &Well, pieces: u32, eval: &dyn Evaluator) -> Outcome {
-    let mut enemy = Enemy::new(EnemyKind::Hatetris);
+/// The slow twin of a width-1 small search: a game played by the real
+/// enemy of `kind` (with its history, from a fresh enemy at `start`),
+/// always taking the lowest-cost child (ties: the lower well). Also
+/// returns the pieces the enemy gave.
+fn greedy_game(
+    start: &Well,
+    pieces: u32,
+    kind: EnemyKind,
+    eval: &dyn Evaluator,
+) -> (Survival, Vec<Piece>) {
+    let mut enemy = Enemy::new(kind);
     let mut well = *start;
     let mut lines = 0u32;
+    let mut given = Vec::new();
     for depth in 1..=pieces {
         let piece = enemy.next_piece(&well);
+        given.push(piece);
         let mut children = Vec::new();
         MoveGen::new(&well).children(piece, &mut children);
         let best = children.iter().min_by(|a, b| {
@@ -47,36 +56,44 @@ fn greedy_game(start: &Well, pieces: u32, eval: &dyn Evaluator) -> Outcome {
             ca.total_cmp(&cb).then(a.well.cmp(&b.well))
         });
         match best {
-            None => return Outcome::Died { at: depth },
+            None => return (Survival::Died { at: depth }, given),
             Some(c) => {
                 lines += u32::from(c.lines);
                 well = c.well;
             }
         }
     }
-    Outcome::Survived {
-        best: -eval.cost(&well, 0.0),
-    }
+    let best = -eval.cost(&well, 0.0);
+    (Survival::Survived { best }, given)
 }
 
+/// The small search's loop prevention is exact for every enemy: at width
+/// 1 it is the game the real enemy plays, from short games off random
+/// wells and long ones (where wells repeat: Brzustowski switches to Z).
 #[test]
-fn a_width_one_training_beam_plays_the_game_the_real_enemy_plays() {
+fn a_width_one_small_search_plays_the_game_the_real_enemy_plays_for_every_enemy() {
     let eval = Knewjade::default();
-    let shape = Shape {
-        width: 1,
-        pieces: 12,
-    };
-    let (mut died, mut survived) = (0, 0);
-    for well in random_wells(60, 7, 40) {
-        let got = beam::run(&well, shape, &eval, |w| -eval.cost(w, 0.0));
-        let want = greedy_game(&well, shape.pieces, &eval);
-        assert_eq!(got, want, "from\n{well}");
-        match got {
-            Outcome::Died { .. } => died += 1,
-            Outcome::Survived { .. } => survived += 1,
+    for kind in EnemyKind::ALL {
+        let (mut died, mut survived, mut z) = (0, 0, 0);
+        let short = random_wells(60, 7, 40).into_iter().map(|w| (w, 12));
+        let long = random_wells(12, 11, 10).into_iter().map(|w| (w, 150));
+        for (well, pieces) in short.chain(long).chain([(Well::EMPTY, 400)]) {
+            let shape = Shape { width: 1, pieces };
+            let got = small::survive(&well, shape, kind, &eval, |w| -eval.cost(w, 0.0));
+            let (want, given) = greedy_game(&well, pieces, kind, &eval);
+            assert_eq!(got, want, "{kind}, {pieces} pieces from\n{well}");
+            match got {
+                Survival::Died { .. } => died += 1,
+                Survival::Survived { .. } => survived += 1,
+            }
+            z += given.iter().filter(|&&p| p == Piece::Z).count();
+        }
+        eprintln!("{kind}: {died} died, {survived} survived, {z} Z pieces");
+        assert!(died > 0, "{kind}: no game died");
+        if kind == EnemyKind::Brzustowski {
+            assert!(z > 0, "no well repeated, so no Z was given");
         }
     }
-    assert!(died > 0 && survived > 0, "{died} died, {survived} survived");
 }
 
 #[test]
@@ -88,9 +105,11 @@ fn a_training_beam_that_reaches_its_last_piece_is_not_dead() {
         width: 20,
         pieces: 10,
     };
-    let out = beam::run(&Well::EMPTY, shape, &eval, |w| -eval.cost(w, 0.0));
+    let out = small::survive(&Well::EMPTY, shape, EnemyKind::Hatetris, &eval, |w| {
+        -eval.cost(w, 0.0)
+    });
     assert!(
-        matches!(out, Outcome::Survived { best } if best.is_finite()),
+        matches!(out, Survival::Survived { best } if best.is_finite()),
         "{out:?}"
     );
 }

@@ -105,6 +105,55 @@ fn compare_gives_each_evaluator_its_fitness_and_the_paired_difference() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
 }
 
+/// `compare --net` measures a net beside weights, in the order given (the
+/// net first is the baseline, whose game is the reference).
+#[test]
+fn compare_measures_a_net_beside_weights_in_the_order_given() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let net = format!("{root}/data/nets/best.nnue");
+    let weights = format!("{root}/data/weights/dnf-86.toml");
+    let tiny = ["--width", "20", "--starts", "2", "--pieces", "6", "--json"];
+    let run = |first: [&str; 2], second: [&str; 2]| {
+        let mut args = vec!["compare"];
+        args.extend(first);
+        args.extend(second);
+        args.extend(tiny);
+        let o = hatetris(&args, None);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        v["rows"].as_array().unwrap().clone()
+    };
+    let rows = run(["--net", &net], ["--weights", &weights]);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["net"], net.as_str());
+    assert!(rows[0].get("weights").is_none());
+    assert_eq!(rows[1]["weights"], weights.as_str());
+    assert_eq!(rows[0]["difference"], 0.0);
+    assert_eq!(rows[0]["lines"].as_array().unwrap().len(), 2);
+    // The same net twice scores the same.
+    let twice = run(["--net", &net], ["--net", &net]);
+    assert_eq!(twice[0]["mean"], twice[1]["mean"]);
+    // Weights first: the weights are the baseline.
+    let rows = run(["--weights", &weights], ["--net", &net]);
+    assert_eq!(rows[0]["weights"], weights.as_str());
+    assert_eq!(rows[1]["net"], net.as_str());
+    // --jitter moves weights only.
+    let o = hatetris(
+        &[
+            "compare",
+            "--net",
+            &net,
+            "--weights",
+            &weights,
+            "--jitter",
+            "2",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--jitter"), "{}", stderr(&o));
+}
+
 #[test]
 fn start_wells_are_evenly_spaced_from_depth_zero() {
     let game: Vec<Well> = (0..10).map(|_| Well::EMPTY).collect();
@@ -129,8 +178,8 @@ fn start_wells_are_evenly_spaced_from_depth_zero() {
 fn the_fitness_beam_from_the_empty_well_reaches_what_the_search_reaches() {
     use hatetris::enemy::EnemyKind;
     use hatetris::heuristic::Knewjade;
+    use hatetris::search::small::{reach, Order, Shape};
     use hatetris::search::{self, Adversary, Search, Silent};
-    use hatetris::train::beam::{reach_as_search, Shape};
 
     let mut ties = Weights::default();
     for name in hatetris::heuristic::WEIGHT_NAMES {
@@ -153,13 +202,16 @@ fn the_fitness_beam_from_the_empty_well_reaches_what_the_search_reaches() {
         let result =
             search::start(dir.path(), &search, &crate::beam::opts(10_000, 1), &Silent).unwrap();
         assert!(result.exhausted, "the search died out");
-        let reached = reach_as_search(
+        let shape = Shape {
+            width,
+            pieces: 10_000,
+        };
+        let reached = reach(
             &Well::EMPTY,
-            Shape {
-                width,
-                pieces: 10_000,
-            },
+            shape,
+            EnemyKind::Hatetris,
             &eval,
+            Order::Search,
         );
         assert_eq!(
             (reached.pieces, reached.lines),

@@ -641,10 +641,8 @@ pub struct TuneArgs {
 
 #[derive(Args, Debug)]
 pub struct CompareArgs {
-    /// A weights file; give it twice or more (the first is the baseline,
-    /// whose game at --width is the reference unless --reference is given).
-    #[arg(long = "weights", required = true, num_args = 1)]
-    pub weights: Vec<PathBuf>,
+    #[command(flatten)]
+    pub contenders: Contenders,
     #[command(flatten)]
     pub fitness: FitnessArgs,
     /// Take the start wells from this replay instead of the baseline's game.
@@ -657,4 +655,71 @@ pub struct CompareArgs {
     /// One JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// One evaluator `compare` measures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Contender {
+    /// The heuristic with a weights file.
+    Weights(PathBuf),
+    /// A net file.
+    Net(PathBuf),
+}
+
+/// `compare`'s `--weights` and `--net`, in the order given (clap's derive
+/// keeps each flag's values apart, so the order is read from the
+/// matches' indices).
+#[derive(Clone, Debug, Default)]
+pub struct Contenders(pub Vec<Contender>);
+
+impl clap::FromArgMatches for Contenders {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut all = Vec::new();
+        let mut add = |id: &str, make: fn(PathBuf) -> Contender| {
+            if let (Some(values), Some(at)) = (m.get_many::<PathBuf>(id), m.indices_of(id)) {
+                all.extend(at.zip(values.cloned().map(make)));
+            }
+        };
+        add("weights", Contender::Weights);
+        add("net", Contender::Net);
+        all.sort_by_key(|(at, _)| *at);
+        Ok(Contenders(all.into_iter().map(|(_, c)| c).collect()))
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl Args for Contenders {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        let file = |id: &'static str, help: &'static str| {
+            clap::Arg::new(id)
+                .long(id)
+                .value_name("FILE")
+                .action(clap::ArgAction::Append)
+                .num_args(1)
+                .value_parser(clap::value_parser!(PathBuf))
+                .help(help)
+        };
+        cmd.arg(file(
+            "weights",
+            "A weights file, searched with --quiescent's lookahead when given. Give --weights and --net twice or more in all: the first given is the baseline, whose game at --width is the reference unless --reference is given",
+        ))
+        .arg(file(
+            "net",
+            "A net file (.nnue), searched with --quiescent's lookahead when given; mixes with --weights",
+        ))
+        .group(
+            clap::ArgGroup::new("contenders")
+                .args(["weights", "net"])
+                .multiple(true)
+                .required(true),
+        )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
 }

@@ -1,19 +1,22 @@
 //! `hatetris tune` and `hatetris compare`: the tuner's command line, its
-//! progress bar, and the side-by-side fitness table.
+//! progress bar, and the side-by-side fitness table of weights files and
+//! nets.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use anyhow::{bail, Context, Result};
 
-use hatetris::heuristic::{Weights, WEIGHT_NAMES};
-use hatetris::launch;
+use hatetris::evaluate::Evaluator;
+use hatetris::heuristic::{Knewjade, Weights, WEIGHT_NAMES};
+use hatetris::launch::{self, EvaluatorSpec};
+use hatetris::stats::{mean_sd, Divisor};
 use hatetris::tune::{
     self, Evaluation, Fitness, FitnessBeam, FitnessSettings, TuneObserver, TuneSettings,
 };
 
-use super::args::{CompareArgs, FitnessArgs, TuneArgs};
+use super::args::{CompareArgs, Contender, FitnessArgs, TuneArgs};
 use super::input::decode_replay;
 use super::outln;
 use super::progress::Bar;
@@ -173,7 +176,10 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
 /// One evaluator's line of `compare`.
 #[derive(serde::Serialize)]
 struct Row {
-    weights: PathBuf,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weights: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    net: Option<PathBuf>,
     lines: Vec<u32>,
     pieces: Vec<u32>,
     mean: f64,
@@ -183,18 +189,51 @@ struct Row {
     difference_se: f64,
 }
 
+/// A contender of `compare`, loaded: weights (measured with their jitter
+/// copies) or any other evaluator (a net, with or without the lookahead).
+enum Loaded {
+    Weights(Weights),
+    Evaluator(Box<dyn Evaluator + Send>),
+}
+
+impl Loaded {
+    fn load(c: &Contender, quiescent: Option<u8>) -> Result<Loaded> {
+        Ok(match c {
+            Contender::Weights(p) => Loaded::Weights(launch::read_weights(p)?),
+            Contender::Net(p) => Loaded::Evaluator(
+                EvaluatorSpec {
+                    net: Some(p.clone()),
+                    weights: None,
+                    quiescent,
+                }
+                .build()?,
+            ),
+        })
+    }
+
+    fn path(c: &Contender) -> &Path {
+        match c {
+            Contender::Weights(p) | Contender::Net(p) => p,
+        }
+    }
+}
+
 pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
-    if a.weights.len() < 2 {
-        bail!("give --weights at least twice: the baseline and what to compare with it");
+    let contenders = &a.contenders.0;
+    if contenders.len() < 2 {
+        bail!("give --weights or --net at least twice in all: the baseline and what to compare with it");
     }
     let threads = threads_arg(a.fitness.threads)?;
     let settings = fitness_settings(&a.fitness);
     check_fitness(&settings)?;
-    let all: Vec<Weights> = a
-        .weights
+    let has_net = contenders.iter().any(|c| matches!(c, Contender::Net(_)));
+    if has_net && settings.jitter > 1 {
+        bail!("--jitter moves a weights file's weights; it does not apply to --net");
+    }
+    let all: Vec<Loaded> = contenders
         .iter()
-        .map(|p| launch::read_weights(p))
-        .collect::<Result<_, _>>()?;
+        .map(|c| Loaded::load(c, settings.quiescent))
+        .collect::<Result<_>>()?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -214,33 +253,50 @@ pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
                 (None, Some(t)) => t.0.clone(),
                 (None, None) => unreachable!("a temporary folder is made when none is given"),
             };
-            tune::reference_game(&dir, &all[0], &settings, threads)?
+            let heuristic;
+            let baseline: &dyn Evaluator = match &all[0] {
+                Loaded::Weights(w) => {
+                    heuristic = Knewjade::new(*w, settings.quiescent);
+                    &heuristic
+                }
+                Loaded::Evaluator(e) => &**e,
+            };
+            tune::reference_game(&dir, baseline, settings.width, threads)?
         }
     };
     let fitness = Fitness::new(settings.clone(), &game)?;
     let measured: Vec<_> = all
         .iter()
-        .map(|w| pool.install(|| fitness.measure(w)))
+        .map(|l| {
+            pool.install(|| match l {
+                Loaded::Weights(w) => fitness.measure(w),
+                Loaded::Evaluator(e) => fitness.measure_evaluator(&**e),
+            })
+        })
         .collect();
     let base: Vec<f64> = measured[0]
         .per_start
         .iter()
         .map(|r| r.lines as f64)
         .collect();
-    let rows: Vec<Row> = a
-        .weights
+    let rows: Vec<Row> = contenders
         .iter()
         .zip(&measured)
-        .map(|(path, m)| {
+        .map(|(c, m)| {
             let diffs: Vec<f64> = m
                 .per_start
                 .iter()
                 .zip(&base)
                 .map(|(r, b)| r.lines as f64 - b)
                 .collect();
-            let (difference, sd) = tune::mean_sd(&diffs);
+            let (difference, sd) = mean_sd(&diffs, Divisor::Sample);
+            let (weights, net) = match c {
+                Contender::Weights(p) => (Some(p.clone()), None),
+                Contender::Net(p) => (None, Some(p.clone())),
+            };
             Row {
-                weights: path.clone(),
+                weights,
+                net,
                 lines: m.per_start.iter().map(|r| r.lines).collect(),
                 pieces: m.per_start.iter().map(|r| r.pieces).collect(),
                 mean: m.mean,
@@ -275,7 +331,7 @@ pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
         depths.join(", "),
         game.len() - 1
     )?;
-    for r in &rows {
+    for (r, c) in rows.iter().zip(contenders) {
         let lines: Vec<String> = r.lines.iter().map(|l| l.to_string()).collect();
         outln!(
             out,
@@ -285,7 +341,7 @@ pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
             r.difference,
             r.difference_se,
             lines.join(" "),
-            r.weights.display()
+            Loaded::path(c).display()
         )?;
     }
     outln!(

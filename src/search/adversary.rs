@@ -110,7 +110,7 @@ impl Brz {
         (self.0 & 3) + 1
     }
 
-    fn display(self) -> Piece {
+    pub(crate) fn display(self) -> Piece {
         if self.0 & 4 == 0 {
             Piece::S
         } else {
@@ -130,7 +130,7 @@ impl Brz {
     /// (the piece given is this state's display): `repeats(since)` tells
     /// whether the well occurred at depth `since` or later. The same steps
     /// as [`crate::enemy::Brzustowski::next`], which the tests hold it to.
-    fn after(self, depth: u32, repeats: impl FnOnce(u32) -> bool) -> Brz {
+    pub(crate) fn after(self, depth: u32, repeats: impl FnOnce(u32) -> bool) -> Brz {
         match self.step() {
             step @ (1 | 3) => {
                 let (kink, other) = if step == 1 {

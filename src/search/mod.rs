@@ -60,6 +60,7 @@ mod expander;
 pub(crate) mod kernel;
 pub mod memory;
 pub mod observer;
+pub mod small;
 mod start;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -12,10 +12,10 @@
 //!
 //! All numbers are little-endian.
 
-use std::io;
 use std::path::Path;
 
 use crate::folder::atomic::write_atomic;
+use crate::folder::{io, IoError};
 use crate::well::{Well, LIVE_ROWS};
 
 /// A well sampled from a master beam.
@@ -35,13 +35,8 @@ const SAMPLE_BYTES: usize = 2 * LIVE_ROWS + 4;
 #[derive(Debug, thiserror::Error)]
 pub enum DataError {
     /// The file could not be read or written.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// The cause.
-        source: io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] IoError),
     /// The file is not what it should be.
     #[error("{path}: {why}")]
     Bad {
@@ -59,13 +54,6 @@ fn bad(path: &Path, why: impl Into<String>) -> DataError {
     }
 }
 
-fn io_error(path: &Path) -> impl FnOnce(io::Error) -> DataError + '_ {
-    move |source| DataError::Io {
-        path: path.display().to_string(),
-        source,
-    }
-}
-
 /// Writes magic, count, the records and a CRC, atomically.
 fn save(path: &Path, magic: &[u8; 8], count: usize, records: &[u8]) -> Result<(), DataError> {
     let mut bytes = Vec::with_capacity(16 + records.len() + 4);
@@ -74,12 +62,12 @@ fn save(path: &Path, magic: &[u8; 8], count: usize, records: &[u8]) -> Result<()
     bytes.extend_from_slice(records);
     let crc = crc32fast::hash(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
-    write_atomic(path, &bytes).map_err(io_error(path))
+    Ok(write_atomic(path, &bytes).map_err(io(path))?)
 }
 
 /// Reads a file written by [`save`]: its count and records, checked.
 fn load(path: &Path, magic: &[u8; 8], record: usize) -> Result<(usize, Vec<u8>), DataError> {
-    let bytes = std::fs::read(path).map_err(io_error(path))?;
+    let bytes = std::fs::read(path).map_err(io(path))?;
     if bytes.len() < 20 || &bytes[..8] != magic {
         return Err(bad(
             path,

@@ -1,17 +1,20 @@
-//! The training folder's files: where each generation's results live,
-//! the settings and summaries as JSON, and the log.
+//! The training folder's files: where each generation's results live, the
+//! settings and summaries as JSON, the log, and the one skeleton every step
+//! of a generation follows ([`step`]).
 //!
-//! Every JSON file is written whole under a temporary name, synced and
-//! renamed; the log is appended one synced line at a time.
+//! Every file is written whole under a temporary name, synced and renamed
+//! ([`crate::folder`]); the log is appended one synced line at a time.
 
-use std::fs;
-use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::{io_error, Config, Epoch, Generation, TrainError};
-use crate::folder::atomic::write_atomic;
+use super::data::{self, Sampled};
+use super::fit::Fitted;
+use super::{Config, Epoch, Generation, TrainError};
+use crate::folder::json;
+use crate::nnue::{Net, QuantNet};
 
 /// The settings file of a training folder.
 pub fn config_path(dir: &Path) -> PathBuf {
@@ -42,39 +45,17 @@ pub(super) const FROM_F32: &str = "from.f32";
 
 /// Reads a training folder's settings, if it has any.
 pub fn read_config(dir: &Path) -> Result<Option<Config>, TrainError> {
-    let path = config_path(dir);
-    match fs::read(&path) {
-        Ok(bytes) => serde_json::from_slice(&bytes)
-            .map(Some)
-            .map_err(|e| TrainError::Config {
-                path,
-                why: e.to_string(),
-            }),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_error(&path)(e)),
-    }
+    Ok(json::read(&config_path(dir))?)
 }
 
 /// Reads a JSON file, `None` if it does not exist.
-pub(super) fn read_json<T: for<'de> Deserialize<'de>>(
-    path: &Path,
-) -> Result<Option<T>, TrainError> {
-    match fs::read(path) {
-        Ok(bytes) => serde_json::from_slice(&bytes)
-            .map(Some)
-            .map_err(|e| TrainError::Config {
-                path: path.to_path_buf(),
-                why: e.to_string(),
-            }),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_error(path)(e)),
-    }
+pub(super) fn read_json<T: DeserializeOwned>(path: &Path) -> Result<Option<T>, TrainError> {
+    Ok(json::read(path)?)
 }
 
+/// Writes a JSON file atomically.
 pub(super) fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), TrainError> {
-    let mut text = serde_json::to_string_pretty(value).expect("plain data serialises");
-    text.push('\n');
-    write_atomic(path, text.as_bytes()).map_err(io_error(path))
+    Ok(json::write(path, value)?)
 }
 
 /// Every generation summary in the folder, in order.
@@ -91,16 +72,7 @@ pub fn generations(dir: &Path) -> Result<Vec<Generation>, TrainError> {
 
 /// Appends one JSON line to the log, synced.
 pub(super) fn append_log(dir: &Path, value: &serde_json::Value) -> Result<(), TrainError> {
-    let path = log_path(dir);
-    let mut line = value.to_string();
-    line.push('\n');
-    let mut f = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .map_err(io_error(&path))?;
-    f.write_all(line.as_bytes()).map_err(io_error(&path))?;
-    f.sync_data().map_err(io_error(&path))
+    Ok(json::append_line(&log_path(dir), &json::line(value))?)
 }
 
 /// `fit.json`.
@@ -112,4 +84,115 @@ pub(super) struct FitRecord {
     /// The proven bound on the quantised net's difference from the f32
     /// net's value ([`crate::nnue::QuantNet::error_bound`]).
     pub(super) error_bound: f64,
+}
+
+/// A step's result, kept in its own file: read back (`None` when the step
+/// was not done) and written atomically.
+pub(super) trait StepFile: Sized {
+    /// The result in `path`, if the step was done.
+    fn load(path: &Path) -> Result<Option<Self>, TrainError>;
+    /// Writes the result to `path`.
+    fn save(&self, path: &Path) -> Result<(), TrainError>;
+}
+
+/// The skeleton of every step: its file read back when the step was done
+/// before (`false`), else the result computed, written and returned
+/// (`true`).
+pub(super) fn step<T: StepFile>(
+    path: &Path,
+    compute: impl FnOnce() -> Result<T, TrainError>,
+) -> Result<(T, bool), TrainError> {
+    if let Some(done) = T::load(path)? {
+        return Ok((done, false));
+    }
+    let made = compute()?;
+    made.save(path)?;
+    Ok((made, true))
+}
+
+/// Results kept as a JSON file.
+macro_rules! json_step {
+    ($($t:ty),*) => {$(
+        impl StepFile for $t {
+            fn load(path: &Path) -> Result<Option<Self>, TrainError> {
+                read_json(path)
+            }
+            fn save(&self, path: &Path) -> Result<(), TrainError> {
+                write_json(path, self)
+            }
+        }
+    )*};
+}
+
+json_step!(super::Master, Generation, Rescale);
+
+/// `rescale.json`: the map from the previous net's value units to this
+/// generation's.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub(super) struct Rescale {
+    pub(super) scale: f32,
+    pub(super) shift: f32,
+}
+
+/// `samples.bin` ([`data`]).
+impl StepFile for Vec<Sampled> {
+    fn load(path: &Path) -> Result<Option<Self>, TrainError> {
+        Ok(match path.exists() {
+            true => Some(data::load_samples(path)?),
+            false => None,
+        })
+    }
+    fn save(&self, path: &Path) -> Result<(), TrainError> {
+        Ok(data::save_samples(path, self)?)
+    }
+}
+
+/// `targets.bin` ([`data`]).
+impl StepFile for Vec<f32> {
+    fn load(path: &Path) -> Result<Option<Self>, TrainError> {
+        Ok(match path.exists() {
+            true => Some(data::load_targets(path)?),
+            false => None,
+        })
+    }
+    fn save(&self, path: &Path) -> Result<(), TrainError> {
+        Ok(data::save_targets(path, self)?)
+    }
+}
+
+/// A fit is three files, `fit.json` (the step's file, written last) and
+/// beside it `net.f32` (to train on) and `net.nnue` (to search with).
+impl StepFile for Fitted {
+    fn load(path: &Path) -> Result<Option<Self>, TrainError> {
+        let f32_path = path.with_file_name("net.f32");
+        if !f32_path.exists() {
+            return Ok(None);
+        }
+        let Some(record) = read_json::<FitRecord>(path)? else {
+            return Ok(None);
+        };
+        if !path.with_file_name("net.nnue").exists() {
+            return Ok(None);
+        }
+        Ok(Some(Fitted {
+            net: Net::load(&f32_path)?,
+            epochs: record.epochs,
+            best_epoch: record.best_epoch,
+            split: record.split,
+        }))
+    }
+    fn save(&self, path: &Path) -> Result<(), TrainError> {
+        let quant = QuantNet::from_net(&self.net)?;
+        self.net.save(&path.with_file_name("net.f32"))?;
+        quant.save(&path.with_file_name("net.nnue"))?;
+        write_json(
+            path,
+            &FitRecord {
+                epochs: self.epochs.clone(),
+                best_epoch: self.best_epoch,
+                split: self.split,
+                error_bound: quant.error_bound(),
+            },
+        )
+    }
 }

@@ -24,8 +24,9 @@
 //!      first net fits the heuristic to R² 0.965 on held-out wells, yet
 //!      plays worse, 26 lines against 42 at width 10,000; the next
 //!      generation's net scored 59. See `data/nets/README.md`.)
-//!    - a later generation runs a [training beam](beam) from each sample
-//!      with the current net (no lookahead, loop prevention on): the
+//!    - a later generation runs a training beam (a small search,
+//!      [`crate::search::small::survive`], against HATETRIS) from each
+//!      sample with the current net (no lookahead, loop prevention on): the
 //!      target is `lost_value` if the beam dies, otherwise the best value it
 //!      reaches. The targets are saved every chunk
 //!      (`targets-partial.bin`), so a kill loses at most one chunk;
@@ -46,7 +47,8 @@
 //!
 //! # Resuming
 //! Each step's result is a file written under a temporary name, synced and
-//! renamed, and a step whose file exists is not run again. So `hatetris
+//! renamed, and a step whose file exists is not run again (one skeleton,
+//! [`folder`]'s `step`). So `hatetris
 //! train DIR` after a kill goes on from the step it was in (a master beam
 //! from its last depth, targets from their last chunk, a fit from its
 //! start). Everything is seeded and every parallel step collects its
@@ -56,20 +58,19 @@
 //! The settings are in `DIR/train.json`; the `--from` net, if any, is
 //! copied into the folder, so the folder alone is enough to go on.
 
-pub mod beam;
 pub mod data;
 pub mod fit;
 mod folder;
 mod generation;
 mod plot;
+mod samples;
 
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::folder::{FolderError, FolderLock};
+use crate::folder::{io, FolderError, FolderLock, IoError};
 use crate::nnue::{Net, NetError};
 use crate::run::store::StoreError;
 use crate::run::RunError;
@@ -78,7 +79,7 @@ use crate::search::{self, Observer, SearchError};
 use folder::{write_json, FROM_F32};
 use generation::Generations;
 
-pub use beam::Shape;
+pub use crate::search::small::Shape;
 pub use data::Sampled;
 pub use fit::{Epoch, FitConfig};
 pub use folder::{
@@ -272,20 +273,16 @@ impl TrainObserver for search::Silent {}
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] IoError),
     /// A master beam's run folder.
     #[error(transparent)]
     Search(#[from] SearchError),
     /// A run folder or depth file.
     #[error(transparent)]
     Run(#[from] RunError),
-    /// The training folder's lock.
+    /// The training folder's lock, or a JSON file of it that does not
+    /// parse.
     #[error(transparent)]
     Folder(#[from] FolderError),
     /// A net file.
@@ -333,16 +330,10 @@ impl From<StoreError> for TrainError {
     }
 }
 
-pub(super) fn io_error(path: &Path) -> impl FnOnce(io::Error) -> TrainError + '_ {
-    move |source| TrainError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
-/// What a call to [`train`] did.
+/// What a call to [`train`] did: the generations the folder holds and
+/// the last net's master beam.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub struct Trained {
     /// Every finished generation.
     pub generations: Vec<Generation>,
     /// The master beam of the last net, if it was run.
@@ -362,8 +353,8 @@ pub fn train(
     generations: u32,
     threads: usize,
     observer: &dyn TrainObserver,
-) -> Result<Report, TrainError> {
-    fs::create_dir_all(dir).map_err(io_error(dir))?;
+) -> Result<Trained, TrainError> {
+    fs::create_dir_all(dir).map_err(io(dir))?;
     let _lock = FolderLock::take(dir)?;
     // A crash's temporary files, in the folder and in its generations.
     crate::folder::remove_temporaries(dir)?;
@@ -375,7 +366,7 @@ pub fn train(
         crate::folder::remove_temporaries(&gen)?;
     }
     let config = match (read_config(dir)?, config) {
-        (Some(stored), Some(asked)) if stored != *asked => {
+        (Some(stored), Some(asked)) if !differences(&stored, asked).is_empty() => {
             return Err(TrainError::Config {
                 path: config_path(dir),
                 why: format!(
@@ -418,33 +409,12 @@ pub fn train(
     pool.install(|| trainer.run(generations))
 }
 
-/// The differing settings, `name: stored, not asked`.
+/// The differing settings, `name stored, not asked`, in key order (empty
+/// when they agree).
 fn differences(stored: &Config, asked: &Config) -> String {
-    let a = serde_json::to_value(stored).expect("plain data");
-    let b = serde_json::to_value(asked).expect("plain data");
-    let mut out = Vec::new();
-    flat_differences("", &a, &b, &mut out);
-    out.join(", ")
-}
-
-fn flat_differences(
-    prefix: &str,
-    a: &serde_json::Value,
-    b: &serde_json::Value,
-    out: &mut Vec<String>,
-) {
-    match (a, b) {
-        (serde_json::Value::Object(x), serde_json::Value::Object(y)) => {
-            for (k, v) in x {
-                let name = if prefix.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{prefix}.{k}")
-                };
-                flat_differences(&name, v, y.get(k).unwrap_or(&serde_json::Value::Null), out);
-            }
-        }
-        _ if a != b => out.push(format!("{prefix} {a}, not {b}")),
-        _ => {}
-    }
+    crate::folder::differences(stored, asked)
+        .iter()
+        .map(|d| format!("{} {}, not {}", d.key, d.recorded, d.asked))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

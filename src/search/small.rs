@@ -1,0 +1,334 @@
+//! The small search: a short, narrow beam kept in memory, which plays a few
+//! pieces from one start well against any enemy. The trainer takes its
+//! targets from it ([`survive`]: a sample's value is what the beam from it
+//! reaches) and the tuner its fitness ([`reach`]: the lines a beam clears).
+//!
+//! From the start well, each depth gives every entry its enemy's piece,
+//! costs the children with the evaluator in one batch per parent, and
+//! keeps the best `width` distinct children under a total order
+//! ([`Order`]), so the result depends on nothing but its inputs. After
+//! `pieces` depths the beam has **survived**; if some depth has no live
+//! child at all, the beam has **died** there. Reaching the last depth is
+//! survival, not death: the public trainer treated it as death and so gave
+//! every sample the same target (a test in `tests/train.rs` is named after
+//! that rule).
+//!
+//! # The enemy, exactly
+//! Each entry is a game of its own that began at the start well (the wells
+//! before it are not in its history), and its enemy decides as the game's
+//! own [`crate::enemy::Enemy`] would in that game:
+//! - HATETRIS counts the entry's well and its ancestors back to the start
+//!   well (its loop prevention), by walking the parents;
+//! - Brzustowski keeps the big search's per-entry state ([`Brz`]: the step,
+//!   the piece on display, the depth from which wells count as seen),
+//!   and "a well repeats" is the same walk of the parents back to that
+//!   depth;
+//! - HATETRIS Mild, LOVETRIS and Burgiel need no history: the piece follows
+//!   from the well, or from the pieces played since the start
+//!   ([`EnemyKind::stateless_piece`]).
+//!
+//! A width-1 small search is therefore the greedy game the real enemy plays
+//! (`tests/train.rs` holds every enemy to that slow twin). Like the big
+//! search, a well reached from two parents is kept once, from its best
+//! parent, with that parent's history.
+//!
+//! # Layout
+//! The beam is small (tens to thousands of wells, a few to a few hundred
+//! depths), so it is plain vectors: one level of [`Entry`] per depth, each
+//! entry's chain found by walking the parents. The per-depth candidate
+//! buffer and the child buffer are reused; nothing is allocated per child.
+//! The big search's disk-backed beam ([`super::start`]) would cost a run
+//! folder per sample.
+
+use crate::enemy::{hatetris_choice_with_children, EnemyKind};
+use crate::evaluate::Evaluator;
+use crate::lock::lines_cleared;
+use crate::movegen::{Child, MoveGen};
+use crate::well::Well;
+
+use super::adversary::Brz;
+use super::bounded::{compact, Candidate};
+
+/// How a small search from one well ended ([`survive`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Survival {
+    /// Every entry's every placement ended the game at this depth (1 is the
+    /// first piece after the start well).
+    Died {
+        /// The depth with no live child.
+        at: u32,
+    },
+    /// The beam reached its last depth; `best` is the highest value among
+    /// that depth's wells.
+    Survived {
+        /// The best value.
+        best: f64,
+    },
+}
+
+/// A small search's shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shape {
+    /// Wells kept per depth.
+    pub width: usize,
+    /// Pieces played from the start well.
+    pub pieces: u32,
+}
+
+/// How far a small search got ([`reach`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Reached {
+    /// Pieces placed by the deepest level (`shape.pieces` if it survived).
+    pub pieces: u32,
+    /// The most lines any well of any level had cleared since the start.
+    pub lines: u32,
+}
+
+/// The order a depth's children are cut in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// (cost, well, parent), each level in that order: the trainer's, which
+    /// its targets were made with.
+    Trainer,
+    /// The search's own ([`Candidate`]'s: cost, then fewer cells, then
+    /// packed well, then parent), each level sorted by packed well as the
+    /// search's depth files are: from the empty well it keeps exactly the
+    /// wells `hatetris search` keeps at the same width, so it reaches what
+    /// the search reaches.
+    Search,
+}
+
+/// One depth's entry: its well, the lines cleared since the start, the
+/// index of its parent in the previous level, and its enemy's state (the
+/// Brzustowski state, [`Brz`]; 0 for the other enemies).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    well: Well,
+    lines: u32,
+    parent: u32,
+    state: u32,
+}
+
+/// Plays a small search from `start` against `enemy`, ranking children
+/// with `eval` (lower cost is better, the score counted from the start
+/// well) in the trainer's order, and values the last depth's wells with
+/// `value` (higher is better).
+pub fn survive(
+    start: &Well,
+    shape: Shape,
+    enemy: EnemyKind,
+    eval: &dyn Evaluator,
+    value: impl Fn(&Well) -> f64,
+) -> Survival {
+    let (levels, died) = walk(start, shape, enemy, eval, Order::Trainer);
+    if let Some(at) = died {
+        return Survival::Died { at };
+    }
+    let last = levels.last().expect("at least one depth");
+    let best = last
+        .iter()
+        .map(|e| value(&e.well))
+        .fold(f64::NEG_INFINITY, f64::max);
+    Survival::Survived { best }
+}
+
+/// Plays a small search from `start` against `enemy` in `order` and
+/// reports the lines it cleared (until it dies or reaches its last
+/// depth): the tuner's measure of an evaluator (`hatetris tune`).
+pub fn reach(
+    start: &Well,
+    shape: Shape,
+    enemy: EnemyKind,
+    eval: &dyn Evaluator,
+    order: Order,
+) -> Reached {
+    let (levels, _) = walk(start, shape, enemy, eval, order);
+    Reached {
+        pieces: levels.len() as u32 - 1,
+        lines: levels
+            .iter()
+            .flat_map(|level| level.iter().map(|e| e.lines))
+            .max()
+            .unwrap_or(0),
+    }
+}
+
+/// The beam's levels, from the start well's to the last depth reached, and
+/// the depth where no child was left, if there was one.
+fn walk(
+    start: &Well,
+    shape: Shape,
+    enemy: EnemyKind,
+    eval: &dyn Evaluator,
+    order: Order,
+) -> (Vec<Vec<Entry>>, Option<u32>) {
+    let mut levels: Vec<Vec<Entry>> = vec![vec![Entry {
+        well: *start,
+        lines: 0,
+        parent: 0,
+        state: Brz::START.0,
+    }]];
+    let mut children: Vec<Child> = Vec::new();
+    let mut costs: Vec<f64> = Vec::new();
+    let mut candidates: Vec<(f64, Entry)> = Vec::new();
+    // Each parent's enemy state after its piece: its children's.
+    let mut after: Vec<u32> = Vec::new();
+    for depth in 1..=shape.pieces {
+        let beam = levels.last().expect("the start level");
+        candidates.clear();
+        after.clear();
+        for (index, parent) in beam.iter().enumerate() {
+            let gen = MoveGen::new(&parent.well);
+            after.push(give(enemy, &gen, &levels, index, &mut children));
+            eval.costs(&parent.well, parent.lines, &children, &mut costs);
+            candidates.extend(children.iter().zip(&costs).map(|(c, &cost)| {
+                (
+                    cost,
+                    Entry {
+                        well: c.well,
+                        lines: parent.lines + u32::from(c.lines),
+                        parent: index as u32,
+                        state: 0,
+                    },
+                )
+            }));
+        }
+        if candidates.is_empty() {
+            return (levels, Some(depth));
+        }
+        let mut level = match order {
+            Order::Trainer => keep_best(&mut candidates, shape.width),
+            Order::Search => keep_as_search(&candidates, shape.width, beam),
+        };
+        for e in &mut level {
+            e.state = after[e.parent as usize];
+        }
+        levels.push(level);
+    }
+    (levels, None)
+}
+
+/// Gives entry `index` of the newest level its enemy's piece, leaving the
+/// piece's children in `children`, and returns the enemy state its
+/// children inherit.
+fn give(
+    enemy: EnemyKind,
+    gen: &MoveGen,
+    levels: &[Vec<Entry>],
+    index: usize,
+    children: &mut Vec<Child>,
+) -> u32 {
+    // Pieces played since the start well: the entry's depth in its game.
+    let depth = levels.len() as u32 - 1;
+    let entry = &levels[depth as usize][index];
+    let piece = match enemy {
+        EnemyKind::Hatetris => {
+            let seen = |w: &Well| chain_count(levels, index, w);
+            // A child can repeat a well of the chain only when the chain is
+            // longer than the parent itself; `seen` counts exactly.
+            hatetris_choice_with_children(gen, levels.len() > 1, seen, children);
+            return 0;
+        }
+        EnemyKind::Brzustowski => {
+            let state = Brz(entry.state);
+            let after = state.after(depth, |since| {
+                repeats_since(levels, index, &entry.well, since as usize)
+            });
+            children.clear();
+            gen.children(state.display(), children);
+            return after.0;
+        }
+        kind => kind
+            .stateless_piece(gen, depth)
+            .expect("every other enemy is stateless"),
+    };
+    children.clear();
+    gen.children(piece, children);
+    0
+}
+
+/// How often `well` occurs in the chain of entry `index` of the newest
+/// level: the entry's own well and its ancestors back to the start well
+/// (the HATETRIS history of that game).
+fn chain_count(levels: &[Vec<Entry>], index: usize, well: &Well) -> u32 {
+    let mut n = 0;
+    let mut i = index;
+    for level in levels.iter().rev() {
+        let e = &level[i];
+        n += u32::from(e.well == *well);
+        i = e.parent as usize;
+    }
+    n
+}
+
+/// Whether `well` is the well of an ancestor of entry `index` of the
+/// newest level at depth `since` or later (the entry itself not counted):
+/// Brzustowski's "a well repeats".
+fn repeats_since(levels: &[Vec<Entry>], index: usize, well: &Well, since: usize) -> bool {
+    let newest = levels.len() - 1;
+    let mut i = levels[newest][index].parent as usize;
+    for depth in (since..newest).rev() {
+        let e = &levels[depth][i];
+        if e.well == *well {
+            return true;
+        }
+        i = e.parent as usize;
+    }
+    false
+}
+
+/// The best `width` distinct wells of `candidates` under (cost, well,
+/// parent): a well reached from two parents is kept once, from its best
+/// (cost, parent). The result is in that order.
+fn keep_best(candidates: &mut [(f64, Entry)], width: usize) -> Vec<Entry> {
+    // One copy per well, the best: sort by well, then (cost, parent).
+    candidates.sort_unstable_by(|a, b| {
+        a.1.well
+            .cmp(&b.1.well)
+            .then(a.0.total_cmp(&b.0))
+            .then(a.1.parent.cmp(&b.1.parent))
+    });
+    let mut distinct: Vec<(f64, Entry)> = Vec::with_capacity(candidates.len());
+    for c in candidates.iter() {
+        if distinct.last().is_none_or(|d| d.1.well != c.1.well) {
+            distinct.push(*c);
+        }
+    }
+    distinct.sort_unstable_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then(a.1.well.cmp(&b.1.well))
+            .then(a.1.parent.cmp(&b.1.parent))
+    });
+    distinct.truncate(width);
+    distinct.into_iter().map(|(_, e)| e).collect()
+}
+
+/// The search's cut ([`compact`], the search's own set), the level sorted
+/// by packed well; each kept child's lines are its parent's plus what its
+/// placement cleared.
+fn keep_as_search(candidates: &[(f64, Entry)], width: usize, parents: &[Entry]) -> Vec<Entry> {
+    let mut set: Vec<Candidate> = candidates
+        .iter()
+        .map(|(cost, e)| Candidate {
+            cost: *cost,
+            well: e.well.pack(),
+            parent: e.parent,
+        })
+        .collect();
+    compact(&mut set, width);
+    set.sort_unstable_by_key(|c| c.well);
+    set.iter()
+        .map(|c| {
+            let parent = &parents[c.parent as usize];
+            let well = c.well.unpack();
+            let cleared = lines_cleared(parent.well.cells(), 1, well.cells())
+                .expect("a child is its parent and one piece, less full lines");
+            Entry {
+                well,
+                lines: parent.lines + cleared,
+                parent: c.parent,
+                state: 0,
+            }
+        })
+        .collect()
+}

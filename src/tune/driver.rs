@@ -1,0 +1,163 @@
+//! The CMA-ES driver: the tuner's loop over generations of candidates.
+//!
+//! CMA-ES (the `cmaes` crate) over the named weights, each in units of
+//! [`UNIT`](super::UNIT) (the 86-record weights' common magnitude), so one step size
+//! fits them all; the other weights stay at the start's values. The
+//! candidates of a generation are measured in parallel on the tuner's
+//! rayon pool, one single-threaded beam per candidate and start.
+//!
+//! A killed tuner resumes by running CMA-ES again from the same seed:
+//! every candidate it asks for again is found in the [`Book`] (by its
+//! exact bits) and not measured again, so it goes on where it stopped and
+//! ends with the same weights as a tuner never stopped.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use cmaes::{CMAESOptions, DVector};
+
+use crate::folder::FolderLock;
+use crate::heuristic::Knewjade;
+
+use super::folder::{settle_settings, write_best, Book};
+use super::{plot, reference_game, Evaluation, Fitness, TuneError, TuneSettings};
+
+/// Hears of a tuner's progress; the library prints nothing.
+pub trait TuneObserver: Sync {
+    /// The reference game is ready: its length.
+    fn reference(&self, pieces: usize) {
+        let _ = pieces;
+    }
+    /// An evaluation finished (`fresh`: measured now, not read back from
+    /// the log); `done` of `budget` evaluations are behind us.
+    fn evaluated(&self, e: &Evaluation, fresh: bool, done: usize, budget: usize) {
+        let _ = (e, fresh, done, budget);
+    }
+}
+
+/// What a tuning run ended with.
+#[derive(Clone, Debug)]
+pub struct Tuned {
+    /// The start weights' evaluation.
+    pub start: Evaluation,
+    /// The best evaluation (the highest mean; ties: the earliest).
+    pub best: Evaluation,
+    /// Evaluations in the log.
+    pub evaluations: usize,
+    /// Why CMA-ES stopped.
+    pub stopped: String,
+}
+
+/// Runs (or resumes) the tuner in `dir` until `budget` evaluations (the
+/// start weights' included) are in its log.
+pub fn tune(
+    dir: &Path,
+    settings: &TuneSettings,
+    budget: usize,
+    threads: usize,
+    observer: &dyn TuneObserver,
+) -> Result<Tuned, TuneError> {
+    settings.check()?;
+    let _lock = FolderLock::take(dir)?;
+    settle_settings(dir, settings)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| TuneError::Config(format!("cannot start {threads} threads: {e}")))?;
+    let start_eval = Knewjade::new(settings.initial, settings.fitness.quiescent);
+    let game = reference_game(
+        &dir.join("reference"),
+        &start_eval,
+        settings.fitness.width,
+        threads,
+    )?;
+    observer.reference(game.len() - 1);
+    let fitness = Fitness::new(settings.fitness.clone(), &game)?;
+    let book = Mutex::new(Book::open(dir)?);
+    let lock = || book.lock().expect("not poisoned");
+    let generation = AtomicUsize::new(0);
+    let failure: Mutex<Option<TuneError>> = Mutex::new(None);
+    let fail = |err: TuneError| *failure.lock().expect("not poisoned") = Some(err);
+    let evaluate = |x: &[f64], generation: usize| -> Evaluation {
+        if let Some(e) = lock().get(x) {
+            return e.clone();
+        }
+        let weights = settings.weights_at(x);
+        let clock = Instant::now();
+        let measured = fitness.measure(&weights);
+        let mut b = lock();
+        let e = Evaluation {
+            index: b.next_index,
+            generation,
+            x: x.to_vec(),
+            weights,
+            measured,
+            seconds: clock.elapsed().as_secs_f64(),
+        };
+        b.next_index += 1;
+        let improved = b.improves(&e);
+        if let Err(err) = b.add(&e) {
+            fail(err.into());
+        }
+        if improved {
+            if let Err(err) = write_best(dir, &e) {
+                fail(err);
+            }
+        }
+        // The picture after every evaluation (a few milliseconds), so it
+        // is current whenever the tuner is stopped.
+        if let Err(err) = plot::draw(dir) {
+            fail(err);
+        }
+        e
+    };
+    // The start weights first: the "before" of the note.
+    let x0 = settings.x0();
+    let start = pool.install(|| evaluate(&x0, 0));
+    observer.evaluated(&start, true, lock().len(), budget);
+    let objective = |x: &DVector<f64>| -> f64 {
+        let g = generation.load(Ordering::Relaxed);
+        let known = lock().get(x.as_slice()).is_some();
+        let e = evaluate(x.as_slice(), g);
+        observer.evaluated(&e, !known, lock().len(), budget);
+        -e.measured.mean
+    };
+    let mut options = CMAESOptions::new(x0.clone(), settings.sigma)
+        .seed(settings.seed)
+        .max_function_evals(budget.saturating_sub(1).max(1))
+        .tol_fun(0.0)
+        .tol_fun_hist(0.0)
+        .tol_fun_rel(0.0)
+        .tol_stagnation(usize::MAX / 2);
+    if let Some(p) = settings.population {
+        options = options.population_size(p);
+    }
+    let mut cmaes = options
+        .build(objective)
+        .map_err(|e| TuneError::Config(format!("CMA-ES: {e:?}")))?;
+    let stopped = loop {
+        generation.store(cmaes.generation() + 1, Ordering::Relaxed);
+        let step = pool.install(|| cmaes.next_parallel());
+        if let Some(err) = failure.lock().expect("not poisoned").take() {
+            return Err(err);
+        }
+        if let Some(t) = step {
+            break format!("{:?}", t.reasons);
+        }
+        if lock().len() >= budget {
+            break "budget".to_string();
+        }
+    };
+    drop(cmaes);
+    plot::draw(dir)?;
+    let b = book.into_inner().expect("not poisoned");
+    let best = b.best.clone().expect("the start was measured");
+    Ok(Tuned {
+        start,
+        best,
+        evaluations: b.len(),
+        stopped,
+    })
+}

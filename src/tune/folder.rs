@@ -1,0 +1,231 @@
+//! The tuning folder: its settings, the evaluations log and the best
+//! weights, on the folder tools ([`crate::folder`]).
+//!
+//! - `tune.json`: the settings ([`TuneSettings`]); a resume must agree
+//!   with them, key by key ([`crate::folder::differences`]);
+//! - `reference/`: the reference game's run folder (an ordinary run);
+//! - `evaluations.jsonl`: every evaluation, one JSON line each, synced as
+//!   it is written; on opening, the log is rewritten without a torn last
+//!   line ([`Book`]);
+//! - `best.toml`: the best weights so far, a weights file `search
+//!   --weights` reads (written atomically after each improvement), and
+//!   `best.json` with their fitness;
+//! - `fitness.svg` and `fitness.png`: every evaluation's fitness, with
+//!   the best so far ([`super::plot`]).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::folder::atomic::write_atomic;
+use crate::folder::{self, io, json, IoError};
+use crate::heuristic::{Weights, WEIGHT_NAMES};
+
+use super::{FitnessSettings, Measured, TuneError, UNIT};
+
+/// A tuning run's settings (`tune.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TuneSettings {
+    /// How candidates are measured.
+    pub fitness: FitnessSettings,
+    /// The weights tuned, by name ([`WEIGHT_NAMES`]).
+    pub terms: Vec<String>,
+    /// The start: the mean of the first generation, and every weight not
+    /// tuned.
+    pub initial: Weights,
+    /// CMA-ES's first step size, in [`UNIT`]s.
+    pub sigma: f64,
+    /// Candidates per generation (`None`: CMA-ES's default for the
+    /// dimension).
+    pub population: Option<usize>,
+    /// CMA-ES's seed.
+    pub seed: u64,
+}
+
+impl TuneSettings {
+    /// Checks the settings.
+    pub fn check(&self) -> Result<(), TuneError> {
+        if self.terms.is_empty() {
+            return Err(TuneError::Config("no weight to tune".into()));
+        }
+        for t in &self.terms {
+            if !WEIGHT_NAMES.contains(&t.as_str()) {
+                return Err(TuneError::Config(format!(
+                    "unknown weight `{t}` (known: {})",
+                    WEIGHT_NAMES.join(", ")
+                )));
+            }
+        }
+        if self.population.is_some_and(|p| p < 2) {
+            return Err(TuneError::Config(
+                "the population must be at least 2".into(),
+            ));
+        }
+        if !(self.sigma > 0.0 && self.sigma.is_finite()) {
+            return Err(TuneError::Config("the step size must be positive".into()));
+        }
+        Ok(())
+    }
+
+    /// The weights at point `x` (one value per tuned term, in [`UNIT`]s).
+    /// A coordinate equal to the start point's is the initial weight
+    /// exactly: `(w / UNIT) * UNIT` can miss `w` by an ulp, and an ulp is
+    /// enough to move a beam to another plateau (the 86-record weights with
+    /// `holes` one ulp higher reach 35 lines at width 10,000 with the
+    /// lookahead, where the exact weights reach 42), so the start point
+    /// would not measure the start weights.
+    pub fn weights_at(&self, x: &[f64]) -> Weights {
+        let mut w = self.initial;
+        for ((name, v), v0) in self.terms.iter().zip(x).zip(self.x0()) {
+            if v.to_bits() != v0.to_bits() {
+                w.set(name, v * UNIT);
+            }
+        }
+        w
+    }
+
+    /// The start point.
+    pub fn x0(&self) -> Vec<f64> {
+        self.terms
+            .iter()
+            .map(|t| self.initial.get(t).expect("checked") / UNIT)
+            .collect()
+    }
+}
+
+/// One logged evaluation (`evaluations.jsonl`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Evaluation {
+    /// Which evaluation this was (0: the start weights).
+    pub index: usize,
+    /// The CMA-ES generation that asked for it (0: the start weights).
+    pub generation: usize,
+    /// The point, in [`UNIT`]s.
+    pub x: Vec<f64>,
+    /// The weights.
+    pub weights: Weights,
+    /// The fitness.
+    pub measured: Measured,
+    /// Seconds it took.
+    pub seconds: f64,
+}
+
+/// The settings file of a tuning folder.
+pub fn settings_path(dir: &Path) -> PathBuf {
+    dir.join("tune.json")
+}
+
+/// The best weights file of a tuning folder.
+pub fn best_path(dir: &Path) -> PathBuf {
+    dir.join("best.toml")
+}
+
+fn log_path(dir: &Path) -> PathBuf {
+    dir.join("evaluations.jsonl")
+}
+
+/// Every evaluation logged in `dir` (a torn last line is skipped).
+pub fn evaluations(dir: &Path) -> Result<Vec<Evaluation>, TuneError> {
+    Ok(json::read_lines(&log_path(dir))?)
+}
+
+/// Records `settings` in a new tuning folder `dir`, or checks that an
+/// existing one was tuned with the same.
+pub(super) fn settle_settings(dir: &Path, settings: &TuneSettings) -> Result<(), TuneError> {
+    let spath = settings_path(dir);
+    match json::read::<TuneSettings>(&spath)? {
+        Some(old) if !folder::differences(&old, settings).is_empty() => {
+            Err(TuneError::Config(format!(
+                "{}: the folder was tuned with other settings (resume it with `hatetris tune {}` and no other flag than --budget and --threads)",
+                spath.display(),
+                dir.display()
+            )))
+        }
+        Some(_) => Ok(()),
+        None => Ok(json::write(&spath, settings)?),
+    }
+}
+
+/// The log, the cache of measured points and the best so far, shared by
+/// the parallel evaluations.
+pub(super) struct Book {
+    path: PathBuf,
+    cache: HashMap<Vec<u64>, Evaluation>,
+    pub(super) next_index: usize,
+    pub(super) best: Option<Evaluation>,
+}
+
+/// A point's cache key: its exact bits.
+fn key(x: &[f64]) -> Vec<u64> {
+    x.iter().map(|v| v.to_bits()).collect()
+}
+
+impl Book {
+    /// The book of the folder `dir`, from its log.
+    pub(super) fn open(dir: &Path) -> Result<Book, TuneError> {
+        let old = evaluations(dir)?;
+        let path = log_path(dir);
+        // Rewrite the log without a torn last line before appending.
+        let text: String = old.iter().map(json::line).collect();
+        write_atomic(&path, text.as_bytes()).map_err(io(&path))?;
+        let mut book = Book {
+            path,
+            cache: HashMap::new(),
+            next_index: 0,
+            best: None,
+        };
+        for e in old {
+            book.note(&e);
+            book.next_index = book.next_index.max(e.index + 1);
+            book.cache.insert(key(&e.x), e);
+        }
+        Ok(book)
+    }
+
+    /// The evaluation of point `x`, if it was measured.
+    pub(super) fn get(&self, x: &[f64]) -> Option<&Evaluation> {
+        self.cache.get(&key(x))
+    }
+
+    /// Points measured.
+    pub(super) fn len(&self) -> usize {
+        self.cache.len()
+    }
+
+    /// Whether `e` beats the best so far (the earliest wins a tie).
+    pub(super) fn improves(&self, e: &Evaluation) -> bool {
+        self.best
+            .as_ref()
+            .is_none_or(|b| e.measured.mean > b.measured.mean)
+    }
+
+    fn note(&mut self, e: &Evaluation) {
+        if self.improves(e) {
+            self.best = Some(e.clone());
+        }
+    }
+
+    /// Logs the new evaluation `e` (synced) and keeps it; the book takes it
+    /// even when the log could not be written.
+    pub(super) fn add(&mut self, e: &Evaluation) -> Result<(), IoError> {
+        let logged = json::append_line(&self.path, &json::line(e));
+        self.note(e);
+        self.cache.insert(key(&e.x), e.clone());
+        logged
+    }
+}
+
+/// Writes `best.toml` and `best.json` for `e`.
+pub(super) fn write_best(dir: &Path, e: &Evaluation) -> Result<(), TuneError> {
+    let path = best_path(dir);
+    let head = format!(
+        "# hatetris tune: evaluation {}, mean {:.3} lines (sd {:.3}) over {} starts\n",
+        e.index,
+        e.measured.mean,
+        e.measured.sd,
+        e.measured.per_start.len()
+    );
+    write_atomic(&path, (head + &e.weights.to_toml()).as_bytes()).map_err(io(&path))?;
+    Ok(json::write(&dir.join("best.json"), e)?)
+}
