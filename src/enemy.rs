@@ -29,9 +29,9 @@ use std::str::FromStr;
 
 use ahash::AHashMap;
 
-use crate::lock::child_cells;
 use crate::movegen::{Child, MoveGen};
 use crate::piece::Piece;
+use crate::place::child_cells;
 use crate::well::{Well, WIDTH};
 
 /// Which enemy a game uses.

@@ -11,8 +11,8 @@
 
 use crate::enemy::{Enemy, EnemyKind};
 use crate::key::Key;
-use crate::lock::lock_board;
 use crate::piece::Piece;
+use crate::place::lock_board;
 use crate::reference::{fits, Pose};
 use crate::well::{Board, Well, BAR, HEIGHT};
 

@@ -11,7 +11,7 @@
 //! **The game**
 //! - [`well`], [`piece`], [`key`]: the 16-row bitboard well, the seven
 //!   pieces with their compile-time tables, the four keys;
-//! - `lock` (crate-private): a placement's cells, placing a piece and
+//! - `place` (crate-private): a placement's cells, placing a piece and
 //!   clearing rows, and the cell-count arithmetic; the one place the lock
 //!   rule is written;
 //! - [`movegen`]: the wave-based move generator, and the clearing
@@ -33,8 +33,8 @@
 //!   step, int16 inference (scalar and AVX2), net files.
 //!
 //! **Searching**
-//! - [`run`]: the run folder (manifest, chained depth files, lock,
-//!   snapshots, log, [`run::verify`]) and
+//! - [`run`]: the run folder (manifest, chained depth files, snapshots,
+//!   log, [`run::verify`]) and
 //!   the game rebuilt from it ([`run::keyframes`]);
 //! - [`search`]: the beam search: one depth as a kernel, the adversary and
 //!   observer seams, the loop-prevention ancestry;
@@ -64,10 +64,10 @@ pub mod game;
 pub mod heuristic;
 pub mod key;
 pub mod launch;
-pub(crate) mod lock;
 pub mod movegen;
 pub mod nnue;
 pub mod piece;
+pub(crate) mod place;
 pub mod plot;
 pub mod reference;
 pub mod replay;

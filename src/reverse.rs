@@ -17,9 +17,9 @@
 //! each parent listed really produces the child; the tests check the other
 //! direction (every forward move is found backwards).
 
-use crate::lock::{cell_rows_checked, locks_above_bar};
 use crate::movegen::{Child, MoveGen};
 use crate::piece::{Piece, SHAPES};
+use crate::place::{cell_rows_checked, locks_above_bar};
 use crate::well::{Board, Well, BAR, FULL_ROW, HEIGHT, WIDTH};
 
 /// One way a well could have been made: the parent and the placement.

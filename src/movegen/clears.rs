@@ -20,8 +20,8 @@
 
 use super::wave::{bit, positions};
 use super::MoveGen;
-use crate::lock::{cell_rows, cell_rows_checked, locks_above_bar, place_and_clear};
 use crate::piece::{Piece, CANON, SHAPES};
+use crate::place::{cell_rows, cell_rows_checked, locks_above_bar, place_and_clear};
 use crate::well::{Well, BAR, FULL_ROW, HEIGHT, WIDTH};
 
 /// `CLEAR_PATTERNS[empty]`: bit `p` is set when some box row of piece `p`,

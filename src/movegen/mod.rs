@@ -56,8 +56,8 @@ pub use reach::Reach;
 pub(crate) use wave::spread_horizontal;
 pub use wave::{Cached, Direct, Transition};
 
-use crate::lock::{cell_rows, lock_board, locks_above_bar, place_and_clear, rows_completed};
 use crate::piece::{Piece, TOP_ROW};
+use crate::place::{cell_rows, lock_board, locks_above_bar, place_and_clear, rows_completed};
 use crate::well::{Board, Well, BAR};
 use wave::{field_mask, positions, Slices, FREE, MAX_TOP_ROW};
 

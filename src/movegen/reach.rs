@@ -17,8 +17,8 @@
 
 use super::wave::{positions, Slices, Transition, FIELD, FREE};
 use super::Direct;
-use crate::lock::{cell_rows, locks_above_bar, rows_completed};
 use crate::piece::{Piece, SHAPES};
+use crate::place::{cell_rows, locks_above_bar, rows_completed};
 use crate::well::{Well, BAR, FULL_ROW, LIVE_ROWS};
 
 /// Where one piece can go in one well.

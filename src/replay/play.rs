@@ -5,9 +5,9 @@
 use crate::enemy::{Enemy, EnemyKind};
 use crate::game::{Event, Game};
 use crate::key::Key;
-use crate::lock::lines_cleared;
 use crate::movegen::Outcome;
 use crate::piece::Piece;
+use crate::place::lines_cleared;
 use crate::reference::key_path_to;
 use crate::well::{board_to_numbers, Board, Well, BAR};
 

@@ -16,7 +16,7 @@ use super::{
     SNAPSHOTS_KEPT,
 };
 use crate::folder::atomic;
-use crate::lock::lines_cleared;
+use crate::place::lines_cleared;
 use crate::run::shards::{read_shard_manifest, shard_dir, Depth};
 
 /// What [`verify`] found.

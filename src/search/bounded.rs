@@ -26,7 +26,7 @@
 
 use std::cmp::Ordering;
 
-use crate::lock::lines_cleared;
+use crate::place::lines_cleared;
 use crate::well::PackedWell;
 
 /// A child competing for a place in the beam: 32 bytes.

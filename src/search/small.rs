@@ -42,8 +42,8 @@
 
 use crate::enemy::{hatetris_choice_with_children, EnemyKind};
 use crate::evaluate::Evaluator;
-use crate::lock::lines_cleared;
 use crate::movegen::{Child, MoveGen};
+use crate::place::lines_cleared;
 use crate::well::Well;
 
 use super::adversary::Brz;

@@ -21,10 +21,11 @@ use crate::evaluate::{Evaluator, Lookahead};
 use crate::folder::atomic::write_atomic;
 use crate::folder::io;
 use crate::heuristic::{Knewjade, Weights};
+use crate::launch::{self, Folder};
 use crate::nnue::{Layout, Net, NetEvaluator, QuantNet, Sample};
 use crate::run;
 use crate::search::small::{self, Survival};
-use crate::search::{self, Adversary, Options, RunResult, Search};
+use crate::search::{Adversary, RunResult, Search};
 use crate::stats::{mean_sd, Divisor};
 
 pub(super) struct Generations<'a> {
@@ -214,28 +215,18 @@ impl Generations<'_> {
         })
     }
 
-    /// RESUME-OR-START (one of two hand-written spots, with the tuner's
-    /// reference game, that the library's launch API is to replace): the
-    /// master beam's run folder `dir`, resumed when its manifest is there,
-    /// else started afresh (a folder killed before its manifest held no
-    /// run yet).
+    /// The master beam's run folder `dir`, resumed when its manifest is
+    /// there, else started afresh (a folder killed before its manifest held
+    /// no run yet).
     fn resume_or_start(&self, dir: &Path, search: &Search) -> Result<RunResult, TrainError> {
-        let opts = Options {
-            max_depth: self.config.master_depth,
-            threads: self.threads,
-            release_memory: None,
-            asked_threads: None,
-            stop: None,
-            expander: None,
-        };
-        Ok(if run::manifest_path(dir).exists() {
-            search::resume(dir, search, &opts, self.observer)?
-        } else {
-            if dir.exists() {
-                fs::remove_dir_all(dir).map_err(io(dir))?;
-            }
-            search::start(dir, search, &opts, self.observer)?
-        })
+        let opts = launch::options(self.config.master_depth, self.threads, None);
+        Ok(launch::run(
+            dir,
+            search,
+            &opts,
+            self.observer,
+            Folder::Either,
+        )?)
     }
 
     /// The seconds a killed master beam had already spent (from its

@@ -51,7 +51,6 @@
 //! cost. Any other evaluator (a net, with or without the lookahead) is
 //! measured as it is, one beam per start ([`Fitness::measure_evaluator`]).
 
-use std::fs;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -59,14 +58,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::enemy::EnemyKind;
 use crate::evaluate::Evaluator;
-use crate::folder::io;
 use crate::game::{Event, Game};
 use crate::heuristic::{Knewjade, Weights, WEIGHT_NAMES};
 use crate::key::Key;
+use crate::launch::{self, Folder};
 use crate::run::keyframes::{self, Pick};
-use crate::run::{self};
 use crate::search::small::{self, Order, Reached, Shape};
-use crate::search::{self, Adversary, Options, RunResult, Search, Silent};
+use crate::search::{Adversary, RunResult, Search, Silent};
 use crate::stats::{mean_sd, Divisor};
 use crate::well::Well;
 
@@ -264,25 +262,10 @@ pub fn reference_game(
     Ok(wells)
 }
 
-/// RESUME-OR-START (one of two hand-written spots, with the trainer's
-/// master beam, that the library's launch API is to replace): the
-/// reference search in `dir`, resumed when its manifest is there, else
-/// started afresh (a folder killed before its manifest held no run yet).
+/// The reference search in `dir`, resumed when its manifest is there,
+/// else started afresh (a folder killed before its manifest held no run
+/// yet).
 fn resume_or_start(dir: &Path, search: &Search, threads: usize) -> Result<RunResult, TuneError> {
-    let opts = Options {
-        max_depth: 100_000,
-        threads,
-        release_memory: None,
-        asked_threads: Some(threads),
-        stop: None,
-        expander: None,
-    };
-    Ok(if run::manifest_path(dir).exists() {
-        search::resume(dir, search, &opts, &Silent)?
-    } else {
-        if dir.exists() {
-            fs::remove_dir_all(dir).map_err(io(dir))?;
-        }
-        search::start(dir, search, &opts, &Silent)?
-    })
+    let opts = launch::options(100_000, threads, Some(threads));
+    Ok(launch::run(dir, search, &opts, &Silent, Folder::Either)?)
 }

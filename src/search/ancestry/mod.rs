@@ -51,7 +51,7 @@
 
 mod codec;
 
-use crate::lock::child_cells;
+use crate::place::child_cells;
 use crate::well::{mix64, well_hash, PackedWell, Well};
 
 /// One older depth of the ancestry tree.

@@ -1,5 +1,6 @@
-//! Locking a piece: the cells a placement covers, placing them and clearing
-//! full rows, and the cell-count arithmetic that follows from the rule.
+//! Placing a piece (its lock, in the game's words): the cells a placement
+//! covers, placing them and clearing full rows, and the cell-count
+//! arithmetic that follows from the rule.
 //!
 //! This is the one place that writes the game's lock rule. The move
 //! generator (children and outcomes), the game, the heuristic's walk over
