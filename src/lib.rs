@@ -6,7 +6,9 @@
 //! **The ground floor**
 //! - [`folder`]: folder tools shared by every folder the engine keeps:
 //!   atomic writes, the folder lock, JSON files and JSON-lines logs, the
-//!   settings checked on resume, an I/O error with its path.
+//!   settings checked on resume, an I/O error with its path, the FNV-1a
+//!   digest files carry;
+//! - [`stats`]: the mean and standard deviation, with the divisor named.
 //!
 //! **The game**
 //! - [`well`], [`piece`], [`key`]: the 16-row bitboard well, the seven
@@ -36,8 +38,10 @@
 //! - [`run`]: the run folder (manifest, chained depth files, snapshots,
 //!   log, [`run::verify`]) and
 //!   the game rebuilt from it ([`run::keyframes`]);
-//! - [`search`]: the beam search: one depth as a kernel, the adversary and
-//!   observer seams, the loop-prevention ancestry;
+//! - [`search`]: the beam search: the depth loop in named steps, one
+//!   depth as a kernel over the one inner expansion loop, the adversary and
+//!   observer seams, the loop-prevention ancestry, and the small in-memory
+//!   search (`search::small`) that the trainer and the tuner share;
 //! - [`distributed`]: the beam sharded over timely-dataflow workers, in
 //!   one process or several, every enemy, each shard writing its own depth
 //!   files (`docs/distributed.md`);
@@ -47,10 +51,11 @@
 //!   files read with a cap;
 //! - [`plot`]: pictures, SVG and PNG with a built-in font: a run's figures
 //!   by depth and a game's wells;
-//! - [`train`]: the generational trainer (master beams, training beams,
-//!   targets, the fit, the training folder and its picture);
+//! - [`train`]: the generational trainer (master beams, samples, targets
+//!   from small searches, the fit, the training folder and its picture);
 //! - [`tune`]: the weights tuner (CMA-ES over a fitness measured from the
-//!   start wells of a reference game) and the fitness `compare` reports;
+//!   start wells of a reference game, for weights or any evaluator) and the
+//!   fitness `compare` reports;
 //! - [`bench`](mod@bench): fixed workloads that time the engine and double as
 //!   determinism signatures.
 #![deny(missing_docs)]
