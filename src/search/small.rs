@@ -19,7 +19,7 @@
 //! own [`crate::enemy::Enemy`] would in that game:
 //! - HATETRIS counts the entry's well and its ancestors back to the start
 //!   well (its loop prevention), by walking the parents;
-//! - Brzustowski keeps the big search's per-entry state ([`Brz`]: the step,
+//! - Brzustowski keeps the big search's per-entry state (`Brz`: the step,
 //!   the piece on display, the depth from which wells count as seen),
 //!   and "a well repeats" is the same walk of the parents back to that
 //!   depth;
@@ -34,7 +34,7 @@
 //!
 //! # Layout
 //! The beam is small (tens to thousands of wells, a few to a few hundred
-//! depths), so it is plain vectors: one level of [`Entry`] per depth, each
+//! depths), so it is plain vectors: one level of `Entry` per depth, each
 //! entry's chain found by walking the parents. The per-depth candidate
 //! buffer and the child buffer are reused; nothing is allocated per child.
 //! The big search's disk-backed beam ([`super::start`]) would cost a run

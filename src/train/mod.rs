@@ -48,7 +48,7 @@
 //! # Resuming
 //! Each step's result is a file written under a temporary name, synced and
 //! renamed, and a step whose file exists is not run again (one skeleton,
-//! [`folder`]'s `step`). So `hatetris
+//! `folder`'s `step`). So `hatetris
 //! train DIR` after a kill goes on from the step it was in (a master beam
 //! from its last depth, targets from their last chunk, a fit from its
 //! start). Everything is seeded and every parallel step collects its

@@ -2,13 +2,13 @@
 //! fitness that `hatetris compare` reports for several evaluators.
 //!
 //! The rooms:
-//! - [`fitness`]: how well an evaluator plays, from the start wells of one
+//! - `fitness`: how well an evaluator plays, from the start wells of one
 //!   reference game (a small search from each, [`crate::search::small`]);
 //!   weights, with their jitter copies, or any evaluator (a net);
-//! - [`folder`]: the tuning folder (settings checked on resume, the
+//! - `folder`: the tuning folder (settings checked on resume, the
 //!   evaluations log and its cache, the best weights);
-//! - [`driver`]: CMA-ES over the named weights, resumed from the log;
-//! - [`plot`]: the folder's picture.
+//! - `driver`: CMA-ES over the named weights, resumed from the log;
+//! - `plot`: the folder's picture.
 //!
 //! `tune` builds on `search` (the reference game, the small search) and on
 //! the folder tools, not on `train`.
