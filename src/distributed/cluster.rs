@@ -3,11 +3,11 @@
 //! the coordinator, worker 0, each job of the depth loop, and waits for its
 //! result. The [`DepthExpander`] the depth loop drives.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
 use timely::communication::WorkerGuards;
 
+use super::messages::{Coordinator, Job, TrafficCounters};
 use super::process::Local;
 use super::{DistributedError, Shard, Topology, Traffic};
 use crate::evaluate::Evaluator;
@@ -15,42 +15,6 @@ use crate::run::shards::Shards;
 use crate::run::store::Stored;
 use crate::search::{Adversary, DepthExpander, DepthJob, Expanded};
 use crate::well::PackedWell;
-
-/// A depth for the coordinator to run, from the depth loop.
-pub(super) struct Job {
-    pub beam: Arc<[Stored]>,
-    pub depth: u32,
-    pub history: Option<Arc<[u8]>>,
-    pub expand: bool,
-    pub write: bool,
-    pub recall: Vec<u32>,
-}
-
-/// The coordinator's ends of its channels with the depth loop.
-pub(super) struct Coordinator {
-    /// Threads for the final sort, as many as the process's workers (who
-    /// wait for it).
-    pub pool: rayon::ThreadPool,
-    pub jobs: mpsc::Receiver<Job>,
-    pub results: mpsc::Sender<Result<Expanded, DistributedError>>,
-    pub traffic: Arc<TrafficCounters>,
-}
-
-/// Totals the coordinator keeps for [`super::Cluster::traffic`].
-#[derive(Default)]
-pub(super) struct TrafficCounters {
-    pub depths: AtomicU64,
-    pub bytes: AtomicU64,
-}
-
-impl TrafficCounters {
-    pub fn read(&self) -> Traffic {
-        Traffic {
-            depths: self.depths.load(Ordering::Relaxed),
-            bytes: self.bytes.load(Ordering::Relaxed),
-        }
-    }
-}
 
 /// Process 0's end of a sharded search: a [`DepthExpander`] for the depth
 /// loop, whose workers (here and in the other processes) stay up until it

@@ -2,19 +2,60 @@
 //! module doc for what a depth does): the coordinator's orders, the
 //! owners' kept wells and tallies, each worker's report of an iteration;
 //! how the coordinator makes the orders of a job and sums the reports
-//! into the depth's [`Expanded`]; and what those records cost on the wire.
+//! into the depth's [`Expanded`]; what those records cost on the wire; and
+//! the coordinator's channels with the depth loop (its jobs, their results,
+//! the traffic it counts).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
 
 use rayon::slice::ParallelSliceMut;
 use serde::{Deserialize, Serialize};
 use timely::dataflow::InputHandleVec;
 
-use super::cluster::Job;
-use super::DistributedError;
+use super::{DistributedError, Traffic};
 use crate::run::shards::{shard_of, Written};
+use crate::run::store::Stored;
 use crate::search::bounded::Candidate;
 use crate::search::distinct::Distinct;
 use crate::search::Expanded;
 use crate::well::PackedWell;
+
+/// A depth for the coordinator to run, from the depth loop.
+pub(super) struct Job {
+    pub beam: Arc<[Stored]>,
+    pub depth: u32,
+    pub history: Option<Arc<[u8]>>,
+    pub expand: bool,
+    pub write: bool,
+    pub recall: Vec<u32>,
+}
+
+/// The coordinator's ends of its channels with the depth loop.
+pub(super) struct Coordinator {
+    /// Threads for the final sort, as many as the process's workers (who
+    /// wait for it).
+    pub pool: rayon::ThreadPool,
+    pub jobs: mpsc::Receiver<Job>,
+    pub results: mpsc::Sender<Result<Expanded, DistributedError>>,
+    pub traffic: Arc<TrafficCounters>,
+}
+
+/// Totals the coordinator keeps for [`super::Cluster::traffic`].
+#[derive(Default)]
+pub(super) struct TrafficCounters {
+    pub depths: AtomicU64,
+    pub bytes: AtomicU64,
+}
+
+impl TrafficCounters {
+    pub fn read(&self) -> Traffic {
+        Traffic {
+            depths: self.depths.load(Ordering::Relaxed),
+            bytes: self.bytes.load(Ordering::Relaxed),
+        }
+    }
+}
 
 /// What the coordinator sends: routed by `to`, a worker index.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use timely::worker::Worker;
 
-use super::cluster::Coordinator;
 use super::dataflow::Flow;
+use super::messages::Coordinator;
 use super::messages::{best_by_well, send_orders, summarise, DepthReport, Order, CANDIDATE_BYTES};
 use super::process::{Local, ShardFiles, SharedHistory};
 use super::Shard;

@@ -9,10 +9,7 @@ use std::sync::Arc;
 
 use super::beam::Beam;
 use super::bounded::Candidate;
-use super::kernel::Kernel;
-use super::{Search, Silent};
 use crate::run::shards::{Shards, Written};
-use crate::run::store::{self, DepthFile};
 use crate::well::PackedWell;
 
 /// Another way to run one depth's expansion and cut: the seam through
@@ -100,52 +97,4 @@ pub struct Timing {
     /// Threads idle at the end of the expansion, out of work while others
     /// finished their last part, summed over the threads.
     pub idle_s: f64,
-}
-
-/// Why one depth could not be expanded on its own ([`expand_depth`]).
-#[derive(Debug, thiserror::Error)]
-pub enum DepthError {
-    /// The beam's depth file.
-    #[error(transparent)]
-    Store(#[from] store::StoreError),
-    /// The enemy's pieces depend on each entry's past, which one depth file
-    /// does not hold.
-    #[error("{0} keeps a history: one depth cannot be expanded on its own")]
-    History(crate::enemy::EnemyKind),
-    /// A thread pool could not be built.
-    #[error("cannot start {0} threads: {1}")]
-    Threads(usize, String),
-}
-
-/// One depth of today's search on its own: the kept children of `beam`
-/// (sorted by well, each with its parent's index in `beam`), expanded on
-/// `threads` threads. Only for an enemy that keeps no history. The twin
-/// the sharded depth ([`crate::distributed::expand_depth`]) is held to.
-pub fn expand_depth(
-    beam: &DepthFile,
-    search: &Search,
-    threads: usize,
-) -> Result<Vec<Candidate>, DepthError> {
-    if search.adversary.keeps_history() {
-        return Err(DepthError::History(search.adversary.kind()));
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| DepthError::Threads(threads, e.to_string()))?;
-    let kernel = Kernel {
-        eval: search.evaluator,
-        adversary: search.adversary,
-        history: None,
-        width: search.width,
-        threads,
-    };
-    let job = DepthJob {
-        beam: Beam::File(beam),
-        history: None,
-        expand: true,
-        write: false,
-    };
-    let expanded = pool.install(|| kernel.expand(&job, &Silent, &|| false))?;
-    Ok(expanded.expect("never asked to stop").kept)
 }

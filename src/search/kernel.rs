@@ -52,13 +52,14 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::adversary::{Adversary, BeamHistory};
+use super::beam::Beam;
 use super::bounded::{compact, Bounded, Candidate};
 use super::distinct::Distinct;
 use super::expand::{ParentStep, Scratch};
 use super::expander::{DepthJob, Expanded, Timing};
-use super::Observer;
+use super::{Observer, Search, Silent};
 use crate::evaluate::Evaluator;
-use crate::run::store::{self, StoreError, Stored};
+use crate::run::store::{self, DepthFile, StoreError, Stored};
 
 /// What one depth needs besides the beam.
 pub(crate) struct Kernel<'a> {
@@ -312,4 +313,52 @@ fn expand_part(
             }
         });
     }
+}
+
+/// Why one depth could not be expanded on its own ([`expand_depth`]).
+#[derive(Debug, thiserror::Error)]
+pub enum DepthError {
+    /// The beam's depth file.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// The enemy's pieces depend on each entry's past, which one depth file
+    /// does not hold.
+    #[error("{0} keeps a history: one depth cannot be expanded on its own")]
+    History(crate::enemy::EnemyKind),
+    /// A thread pool could not be built.
+    #[error("cannot start {0} threads: {1}")]
+    Threads(usize, String),
+}
+
+/// One depth of today's search on its own: the kept children of `beam`
+/// (sorted by well, each with its parent's index in `beam`), expanded on
+/// `threads` threads. Only for an enemy that keeps no history. The twin
+/// the sharded depth ([`crate::distributed::expand_depth`]) is held to.
+pub fn expand_depth(
+    beam: &DepthFile,
+    search: &Search,
+    threads: usize,
+) -> Result<Vec<Candidate>, DepthError> {
+    if search.adversary.keeps_history() {
+        return Err(DepthError::History(search.adversary.kind()));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| DepthError::Threads(threads, e.to_string()))?;
+    let kernel = Kernel {
+        eval: search.evaluator,
+        adversary: search.adversary,
+        history: None,
+        width: search.width,
+        threads,
+    };
+    let job = DepthJob {
+        beam: Beam::File(beam),
+        history: None,
+        expand: true,
+        write: false,
+    };
+    let expanded = pool.install(|| kernel.expand(&job, &Silent, &|| false))?;
+    Ok(expanded.expect("never asked to stop").kept)
 }

@@ -71,7 +71,8 @@ use crate::run::{Best, Plan, RunError, Settings};
 
 pub use adversary::Adversary;
 pub use beam::Beam;
-pub use expander::{expand_depth, DepthError, DepthExpander, DepthJob, Expanded, Timing};
+pub use expander::{DepthExpander, DepthJob, Expanded, Timing};
+pub use kernel::{expand_depth, DepthError};
 pub use observer::{Observer, Silent};
 pub use start::{resume, start, verify};
 
