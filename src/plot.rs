@@ -92,7 +92,10 @@ fn run_into<DB: DrawingBackend>(
     root.fill(&WHITE).map_err(text)?;
     let root = root.titled(title, ("sans-serif", 22)).map_err(text)?;
     let areas = root.split_evenly((2, 2));
-    let last = depths.len().max(1) as f64;
+    // The depths logged: 1 to the last, or a run from a game's from the
+    // piece after its start.
+    let first = depths.first().map_or(0, |s| s.depth - 1) as f64;
+    let last = depths.last().map_or(0, |s| s.depth).max(1) as f64;
 
     // Best score kept at each depth, and the best so far.
     let kept: Vec<(f64, f64)> = depths
@@ -110,7 +113,7 @@ fn run_into<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(34)
         .y_label_area_size(50)
-        .build_cartesian_2d(0f64..last, 0f64..(top * 1.15).max(1.0))
+        .build_cartesian_2d(first..last, 0f64..(top * 1.15).max(1.0))
         .map_err(text)?;
     chart
         .configure_mesh()
@@ -187,7 +190,7 @@ fn run_into<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(34)
         .y_label_area_size(60)
-        .build_cartesian_2d(0f64..last, 0f64..(slowest * 1.15).max(1e-3))
+        .build_cartesian_2d(first..last, 0f64..(slowest * 1.15).max(1e-3))
         .map_err(text)?;
     chart
         .configure_mesh()
@@ -211,7 +214,7 @@ fn run_into<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(34)
         .y_label_area_size(60)
-        .build_cartesian_2d(0f64..last, 0f64..(most * 1.15).max(1.0))
+        .build_cartesian_2d(first..last, 0f64..(most * 1.15).max(1.0))
         .map_err(text)?;
     chart
         .configure_mesh()

@@ -10,6 +10,7 @@ mod beam;
 mod cli;
 mod codec;
 mod distributed;
+mod from;
 mod heuristic;
 mod kill;
 mod layering;

@@ -273,6 +273,17 @@ pub struct SearchArgs {
     /// the run's own settings (a flag given too must agree with them).
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Start from a game: the well its replay reaches after --at pieces
+    /// (played against --enemy), with the game's whole history, so the
+    /// enemy's loop rule counts every well of it. Depths, the score and
+    /// the replay written are the whole game's. The replay itself, `-` for
+    /// standard input, or `@FILE`.
+    #[arg(long, value_name = "REPLAY")]
+    pub from: Option<String>,
+    /// With --from: start after this many pieces [default: the game's last
+    /// well before it ended].
+    #[arg(long, value_name = "PIECE")]
+    pub at: Option<u32>,
     /// End with one JSON line: {"score":…,"depth":…,"replay":"…","out":"DIR"}.
     #[arg(long)]
     pub json: bool,

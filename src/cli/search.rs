@@ -13,14 +13,16 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use hatetris::distributed::{Cluster, Shard};
-use hatetris::launch::{self, EvaluatorSpec, Folder, Request};
+use hatetris::enemy::EnemyKind;
+use hatetris::launch::{self, EvaluatorSpec, Folder, Input, Request};
 use hatetris::replay::{self, Format};
 use hatetris::run::keyframes::{self, Pick};
-use hatetris::run::{self, DepthStats};
+use hatetris::run::{self, DepthStats, Start};
 use hatetris::search::{self, DepthExpander, Observer, Options};
 
 use super::args::{KeyframesArgs, KeyframesFormat, PickArg, SearchArgs};
 use super::cluster::{self, end_on_worker_panic, layout_arg};
+use super::input;
 use super::progress::Bar;
 use super::{note, outln};
 
@@ -214,6 +216,7 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
         Some(dir) => launch::resumed_run(dir, &request)?,
         None => launch::new_run(&request)?,
     };
+    let start = from_arg(&a, setup.enemy, setup.plan.max_depth)?;
     let threads = match (a.threads, setup.plan.threads) {
         // A run's thread count may not fit the machine it resumes on.
         (None, Some(t)) => threads_arg(Some(t)).or_else(|_| threads_arg(None))?,
@@ -286,11 +289,17 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
             opts.max_depth
         );
     }
+    if let (Some(start), false) = (&start, a.quiet) {
+        note!(
+            "starting from the game's well after piece {} (depths are the whole game's)",
+            start.at
+        );
+    }
     let folder = match a.resume {
         Some(_) => Folder::Resume,
         None => Folder::New,
     };
-    let result = launch::run(&dir, &search, &opts, observer, folder);
+    let result = launch::run_from(&dir, &search, start.as_ref(), &opts, observer, folder);
     // The other processes end with the run, whatever its result (whose
     // error, if any, is the one to report).
     let finished = cluster.as_ref().map_or(Ok(()), |c| c.finish());
@@ -317,7 +326,8 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
     };
     // A run whose shards were written on other machines' folders is
     // rebuilt once they are gathered.
-    let shards = run::read_manifest_file(&dir)?.shards;
+    let manifest = run::read_manifest_file(&dir)?;
+    let (shards, first) = (manifest.shards, manifest.root() + 1);
     if let Some(&first) = run::shards::missing(&dir, shards).first() {
         outln!(
             out,
@@ -336,7 +346,7 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
         if result.stopped {
             super::INTERRUPTED.store(true, Ordering::Relaxed);
             note!(
-                "interrupted: depths 1 to {} are complete; to go on: hatetris search --resume {} (and the other processes as before)",
+                "interrupted: depths {first} to {} are complete; to go on: hatetris search --resume {} (and the other processes as before)",
                 result.depth,
                 dir.display()
             );
@@ -371,13 +381,40 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
         super::INTERRUPTED.store(true, Ordering::Relaxed);
         out.flush().context(super::STDOUT)?;
         note!(
-            "interrupted: depths 1 to {} are complete and {} holds the best game so far; to go on: hatetris search --resume {}",
+            "interrupted: depths {first} to {} are complete and {} holds the best game so far; to go on: hatetris search --resume {}",
             result.depth,
             replay_path.display(),
             dir.display()
         );
     }
     Ok(())
+}
+
+/// `--from REPLAY [--at PIECE]`: the start in the game the replay plays
+/// against `enemy`, checked before any file is written (a new run's
+/// `max_depth` must be past it); `None` without `--from`.
+fn from_arg(a: &SearchArgs, enemy: EnemyKind, max_depth: u32) -> Result<Option<Start>> {
+    let Some(arg) = &a.from else {
+        if a.at.is_some() {
+            bail!("--at needs --from REPLAY");
+        }
+        return Ok(None);
+    };
+    if a.resume.is_some() {
+        bail!("--from starts a new run; a resumed run goes on from its own start");
+    }
+    if a.workers.is_some() || a.processes.is_some() || a.hostfile.is_some() {
+        bail!("--from is not supported with the sharded search (--workers): use --threads");
+    }
+    let text = input::read_arg(arg, Input::Replay)?;
+    let (start, _) = Start::from_replay(&text, a.at, enemy)?;
+    if max_depth <= start.at {
+        bail!(
+            "--max-depth {max_depth} is not past the start (piece {}): depths count the whole game's pieces",
+            start.at
+        );
+    }
+    Ok(Some(start))
 }
 
 /// Ctrl-C and SIGTERM set `stop`: the search abandons the depth in

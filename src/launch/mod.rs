@@ -17,7 +17,8 @@
 //! - [`options`] is the depth loop's [`Options`] with nothing extra (no
 //!   signal, no allocator hook, the kernel's threads): callers add what
 //!   they need with struct update syntax.
-//! - [`run()`] starts a run, resumes one, or either ([`Folder`]).
+//! - [`run()`] starts a run, resumes one, or either ([`Folder`]);
+//!   [`run_from`] starts one from a game's well ([`Start`]).
 //!
 //! It sits above `search`, `heuristic`, `nnue` and `run`, and below
 //! `bench`, `train` and `tune`. Like the rest of the library it never
@@ -34,7 +35,7 @@ use std::sync::Arc;
 use crate::enemy::EnemyKind;
 use crate::evaluate::Evaluator;
 use crate::heuristic::WeightsError;
-use crate::run::{self, Plan, RunError};
+use crate::run::{self, Plan, RunError, Start};
 use crate::search::{self, Adversary, Observer, Options, RunResult, Search, SearchError};
 
 pub use evaluator::{
@@ -265,6 +266,20 @@ pub fn run(
     observer: &dyn Observer,
     folder: Folder,
 ) -> Result<RunResult, SearchError> {
+    run_from(dir, search, None, opts, observer, folder)
+}
+
+/// [`run()`], a new run starting from `from` (a game's well, with its
+/// history; `None`: the empty well). A resumed run goes on from its own
+/// start, whatever `from` is.
+pub fn run_from(
+    dir: &Path,
+    search: &Search,
+    from: Option<&Start>,
+    opts: &Options,
+    observer: &dyn Observer,
+    folder: Folder,
+) -> Result<RunResult, SearchError> {
     let resume = match folder {
         Folder::New => false,
         Folder::Resume => true,
@@ -277,7 +292,7 @@ pub fn run(
         // Killed before its manifest: nothing in it is a run yet.
         std::fs::remove_dir_all(dir).map_err(|e| RunError::from(crate::folder::io(dir)(e)))?;
     }
-    search::start(dir, search, opts, observer)
+    search::start_from(dir, search, from, opts, observer)
 }
 
 #[cfg(test)]

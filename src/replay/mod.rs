@@ -11,4 +11,6 @@ mod format;
 mod play;
 
 pub use codec::{decode, decode_as, encode, DecodeError, Format};
-pub use play::{keys_from_wells, link, link_wells, play, LinkError, Linked, Step, Trace};
+pub use play::{
+    keys_from_wells, link, link_wells, link_wells_from, play, LinkError, Linked, Step, Trace,
+};

@@ -119,10 +119,20 @@ pub struct Linked {
 
 /// [`keys_from_wells`], also giving the piece of each step.
 pub fn link_wells(chain: &[Board], kind: EnemyKind) -> Result<Linked, LinkError> {
-    let mut enemy = Enemy::new(kind);
+    link_wells_from(&[0; crate::well::HEIGHT], Enemy::new(kind), chain)
+}
+
+/// [`link_wells`] from the well `start` of a game in progress, `enemy`
+/// holding what the game before it left (the history HATETRIS counts):
+/// steps are numbered from `start`, 1 the well after it.
+pub fn link_wells_from(
+    start: &Board,
+    mut enemy: Enemy,
+    chain: &[Board],
+) -> Result<Linked, LinkError> {
     let mut pieces = Vec::with_capacity(chain.len());
     let mut keys = Vec::new();
-    let mut prev: Board = [0; crate::well::HEIGHT];
+    let mut prev: Board = *start;
     for (i, next) in chain.iter().enumerate() {
         let step = i + 1;
         if prev[BAR - 1] != 0 {

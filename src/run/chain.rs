@@ -59,13 +59,13 @@ pub(crate) fn check_depth(
     Ok(depth)
 }
 
-/// The digests a depth's successor names, by shard; for depth 0's
+/// The digests a depth's successor names, by shard; for the root's
 /// predecessor, zeros.
 pub(crate) fn digests(depth: &Depth) -> Vec<u64> {
     depth.files().iter().map(|f| f.digest()).collect()
 }
 
-/// The `previous` of every file of depth 0.
+/// The `previous` of every file of the root depth.
 pub(crate) fn no_digests(shards: Option<Shards>) -> Vec<u64> {
     vec![0; shards.map_or(1, |s| s.count() as usize)]
 }
@@ -89,14 +89,15 @@ pub(crate) fn last_good_depth<T>(
     mut fell_back: impl FnMut(u32, &str),
 ) -> Result<(u32, usize, T), RunError> {
     let last = manifest.depth;
+    let root = manifest.root();
     let run = manifest.settings.run_id();
     let shards = manifest.shards;
     // Up the chain, to the first break.
     let mut previous = no_digests(shards);
-    // Depths whose chain holds, from 0.
+    // Depths whose chain holds, from the root.
     let mut good = 0;
     let mut broken: Option<(u32, String)> = None;
-    for d in 0..=last {
+    for d in root..=last {
         let expected = manifest.kept_at(d);
         match check_depth(dir, d, shards, run, &previous, expected) {
             Ok(depth) => {
@@ -125,7 +126,7 @@ pub(crate) fn last_good_depth<T>(
         }
     }
     let mut why = broken.map(|(_, why)| why).unwrap_or_default();
-    for d in (0..good).rev() {
+    for d in (root..root + good).rev() {
         if d + SNAPSHOTS_KEPT <= last {
             break;
         }

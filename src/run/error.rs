@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::start::StartError;
 use super::store::StoreError;
 use crate::folder::{FolderError, IoError};
 
@@ -19,6 +20,9 @@ pub enum RunError {
     /// A depth file problem.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A run's start (`search --from`) gives no well to go on from.
+    #[error(transparent)]
+    Start(#[from] StartError),
     /// The folder is not a run.
     #[error("{0} holds no run (no manifest.json)")]
     NotARun(PathBuf),

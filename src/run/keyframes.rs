@@ -10,13 +10,18 @@
 //! its index, reading one block per lookup: the wells that lead to the
 //! final one, depth by depth, form a cone (usually one or two wells wide).
 //! Going backwards the history is not known, so the piece each parent was
-//! given is not either; the cone is then walked forwards from the empty
-//! well with the run's own enemy, which gives exactly one piece at each
+//! given is not either; the cone is then walked forwards from the root
+//! with the run's own enemy, which gives exactly one piece at each
 //! well, and only that piece's placements are followed (with backtracking
 //! on a dead end, which a faithful search never leaves without a way
 //! through). The chain found is turned into keys by the same code as
 //! `replay from-wells` ([`crate::replay::link_wells`]): each step becomes
 //! the shortest key path from the spawn (BFS over (x, y, o)).
+//!
+//! A run from a game ([`super::start`]) walks back to its root, not to the
+//! empty well, and forwards from there with the enemy that has seen the
+//! game before it; the game rebuilt is the whole game, the prefix's keys
+//! as its replay has them, then the search's.
 //!
 //! This replaces re-expanding every well of every depth, which took the
 //! 86-line record 12 hours.
@@ -25,13 +30,14 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::shards::{shard_dir, Depth, Shards};
+use super::start::Prefix;
 use super::store::{StoreError, Stored};
 use super::{read_manifest_file, RunError};
 use crate::enemy::{Enemy, EnemyKind};
 use crate::key::Key;
 use crate::movegen::MoveGen;
 use crate::piece::Piece;
-use crate::replay::{link_wells, LinkError, Linked};
+use crate::replay::{link_wells_from, LinkError, Linked};
 use crate::reverse::{parents, parents_for_piece};
 use crate::well::{board_to_numbers, Board, Well};
 
@@ -88,7 +94,8 @@ pub enum KeyframeError {
 /// A rebuilt game.
 #[derive(Clone, Debug)]
 pub struct Keyframes {
-    /// Wells after each lock, from depth 1 to the end.
+    /// Wells after each lock, from depth 1 to the end (a run from a game:
+    /// the whole game's).
     pub wells: Vec<Well>,
     /// Scores after each lock.
     pub scores: Vec<u16>,
@@ -159,11 +166,12 @@ impl Reader<'_> {
     }
 }
 
-/// Plays `chain` (from depth 1) forwards against `enemy`: its keys and
+/// Plays `chain` (from the depth after the root) forwards from `root`
+/// against `enemy`, which has seen the game before the root: its keys and
 /// pieces.
-fn link_chain(chain: &[Stored], enemy: EnemyKind) -> Result<Linked, KeyframeError> {
+fn link_chain(chain: &[Stored], root: &Root) -> Result<Linked, KeyframeError> {
     let boards: Vec<Board> = chain.iter().map(|s| s.well.to_board()).collect();
-    link_wells(&boards, enemy).map_err(|e| match e {
+    link_wells_from(&root.well.to_board(), root.enemy.clone(), &boards).map_err(|e| match e {
         LinkError::NoPlacement { step, piece, .. } => KeyframeError::Forward {
             step,
             reason: format!(
@@ -181,15 +189,16 @@ fn link_chain(chain: &[Stored], enemy: EnemyKind) -> Result<Linked, KeyframeErro
 /// the parents in the previous depth's file with the right score, the one
 /// given the enemy's stateless piece (for HATETRIS the min-max choice,
 /// which it gives unless loop prevention steps in), else the first. Returns
-/// the chain from depth 1.
+/// the chain from the depth after `root`.
 fn greedy_chain(
     reader: &mut Reader,
     enemy: EnemyKind,
+    root: u32,
     depth: u32,
     last: Stored,
 ) -> Result<Vec<Stored>, KeyframeError> {
     let mut chain = vec![last];
-    for d in (1..=depth).rev() {
+    for d in (root + 1..=depth).rev() {
         let cur = *chain.last().expect("non-empty");
         let mut in_file = Vec::new();
         for lines in 0..=(cur.score.min(4) as u8) {
@@ -221,7 +230,7 @@ fn greedy_chain(
             }
         }
     }
-    chain.pop(); // the empty well
+    chain.pop(); // the root
     chain.reverse();
     Ok(chain)
 }
@@ -235,27 +244,31 @@ const MAX_RESTARTS: usize = 20_000;
 
 /// Every well of each depth's file from which the final well can be
 /// reached, with the placements between them: the game the search played
-/// is one path through it from the empty well.
+/// is one path through it from the root.
 struct Cone {
-    /// `levels[d]`: the wells of depth `d` in the cone, in the order found.
+    /// `levels[i]`: the wells of depth `root + i` in the cone, in the
+    /// order found.
     levels: Vec<Vec<Stored>>,
-    /// `edges[d]`: `(parent index in levels[d], child index in
-    /// levels[d + 1], piece)`.
+    /// `edges[i]`: `(parent index in levels[i], child index in
+    /// levels[i + 1], piece)`.
     edges: Vec<Vec<(u32, u32, Piece)>>,
 }
 
 impl Cone {
-    /// Walks back from `last` at `depth` to the empty well.
+    /// Walks back from `last` at `depth` to the root, at depth `root`.
     fn back_from(
         reader: &mut Reader,
         enemy: EnemyKind,
+        root: u32,
         depth: u32,
         last: Stored,
     ) -> Result<Cone, KeyframeError> {
-        let mut levels = vec![Vec::new(); depth as usize + 1];
-        let mut edges = vec![Vec::new(); depth as usize];
-        levels[depth as usize].push(last);
-        for d in (1..=depth as usize).rev() {
+        let n = (depth - root) as usize;
+        let mut levels = vec![Vec::new(); n + 1];
+        let mut edges = vec![Vec::new(); n];
+        levels[n].push(last);
+        for d in (1..=n).rev() {
+            let at = root + d as u32;
             let mut found: Vec<Stored> = Vec::new();
             let mut index: HashMap<Well, u32> = HashMap::new();
             let mut links = Vec::new();
@@ -263,7 +276,7 @@ impl Cone {
                 for lines in 0..=(cur.score.min(4) as u8) {
                     let pieces = enemy.pieces().iter();
                     for p in pieces.flat_map(|&piece| parents_for_piece(&cur.well, lines, piece)) {
-                        let Some(s) = reader.find(d as u32 - 1, &p.well)? else {
+                        let Some(s) = reader.find(at - 1, &p.well)? else {
                             continue;
                         };
                         if s.score + lines as u16 != cur.score {
@@ -285,8 +298,8 @@ impl Cone {
             if found.is_empty() {
                 let cur = levels[d][0];
                 return Err(KeyframeError::NoParent {
-                    depth: d as u32,
-                    prev: d as u32 - 1,
+                    depth: at,
+                    prev: at - 1,
                     score: cur.score,
                     well: board_to_numbers(&cur.well.to_board()),
                 });
@@ -297,17 +310,19 @@ impl Cone {
         Ok(Cone { levels, edges })
     }
 
-    /// The path the enemy allows, from the empty well to the final one
-    /// (depth 1 first): at each well the enemy, with the history of the
-    /// path so far, gives one piece, and only the cone's placements of that
+    /// The path the enemy allows, from the root to the final well (the
+    /// depth after the root first): at each well the enemy, with the
+    /// history of the game so far (`root.enemy` has seen the game before
+    /// the root), gives one piece, and only the cone's placements of that
     /// piece are followed, first found first. A dead end goes back to the
-    /// last choice and replays from the start with the next option.
-    fn forward(&self, kind: EnemyKind) -> Result<Vec<Stored>, KeyframeError> {
+    /// last choice and replays from the root with the next option.
+    fn forward(&self, root: &Root) -> Result<Vec<Stored>, KeyframeError> {
+        let kind = root.enemy.kind();
         let depth = self.edges.len();
         // choice[d]: which of the allowed edges at depth d is taken.
         let mut choice: Vec<usize> = Vec::with_capacity(depth);
         for _ in 0..MAX_RESTARTS {
-            let mut enemy = Enemy::new(kind);
+            let mut enemy = root.enemy.clone();
             let mut at = 0u32;
             let mut path = Vec::with_capacity(depth);
             let mut dead_end = None;
@@ -366,9 +381,12 @@ pub fn reconstruct_from(
     more: &[PathBuf],
     pick: Pick,
 ) -> Result<Keyframes, KeyframeError> {
-    // The manifest alone: a game is rebuilt from the depth files.
+    // The manifest alone: a game is rebuilt from the depth files (and a
+    // run from a game, from the game its manifest records).
     let manifest = read_manifest_file(dir)?;
     let enemy = manifest.settings.enemy;
+    let prefix = manifest.settings.prefix().map_err(RunError::from)?;
+    let root = Root::new(prefix.as_ref(), enemy);
     let mut shard_folders = Vec::new();
     for s in 0..manifest.shards.map_or(0, Shards::count) {
         let found = std::iter::once(dir)
@@ -422,19 +440,59 @@ pub fn reconstruct_from(
     // The quick way first: one parent per depth, the likeliest; if the game
     // does not play that chain, the cone of every parent. Either chain is
     // played forwards with the game's own enemy and history.
-    let mut chain = greedy_chain(&mut reader, enemy, depth, last)?;
-    let linked = match link_chain(&chain, enemy) {
+    let mut chain = greedy_chain(&mut reader, enemy, root.depth, depth, last)?;
+    let linked = match link_chain(&chain, &root) {
         Ok(linked) => linked,
         Err(_) => {
-            chain = Cone::back_from(&mut reader, enemy, depth, last)?.forward(enemy)?;
-            link_chain(&chain, enemy)?
+            chain = Cone::back_from(&mut reader, enemy, root.depth, depth, last)?.forward(&root)?;
+            link_chain(&chain, &root)?
         }
     };
-    Ok(Keyframes {
-        wells: chain.iter().map(|s| s.well).collect(),
-        scores: chain.iter().map(|s| s.score).collect(),
-        pieces: linked.pieces,
-        keys: linked.keys,
-        bytes_read: reader.bytes,
-    })
+    let mut game = match prefix {
+        Some(p) => Keyframes {
+            wells: p.wells[1..].to_vec(),
+            scores: p.scores,
+            pieces: p.pieces,
+            keys: p.keys,
+            bytes_read: 0,
+        },
+        None => Keyframes {
+            wells: Vec::new(),
+            scores: Vec::new(),
+            pieces: Vec::new(),
+            keys: Vec::new(),
+            bytes_read: 0,
+        },
+    };
+    game.wells.extend(chain.iter().map(|s| s.well));
+    game.scores.extend(chain.iter().map(|s| s.score));
+    game.pieces.extend(linked.pieces);
+    game.keys.extend(linked.keys);
+    game.bytes_read = reader.bytes;
+    Ok(game)
+}
+
+/// Where the rebuilt chain begins: the run's root, its well, and the enemy
+/// as the game before it left it.
+struct Root {
+    depth: u32,
+    well: Well,
+    enemy: Enemy,
+}
+
+impl Root {
+    fn new(prefix: Option<&Prefix>, kind: EnemyKind) -> Root {
+        match prefix {
+            None => Root {
+                depth: 0,
+                well: Well::EMPTY,
+                enemy: Enemy::new(kind),
+            },
+            Some(p) => Root {
+                depth: p.at(),
+                well: p.root(),
+                enemy: p.enemy(kind),
+            },
+        }
+    }
 }

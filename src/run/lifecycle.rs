@@ -16,7 +16,6 @@ use super::manifest::write_manifest;
 use super::store::{self, Entry, Link};
 use super::{read_manifest, shards, Best, DepthStats, Manifest, Plan, RunError, Settings};
 use crate::folder::{self, atomic, io, lock_path, remove_temporaries, FolderLock};
-use crate::well::Well;
 
 /// History snapshots kept: the newest depths a resume can fall back to.
 pub const SNAPSHOTS_KEPT: u32 = 3;
@@ -48,7 +47,8 @@ pub fn best_replay_path(dir: &Path) -> PathBuf {
 
 /// Starts a run folder, under its lock: refuses one that holds a run or
 /// anything else, then writes the manifest (no depths yet) and the root
-/// depth (the empty well). The manifest comes first, so a folder with
+/// depth, `root` (the empty well, or the well of the game the run starts
+/// from, [`Settings::start`]). The manifest comes first, so a folder with
 /// anything of a run in it has a manifest and resumes. The evaluator's
 /// `files` follow the manifest.
 pub(crate) fn create(
@@ -57,6 +57,7 @@ pub(crate) fn create(
     plan: Plan,
     shards: Option<shards::Shards>,
     files: &[(String, Vec<u8>)],
+    root: Best,
 ) -> Result<(FolderLock, Manifest), RunError> {
     let lock = FolderLock::take(dir)?;
     if manifest_path(dir).exists() {
@@ -69,7 +70,7 @@ pub(crate) fn create(
             return Err(RunError::NotEmpty(dir.to_path_buf()));
         }
     }
-    let mut manifest = Manifest::new(settings);
+    let mut manifest = Manifest::new(settings, root);
     manifest.plan = Some(plan);
     manifest.shards = shards;
     write_manifest(dir, &manifest)?;
@@ -77,7 +78,7 @@ pub(crate) fn create(
     // A sharded run's root is written by the worker that owns the empty
     // well, with the other shards' empty files, as any other depth.
     if shards.is_none() {
-        write_root(dir, &manifest.settings)?;
+        write_root(dir, &manifest.settings, root)?;
     }
     Ok((lock, manifest))
 }
@@ -96,7 +97,8 @@ pub(crate) fn keep_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), 
 
 /// Opens a run folder to go on with it, under its lock: the manifest,
 /// with the leftovers of a crash removed and the root depth rewritten if
-/// it is missing or damaged (it depends on the settings alone).
+/// it is missing or damaged (it depends on the settings alone, a start's
+/// game included).
 pub(crate) fn open_to_resume(dir: &Path) -> Result<(FolderLock, Manifest), RunError> {
     if !manifest_path(dir).exists() {
         return Err(RunError::NotARun(dir.to_path_buf()));
@@ -107,27 +109,28 @@ pub(crate) fn open_to_resume(dir: &Path) -> Result<(FolderLock, Manifest), RunEr
     let run = manifest.settings.run_id();
     // (A sharded run's root is written by its shards' workers.)
     if manifest.shards.is_none() {
+        let root = manifest.root();
         let root_ok =
-            check_depth(dir, 0, None, run, &[0], Some(1)).is_ok_and(|f| f.verify().is_ok());
+            check_depth(dir, root, None, run, &[0], Some(1)).is_ok_and(|f| f.verify().is_ok());
         if !root_ok {
-            write_root(dir, &manifest.settings)?;
+            write_root(dir, &manifest.settings, manifest.settings.root_best()?)?;
         }
     }
     Ok((lock, manifest))
 }
 
-/// Writes depth 0: the empty well alone.
-fn write_root(dir: &Path, settings: &Settings) -> Result<(), RunError> {
-    let root = Entry {
-        well: Well::EMPTY.pack(),
-        score: 0,
+/// Writes the root depth: `root`'s well alone, at its depth.
+fn write_root(dir: &Path, settings: &Settings, root: Best) -> Result<(), RunError> {
+    let entry = Entry {
+        well: root.well.pack(),
+        score: root.score,
     };
     let link = Link {
         run: settings.run_id(),
         previous: 0,
     };
-    let p = depth_path(dir, 0);
-    store::write_depth_file(&p, 0, link, 1, |_| root).map_err(io(&p))?;
+    let p = depth_path(dir, root.depth);
+    store::write_depth_file(&p, root.depth, link, 1, |_| entry).map_err(io(&p))?;
     Ok(())
 }
 
@@ -190,15 +193,16 @@ pub(crate) fn check_settings(dir: &Path, run: &Settings, asked: &Settings) -> Re
     })
 }
 
-/// The best game among the depths listed, by [`Best`]'s order: the
-/// highest score, then the shallowest depth, then the first such entry in
-/// the depth file.
+/// The best game among the root (`root`) and the depths listed, by
+/// [`Best`]'s order: the highest score, then the shallowest depth, then
+/// the first such entry in the depth file.
 pub(crate) fn best_from_files(
     dir: &Path,
     shards: Option<shards::Shards>,
+    root: Best,
     depths: &[DepthStats],
 ) -> Result<Best, RunError> {
-    let mut best = Best::START;
+    let mut best = root;
     for s in depths {
         if s.best_score > best.score {
             let all = shards::Depth::open(dir, s.depth, shards)?.read_all()?;
@@ -226,6 +230,7 @@ mod tests {
             width,
             evaluator: Identity::default(),
             enemy,
+            start: None,
         };
         let dir = Path::new("run");
         let run = settings(30, EnemyKind::Hatetris);

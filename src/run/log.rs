@@ -23,25 +23,31 @@ const MAX_LOG_BYTES: u64 = 1 << 30;
 
 /// The per-depth stats of a version 3 manifest's run: the log's first
 /// `m.log.bytes` bytes (what follows them is a kill's leftover), checked
-/// against the manifest's digest, one line per depth from 1 to `m.depth`.
-/// The error says why not.
+/// against the manifest's digest, one line per depth from the root's next
+/// to `m.depth`. The error says why not.
 pub(crate) fn read_log(dir: &Path, m: &Manifest) -> Result<Vec<DepthStats>, String> {
     let bytes = read_log_bytes(dir, m.log)?;
     let text = std::str::from_utf8(&bytes).map_err(|_| "not UTF-8 text".to_string())?;
     let lines: Vec<&str> = text.split_terminator('\n').collect();
-    if lines.len() as u64 != u64::from(m.depth) || !(text.is_empty() || text.ends_with('\n')) {
+    let root = m.root();
+    let depths = m.depth.checked_sub(root).ok_or_else(|| {
+        format!(
+            "the manifest's last depth {} is before its root {root}",
+            m.depth
+        )
+    })?;
+    if lines.len() as u64 != u64::from(depths) || !(text.is_empty() || text.ends_with('\n')) {
         return Err(format!(
-            "its first {} bytes hold {} lines, the manifest counts {} depths",
+            "its first {} bytes hold {} lines, the manifest counts {depths} depths",
             m.log.bytes,
             lines.len(),
-            m.depth
         ));
     }
     lines
         .iter()
         .zip(1..)
         .map(|(line, d)| match serde_json::from_str::<DepthStats>(line) {
-            Ok(s) if s.depth == d => Ok(s),
+            Ok(s) if s.depth == root + d => Ok(s),
             Ok(s) => Err(format!("line {d} is depth {}'s", s.depth)),
             Err(e) => Err(format!("line {d}: {e}")),
         })
@@ -100,12 +106,14 @@ pub(crate) fn record_depth(
 }
 
 /// Settles a run being resumed from `depth` (at most its last complete
-/// one): the manifest and the log hold depths 1 to `depth` alone, and the
+/// one): the manifest and the log hold the depths after the root to
+/// `depth` alone, and the
 /// manifest is of the current version. The manifest is written before the
 /// log is cut, so a kill in between leaves a run that resumes.
 pub(crate) fn rewind(dir: &Path, m: &mut Manifest, depth: u32) -> Result<(), RunError> {
     let path = log_path(dir);
-    m.depths.truncate(depth as usize);
+    let lines = depth - m.root();
+    m.depths.truncate(lines as usize);
     m.depth = depth;
     if m.version == MANIFEST_VERSION_INLINE {
         // The log follows the old manifest, and then the new manifest the
@@ -120,7 +128,7 @@ pub(crate) fn rewind(dir: &Path, m: &mut Manifest, depth: u32) -> Result<(), Run
         path: path.clone(),
         reason,
     })?;
-    let kept = match depth {
+    let kept = match lines {
         0 => 0,
         d => {
             bytes

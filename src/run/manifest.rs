@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::lifecycle::{log_path, manifest_path};
 use super::log::read_log;
+use super::start::{Prefix, Start, StartError};
 use super::{shards, DepthStats, RunError};
 use crate::enemy::EnemyKind;
 use crate::evaluate::Identity;
@@ -54,21 +55,48 @@ pub struct Settings {
     /// Who gives the pieces.
     #[serde(default)]
     pub enemy: EnemyKind,
+    /// Where the run starts in a game (`search --from`); absent: the
+    /// empty well, as in every run before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Start>,
 }
 
 impl Settings {
     /// The run's identity, written into every depth file: a digest of the
     /// settings in a canonical form (so formatting, the order of keys and
     /// `null` keys do not change it). Two runs with the same settings make
-    /// the same files, so they may share an identity.
+    /// the same files, so they may share an identity. A run from a game
+    /// adds its start ([`Start::identity`]); an empty-well run's identity
+    /// is what it was before starts existed.
     pub fn run_id(&self) -> u64 {
-        let text = format!(
+        let mut text = format!(
             "width={};enemy={};evaluator={{{}}}",
             self.width,
             self.enemy,
             self.evaluator.canonical()
         );
+        if let Some(start) = &self.start {
+            text.push_str(&format!(";start={{{}}}", start.identity()));
+        }
         fnv1a(FNV_OFFSET, text.as_bytes())
+    }
+
+    /// The depth of the run's root: 0, or the pieces of the game it
+    /// starts from.
+    pub fn root(&self) -> u32 {
+        self.start.as_ref().map_or(0, |s| s.at)
+    }
+
+    /// The game before the root (`None` for an empty-well run), played
+    /// again from the start the run recorded.
+    pub fn prefix(&self) -> Result<Option<Prefix>, StartError> {
+        self.start.as_ref().map(|s| s.play(self.enemy)).transpose()
+    }
+
+    /// The root as a best game: the empty well, or the start's well with
+    /// its score.
+    pub fn root_best(&self) -> Result<Best, StartError> {
+        Ok(self.prefix()?.map_or(Best::START, |p| p.best()))
     }
 }
 
@@ -159,7 +187,8 @@ pub struct Manifest {
     pub best: Best,
     /// Whether the beam died out (every child ended the game).
     pub exhausted: bool,
-    /// The part of the log that holds depths 1 to `depth`.
+    /// The part of the log that holds the depths after the root (depth 1,
+    /// or the start's next) to `depth`.
     pub log: LogMark,
     /// How far the run was asked to go (absent in runs made before it was
     /// recorded).
@@ -169,7 +198,8 @@ pub struct Manifest {
     /// ([`super::shards`]); absent: one file per depth.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shards: Option<shards::Shards>,
-    /// One entry per completed depth (depth 1 first): not written to the
+    /// One entry per completed depth after the root (depth 1 first, or
+    /// the start's next): not written to the
     /// manifest but to the log, and read back from it by [`read_manifest`].
     #[serde(skip)]
     pub depths: Vec<DepthStats>,
@@ -194,14 +224,15 @@ struct ManifestHead {
 const FORMAT: &str = "hatetris-beam";
 
 impl Manifest {
-    /// The manifest of a run that has only its root.
-    pub fn new(settings: Settings) -> Manifest {
+    /// The manifest of a run that has only its root, `root` (its depth,
+    /// well and score).
+    pub fn new(settings: Settings, root: Best) -> Manifest {
         Manifest {
             format: FORMAT.into(),
             version: MANIFEST_VERSION,
             settings,
-            depth: 0,
-            best: Best::START,
+            depth: root.depth,
+            best: root,
             exhausted: false,
             log: LogMark::EMPTY,
             plan: None,
@@ -210,13 +241,26 @@ impl Manifest {
         }
     }
 
+    /// The depth of the run's root ([`Settings::root`]).
+    pub fn root(&self) -> u32 {
+        self.settings.root()
+    }
+
     /// The beam size the run recorded at depth `d` (1 at the root); `None`
-    /// when the log's figures for it are not read.
+    /// when the log's figures for it are not read, or `d` is before the
+    /// root.
     pub fn kept_at(&self, d: u32) -> Option<u64> {
-        match d {
+        let root = self.root();
+        match d.checked_sub(root)? {
             0 => Some(1),
-            _ => self.depths.get(d as usize - 1).map(|s| s.kept),
+            i => self.depths.get(i as usize - 1).map(|s| s.kept),
         }
+    }
+
+    /// The figures of depth `d`, when the log's are read.
+    pub fn stats_at(&self, d: u32) -> Option<&DepthStats> {
+        let i = d.checked_sub(self.root() + 1)?;
+        self.depths.get(i as usize)
     }
 }
 

@@ -4,7 +4,8 @@
 //! manifest.json         settings, format version, the last complete depth,
 //!                       best game, and the length and digest of the log's
 //!                       part that holds those depths
-//! depth-NNNNN.beam      the beam after NNNNN pieces (depth 0 is the empty well)
+//! depth-NNNNN.beam      the beam after NNNNN pieces (the root: depth 0, the
+//!                       empty well, or a game's well, see [`start`])
 //! ancestry-NNNNN.bin    the adversary's history at that depth (last 3 kept;
 //!                       only for an adversary that keeps one)
 //! log.jsonl             one JSON line per depth: its stats ([`DepthStats`])
@@ -46,6 +47,8 @@
 //! - `error`: [`RunError`], why a folder could not be used;
 //! - `chain`: the depth files' chain checked, and the depth a resume
 //!   starts from;
+//! - [`start`]: where a run starts, the empty well or a game's well after
+//!   some piece, and that game played again;
 //! - [`store`]: the depth files' format; [`shards`]: a sharded run's depth
 //!   files; [`keyframes`]: the game rebuilt from the folder; [`verify`]: a
 //!   whole folder checked; [`status`]: what a folder holds, for a person.
@@ -72,6 +75,7 @@ mod lifecycle;
 mod log;
 mod manifest;
 pub mod shards;
+pub mod start;
 mod stats;
 pub mod status;
 pub mod store;
@@ -89,4 +93,5 @@ pub(crate) use manifest::{hex_u64, write_manifest};
 pub use manifest::{
     read_manifest, read_manifest_file, Best, LogMark, Manifest, Plan, Settings, MANIFEST_VERSION,
 };
+pub use start::{Prefix, Start, StartError};
 pub use stats::{histogram, DepthStats, Phases};

@@ -43,6 +43,10 @@ pub struct Status {
     pub net: Option<String>,
     /// The lookahead's depth, if any.
     pub quiescent: Option<u64>,
+    /// The depth of the game the run starts from (`search --from`);
+    /// absent for a run from the empty well.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<u32>,
     /// The last complete depth.
     pub depth: u32,
     /// The depth the run stops at, when recorded.
@@ -134,6 +138,7 @@ pub fn status(dir: &Path) -> Result<Status, RunError> {
         enemy: m.settings.enemy.to_string(),
         net: ev.get("net").and_then(|v| v.as_str()).map(String::from),
         quiescent: ev.get("quiescent").and_then(|v| v.as_u64()),
+        from: m.settings.start.as_ref().map(|s| s.at),
         depth: m.depth,
         max_depth,
         exhausted: m.exhausted,

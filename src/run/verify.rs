@@ -77,8 +77,17 @@ pub fn verify(dir: &Path, snapshot: Option<SnapshotCheck>) -> Result<Findings, s
             if missing.len() == 1 { "is" } else { "are" },
         )),
     }
-    if found.problems.is_empty() {
-        match best_from_files(dir, manifest.shards, &manifest.depths) {
+    let root = match manifest.settings.root_best() {
+        Ok(root) => Some(root),
+        Err(e) => {
+            found
+                .problems
+                .push(format!("the run's start (manifest.json): {e}"));
+            None
+        }
+    };
+    if let Some(root) = root.filter(|_| found.problems.is_empty()) {
+        match best_from_files(dir, manifest.shards, root, &manifest.depths) {
             Ok(best) if best == manifest.best => {}
             Ok(best) => found.problems.push(format!(
                 "the manifest's best game (score {} at depth {}) is not the files' (score {} at depth {})",
@@ -105,7 +114,7 @@ pub fn verify(dir: &Path, snapshot: Option<SnapshotCheck>) -> Result<Findings, s
 fn check_depths(dir: &Path, manifest: &Manifest, found: &mut Findings) {
     use rayon::prelude::*;
     let run = manifest.settings.run_id();
-    let results: Vec<(Vec<String>, u64, Vec<String>)> = (0..=manifest.depth)
+    let results: Vec<(Vec<String>, u64, Vec<String>)> = (manifest.root()..=manifest.depth)
         .into_par_iter()
         .map(|d| check_one_depth(dir, manifest, run, d))
         .collect();
@@ -127,18 +136,17 @@ fn check_one_depth(
     d: u32,
 ) -> (Vec<String>, u64, Vec<String>) {
     let mut problems = Vec::new();
-    let stats = d
-        .checked_sub(1)
-        .and_then(|i| manifest.depths.get(i as usize));
+    let stats = manifest.stats_at(d);
     let expected = manifest.kept_at(d);
     // The link is checked against the file before as it is, so that one
     // bad file is one problem and the files after it are still checked.
     let shards = manifest.shards;
-    let previous = match d {
+    let root = manifest.root();
+    let previous = match d - root {
         0 => Some(no_digests(shards)),
         // A damaged root is rewritten by a resume (a note below), so
-        // depth 1 is not held against it.
-        1 => check_depth(dir, 0, shards, run, &no_digests(shards), Some(1))
+        // the depth after it is not held against it.
+        1 => check_depth(dir, root, shards, run, &no_digests(shards), Some(1))
             .ok()
             .map(|f| digests(&f)),
         _ => Depth::open(dir, d - 1, shards).ok().map(|f| digests(&f)),
@@ -150,7 +158,7 @@ fn check_one_depth(
     }
     // The root depends on the settings alone, and a resume rewrites it
     // (a sharded run's is its shards' first file, checked as any other).
-    if d == 0 && !problems.is_empty() && shards.is_none() {
+    if d == root && !problems.is_empty() && shards.is_none() {
         return (
             Vec::new(),
             0,
@@ -196,8 +204,8 @@ fn check_one_depth(
 
 /// The newest snapshots: the newest depth's must be there and match.
 fn check_snapshots(dir: &Path, manifest: &Manifest, check: SnapshotCheck, found: &mut Findings) {
-    let last = manifest.depth;
-    for d in (0..=last).rev().take(SNAPSHOTS_KEPT as usize) {
+    let (root, last) = (manifest.root(), manifest.depth);
+    for d in (root..=last).rev().take(SNAPSHOTS_KEPT as usize) {
         let path = snapshot_path(dir, d);
         // The count the run recorded, or without it the file's.
         let len = manifest.kept_at(d).map(|k| k as usize);
@@ -213,11 +221,11 @@ fn check_snapshots(dir: &Path, manifest: &Manifest, check: SnapshotCheck, found:
                         .push(format!("depth {d}'s history snapshot: {why}"));
                 }
             }
-            // The root's history depends on nothing; a resume makes it.
-            Err(_) if d == 0 => found.notes.push(
-                "depth 0's history snapshot is missing (a kill before it was written); a resume makes it"
-                    .to_string(),
-            ),
+            // The root's history depends on the settings alone; a resume
+            // makes it.
+            Err(_) if d == root => found.notes.push(format!(
+                "depth {d}'s history snapshot is missing (a kill before it was written); a resume makes it"
+            )),
             Err(_) if d == last => found
                 .problems
                 .push(format!("depth {d}'s history snapshot is missing")),

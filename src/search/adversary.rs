@@ -166,14 +166,16 @@ pub(crate) struct BeamHistory {
 const BRZ_MAGIC: &[u8; 8] = b"HTBRZST1";
 
 impl BeamHistory {
-    /// The history of a beam holding only the empty well.
-    pub fn root(adversary: Adversary) -> BeamHistory {
+    /// The history of a beam holding only the root: the empty well
+    /// (`before` empty), or the well a game reached after `before`, its
+    /// wells until then from the empty well (a run from a game).
+    pub fn root(adversary: Adversary, before: &[Well]) -> BeamHistory {
         let states = match adversary.kind() {
-            EnemyKind::Brzustowski => vec![Brz::START.0],
+            EnemyKind::Brzustowski => vec![brz_after(before).0],
             _ => Vec::new(),
         };
         BeamHistory {
-            ancestry: Ancestry::root(),
+            ancestry: Ancestry::after(before),
             states,
         }
     }
@@ -261,11 +263,24 @@ impl BeamHistory {
 /// tests hold against the game's own [`crate::enemy::Brzustowski`]. A well
 /// is looked for among the earlier ones directly, not through an ancestry.
 pub fn brzustowski_pieces(wells: &[Well]) -> Vec<Piece> {
-    let mut state = Brz::START;
     let mut out = Vec::with_capacity(wells.len());
+    brz_walk(wells, |state| out.push(state.display()));
+    out
+}
+
+/// The state after the game asked for a piece at each of `wells` (from
+/// the empty well): the state the next well's request reads.
+fn brz_after(wells: &[Well]) -> Brz {
+    brz_walk(wells, |_| {})
+}
+
+/// Plays `wells` through `Brz`, telling `asked` of the state each well is
+/// asked about with; the state after the last.
+fn brz_walk(wells: &[Well], mut asked: impl FnMut(Brz)) -> Brz {
+    let mut state = Brz::START;
     for (d, well) in wells.iter().enumerate() {
-        out.push(state.display());
+        asked(state);
         state = state.after(d as u32, |since| wells[since as usize..d].contains(well));
     }
-    out
+    state
 }

@@ -44,8 +44,8 @@
 //! and is no longer true.
 //!
 //! The files, by job: this one the public types (what to search, how, what
-//! it reached, why it failed); `start.rs` the ways in (a new run, a resume,
-//! a check); `depth_loop/` the depth loop itself, a step per method;
+//! it reached, why it failed); `start.rs` the ways in (a new run, from the
+//! empty well or a game's well, a resume, a check); `depth_loop/` the depth loop itself, a step per method;
 //! `expander.rs` one depth as a job, for the kernel (`kernel.rs`) or
 //! another [`DepthExpander`]; `expand.rs` the inner loop they share.
 
@@ -74,7 +74,7 @@ pub use beam::Beam;
 pub use expander::{DepthExpander, DepthJob, Expanded, Timing};
 pub use kernel::{expand_depth, DepthError};
 pub use observer::{Observer, Silent};
-pub use start::{resume, start, verify};
+pub use start::{resume, start, start_from, verify};
 
 /// What to search: the settings a run records, with the evaluator itself.
 #[derive(Clone, Copy)]
@@ -88,12 +88,14 @@ pub struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// The settings recorded in the run folder and compared on resume.
+    /// The settings recorded in the run folder and compared on resume, for
+    /// a run from the empty well (a run from a game adds its start).
     pub fn settings(&self) -> Settings {
         Settings {
             width: self.width,
             evaluator: self.evaluator.identity(),
             enemy: self.adversary.kind(),
+            start: None,
         }
     }
 }

@@ -1,7 +1,12 @@
-//! The ways into a run folder: a new run ([`start`]), one that goes on
-//! from its last complete depth ([`resume`]), and a check of the whole
-//! folder ([`verify`]). Each settles where the depth loop begins (its
-//! depth, its beam's history) and hands over to it ([`DepthLoop`]).
+//! The ways into a run folder: a new run ([`start`], or [`start_from`] a
+//! game), one that goes on from its last complete depth ([`resume`]), and
+//! a check of the whole folder ([`verify`]). Each settles where the depth
+//! loop begins (its depth, its beam's history) and hands over to it
+//! ([`DepthLoop`]).
+//!
+//! A run from a game ([`run::Start`]) begins at the game's piece count,
+//! its root's history the game's wells before it ([`root_history`]), so
+//! the enemy's loop rule (and Brzustowski's state) counts the whole game.
 
 use std::path::Path;
 
@@ -9,26 +14,59 @@ use super::adversary::BeamHistory;
 use super::depth_loop::DepthLoop;
 use super::{Adversary, Observer, Options, RunResult, Search, SearchError};
 use crate::run::shards::Shards;
-use crate::run::{self, RunError};
+use crate::run::{self, Best, Prefix, RunError, Settings, Start};
 
-/// Starts a new run in `dir` (which must be new or empty).
+/// Starts a new run in `dir` (which must be new or empty) from the empty
+/// well.
 pub fn start(
     dir: &Path,
     search: &Search,
     opts: &Options,
     observer: &dyn Observer,
 ) -> Result<RunResult, SearchError> {
+    start_from(dir, search, None, opts, observer)
+}
+
+/// Starts a new run in `dir` (which must be new or empty) from `from`: the
+/// well a game reached, with the game's history (`None`: the empty well,
+/// as [`start`]). The sharded search ([`Options::expander`]) starts from
+/// the empty well only.
+pub fn start_from(
+    dir: &Path,
+    search: &Search,
+    from: Option<&Start>,
+    opts: &Options,
+    observer: &dyn Observer,
+) -> Result<RunResult, SearchError> {
     let files = search.evaluator.files();
     let shards = opts.expander.as_ref().and_then(|e| e.shards());
-    let (lock, manifest) = run::create(dir, search.settings(), opts.plan(), shards, &files)?;
-    let history = search
-        .adversary
-        .keeps_history()
-        .then(|| BeamHistory::root(search.adversary));
+    if from.is_some() && opts.expander.is_some() {
+        return Err(SearchError::Layout(
+            "a search from a game (--from) runs on one machine's threads, not sharded (--workers)"
+                .into(),
+        ));
+    }
+    let settings = Settings {
+        start: from.cloned(),
+        ..search.settings()
+    };
+    let prefix = settings.prefix().map_err(RunError::from)?;
+    let root = prefix.as_ref().map_or(Best::START, Prefix::best);
+    let (lock, manifest) = run::create(dir, settings, opts.plan(), shards, &files, root)?;
+    let history = root_history(search.adversary, prefix.as_ref());
     if let Some(h) = &history {
-        run::write_snapshot(dir, 0, &h.to_snapshot(0))?;
+        run::write_snapshot(dir, root.depth, &h.to_snapshot(root.depth))?;
     }
     DepthLoop::new(dir, lock, manifest, history, *search, opts, observer)?.run()
+}
+
+/// The history of a run's root, for an adversary that keeps one: the
+/// empty well's, or the game's before its root (`prefix`).
+fn root_history(adversary: Adversary, prefix: Option<&Prefix>) -> Option<BeamHistory> {
+    let before = prefix.map_or(&[][..], Prefix::before_root);
+    adversary
+        .keeps_history()
+        .then(|| BeamHistory::root(adversary, before))
 }
 
 /// Continues the run in `dir` from its last complete depth, once the depth
@@ -41,29 +79,41 @@ pub fn resume(
     observer: &dyn Observer,
 ) -> Result<RunResult, SearchError> {
     let (lock, mut manifest) = run::open_to_resume(dir)?;
-    run::check_settings(dir, &manifest.settings, &search.settings())?;
-    check_layout(dir, manifest.shards, opts)?;
+    // The start is the run's own: a resume never asks for one.
+    let asked = Settings {
+        start: manifest.settings.start.clone(),
+        ..search.settings()
+    };
+    run::check_settings(dir, &manifest.settings, &asked)?;
+    check_layout(
+        dir,
+        manifest.shards,
+        manifest.settings.start.is_some(),
+        opts,
+    )?;
     // A folder from before runs kept their files gets them now.
     run::keep_files(dir, &search.evaluator.files())?;
     manifest.plan = Some(opts.plan());
     let adversary = search.adversary;
-    let root = || {
-        adversary
-            .keeps_history()
-            .then(|| BeamHistory::root(adversary))
+    let root_depth = manifest.root();
+    // The root's history depends on the settings alone: made afresh (a
+    // run from a game plays the game again).
+    let settings = &manifest.settings;
+    let root = || -> Result<Option<BeamHistory>, RunError> {
+        Ok(root_history(adversary, settings.prefix()?.as_ref()))
     };
     // A sharded run killed before its first depth was recorded goes on from
     // its root, which its shards write again, as at its start.
-    let (d, len, history) = if manifest.shards.is_some() && manifest.depth == 0 {
-        (0, 1, root())
+    let (d, len, history) = if manifest.shards.is_some() && manifest.depth == root_depth {
+        (root_depth, 1, root()?)
     } else {
+        let root = root()?;
         run::last_good_depth(
             dir,
             &manifest,
             |d, len| match (adversary.keeps_history(), d) {
                 (false, _) => Some(None),
-                // The root's history depends on nothing: make it afresh.
-                (true, 0) => Some(root()),
+                (true, d) if d == root_depth => Some(root.clone()),
                 (true, _) => Some(Some(BeamHistory::from_snapshot(
                     adversary,
                     &run::read_snapshot(dir, d)?,
@@ -80,7 +130,9 @@ pub fn resume(
     // machines keeps its manifest's, unless it was in a dropped depth.
     let elsewhere = !run::shards::missing(dir, manifest.shards).is_empty();
     if !elsewhere || manifest.best.depth > d {
-        manifest.best = run::best_from_files(dir, manifest.shards, &manifest.depths[..d as usize])?;
+        let root = manifest.settings.root_best().map_err(RunError::from)?;
+        let upto = (d - root_depth) as usize;
+        manifest.best = run::best_from_files(dir, manifest.shards, root, &manifest.depths[..upto])?;
     }
     run::rewind(dir, &mut manifest, d)?;
     observer.resumed(d, len);
@@ -90,9 +142,20 @@ pub fn resume(
 /// Checks that a run sharded as `run` goes on with the same layout: its
 /// shards' files are split by the shard count. (A run with one file per
 /// depth may go on sharded: the depth loop then writes its files, as it
-/// did when it began.)
-fn check_layout(dir: &Path, run: Option<Shards>, opts: &Options) -> Result<(), SearchError> {
+/// did when it began; but not a run from a game, `from_game`.)
+fn check_layout(
+    dir: &Path,
+    run: Option<Shards>,
+    from_game: bool,
+    opts: &Options,
+) -> Result<(), SearchError> {
     let asked = opts.expander.as_ref().and_then(|e| e.shards());
+    if from_game && opts.expander.is_some() {
+        return Err(SearchError::Layout(format!(
+            "{} is a search from a game (--from): resume it on one machine's threads, without --workers",
+            dir.display()
+        )));
+    }
     match (run, asked) {
         (Some(run), None) => Err(SearchError::Layout(format!(
             "{} is a sharded run ({run}): resume it with --workers {} on its {} process{}",

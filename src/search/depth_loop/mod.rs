@@ -18,8 +18,11 @@
 //! Steps 1 and the loop itself are here, step 2 in `expand.rs`, steps 3
 //! and 4 in `record.rs`, and a sharded run's kept beams in `recent.rs`.
 //!
-//! Where the loop begins is settled once, in [`DepthLoop::new`]: the place
-//! a start from another position (a game's history) would go.
+//! Where the loop begins is settled once, in [`DepthLoop::new`]: the
+//! manifest's last depth, which for a new run is its root (depth 0, or a
+//! game's piece count for a run from a game, whose depths are the whole
+//! game's), with that beam's history (for a run from a game, seeded with
+//! the game's wells by `start.rs`).
 //!
 //! Written alongside the next expansion, a depth's file costs the search
 //! no wall time of its own, where its write was the largest serial step
@@ -108,8 +111,7 @@ impl<'a> DepthLoop<'a> {
     /// Its beam is on disk (a new run's root, which [`run::create`]
     /// wrote, or the depth a resume goes on from), except for a sharded
     /// run's root: its shards' workers write it, as every depth, so it
-    /// starts out selected. A start from another position (a game's
-    /// history) would settle its depth, history and beam here.
+    /// starts out selected (a sharded run starts from the empty well only).
     pub(super) fn new(
         dir: &'a Path,
         lock: crate::folder::FolderLock,
