@@ -9,41 +9,17 @@
 //! has a manifest and resumes.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::chain::check_depth;
 use super::manifest::write_manifest;
+use super::paths::{depth_path, manifest_path, snapshot_path};
 use super::store::{self, Entry, Link};
 use super::{read_manifest, shards, Best, DepthStats, Manifest, Plan, RunError, Settings};
 use crate::folder::{self, atomic, io, lock_path, remove_temporaries, FolderLock};
 
 /// History snapshots kept: the newest depths a resume can fall back to.
 pub const SNAPSHOTS_KEPT: u32 = 3;
-
-/// Path of depth `d`'s file.
-pub fn depth_path(dir: &Path, d: u32) -> PathBuf {
-    dir.join(format!("depth-{d:05}.beam"))
-}
-
-/// Path of depth `d`'s history snapshot.
-pub(crate) fn snapshot_path(dir: &Path, d: u32) -> PathBuf {
-    dir.join(format!("ancestry-{d:05}.bin"))
-}
-
-/// Path of the manifest.
-pub fn manifest_path(dir: &Path) -> PathBuf {
-    dir.join("manifest.json")
-}
-
-/// Path of the per-depth log.
-pub fn log_path(dir: &Path) -> PathBuf {
-    dir.join("log.jsonl")
-}
-
-/// Path of the best game's replay.
-pub fn best_replay_path(dir: &Path) -> PathBuf {
-    dir.join("best-replay.txt")
-}
 
 /// Starts a run folder, under its lock: refuses one that holds a run or
 /// anything else, then writes the manifest (no depths yet) and the root

@@ -13,13 +13,26 @@ use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::path::Path;
 
-use super::lifecycle::log_path;
-use super::manifest::{write_manifest, MANIFEST_VERSION_INLINE};
+use super::manifest::{read_manifest_file, write_manifest, MANIFEST_VERSION_INLINE};
+use super::paths::log_path;
 use super::{DepthStats, LogMark, Manifest, RunError, MANIFEST_VERSION};
 use crate::folder::{atomic, io, json};
 
 /// The longest log read: a few hundred bytes per depth.
 const MAX_LOG_BYTES: u64 = 1 << 30;
+
+/// Reads a run's manifest, with the per-depth stats from the log, checked
+/// against the manifest's record of it (see [`RunError::BadLog`]).
+pub fn read_manifest(dir: &Path) -> Result<Manifest, RunError> {
+    let mut m = read_manifest_file(dir)?;
+    if m.version == MANIFEST_VERSION {
+        m.depths = read_log(dir, &m).map_err(|reason| RunError::BadLog {
+            path: log_path(dir),
+            reason,
+        })?;
+    }
+    Ok(m)
+}
 
 /// The per-depth stats of a version 3 manifest's run: the log's first
 /// `m.log.bytes` bytes (what follows them is a kill's leftover), checked

@@ -17,8 +17,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::lifecycle::{log_path, manifest_path};
-use super::log::read_log;
+use super::paths::manifest_path;
 use super::start::{Prefix, Start, StartError};
 use super::{shards, DepthStats, RunError};
 use crate::enemy::EnemyKind;
@@ -268,19 +267,6 @@ impl Manifest {
 /// per depth, so room for runs of hundreds of thousands of depths; anything
 /// longer is not a manifest. (A version 3 manifest is about 1 kB.)
 const MAX_MANIFEST_BYTES: u64 = 256 << 20;
-
-/// Reads a run's manifest, with the per-depth stats from the log, checked
-/// against the manifest's record of it (see [`RunError::BadLog`]).
-pub fn read_manifest(dir: &Path) -> Result<Manifest, RunError> {
-    let mut m = read_manifest_file(dir)?;
-    if m.version == MANIFEST_VERSION {
-        m.depths = read_log(dir, &m).map_err(|reason| RunError::BadLog {
-            path: log_path(dir),
-            reason,
-        })?;
-    }
-    Ok(m)
-}
 
 /// Reads `manifest.json` alone: its `depths` are empty, except in a
 /// version 2 manifest, which holds them.

@@ -36,12 +36,14 @@
 //! The rooms, one job each:
 //!
 //! - `manifest`: [`Manifest`] and what it holds ([`Settings`], [`Plan`],
-//!   [`Best`], [`LogMark`]), its versions, reading and writing it;
-//! - `log`: the log read back against the manifest's mark, a depth's line
-//!   recorded, and a resume's rewind to a depth;
+//!   [`Best`], [`LogMark`]), its versions, reading and writing its file;
+//! - `log`: the log read back against the manifest's mark (and so the
+//!   manifest read whole, [`read_manifest`]), a depth's line recorded, and
+//!   a resume's rewind to a depth;
+//! - `paths`: the name of every file of the folder;
 //! - `stats`: one depth's figures ([`DepthStats`]) and where its time went
 //!   ([`Phases`]);
-//! - `lifecycle`: the folder's names, its creation and its opening to
+//! - `lifecycle`: the folder's creation and its opening to
 //!   resume, the evaluator's files, history snapshots, the settings
 //!   compared on resume, the best game read back from the files;
 //! - `error`: [`RunError`], why a folder could not be used;
@@ -74,6 +76,7 @@ pub mod keyframes;
 mod lifecycle;
 mod log;
 mod manifest;
+mod paths;
 pub mod shards;
 pub mod start;
 mod stats;
@@ -83,15 +86,16 @@ pub mod verify;
 
 pub(crate) use chain::{check_depth, digests, last_good_depth, no_digests};
 pub use error::RunError;
+pub use lifecycle::SNAPSHOTS_KEPT;
 pub(crate) use lifecycle::{
     best_from_files, check_settings, create, keep_files, open_to_resume, read_snapshot,
-    snapshot_path, write_snapshot,
+    write_snapshot,
 };
-pub use lifecycle::{best_replay_path, depth_path, log_path, manifest_path, SNAPSHOTS_KEPT};
+pub use log::read_manifest;
 pub(crate) use log::{read_log, record_depth, rewind};
 pub(crate) use manifest::{hex_u64, write_manifest};
-pub use manifest::{
-    read_manifest, read_manifest_file, Best, LogMark, Manifest, Plan, Settings, MANIFEST_VERSION,
-};
+pub use manifest::{read_manifest_file, Best, LogMark, Manifest, Plan, Settings, MANIFEST_VERSION};
+pub(crate) use paths::snapshot_path;
+pub use paths::{best_replay_path, depth_path, log_path, manifest_path};
 pub use start::{Prefix, Start, StartError};
 pub use stats::{histogram, DepthStats, Phases};
