@@ -199,7 +199,7 @@ pub struct Manifest {
     pub shards: Option<shards::Shards>,
     /// One entry per completed depth after the root (depth 1 first, or
     /// the start's next): not written to the
-    /// manifest but to the log, and read back from it by [`read_manifest`].
+    /// manifest but to the log, and read back from it by [`super::read_manifest`].
     #[serde(skip)]
     pub depths: Vec<DepthStats>,
 }
