@@ -34,12 +34,15 @@ struct Config {
     quiescent: bool,
     /// Rank with the shipped net instead of the heuristic.
     net: bool,
+    /// Start from this replay (a file of `tests/data/`) after this many
+    /// pieces (`search --from`), instead of the empty well.
+    from: Option<(&'static str, &'static str)>,
 }
 
 /// The net the net configurations search with.
 const NET: &str = "data/nets/best.nnue";
 
-const CONFIGS: [Config; 6] = [
+const CONFIGS: [Config; 8] = [
     Config {
         name: "plain, 1 thread",
         width: "2000",
@@ -47,6 +50,7 @@ const CONFIGS: [Config; 6] = [
         threads: "1",
         quiescent: false,
         net: false,
+        from: None,
     },
     Config {
         name: "plain, 2 threads",
@@ -55,6 +59,7 @@ const CONFIGS: [Config; 6] = [
         threads: "2",
         quiescent: false,
         net: false,
+        from: None,
     },
     Config {
         name: "--quiescent, 1 thread",
@@ -63,6 +68,7 @@ const CONFIGS: [Config; 6] = [
         threads: "1",
         quiescent: true,
         net: false,
+        from: None,
     },
     Config {
         name: "--quiescent, 2 threads",
@@ -71,6 +77,7 @@ const CONFIGS: [Config; 6] = [
         threads: "2",
         quiescent: true,
         net: false,
+        from: None,
     },
     Config {
         name: "--net --quiescent, 1 thread",
@@ -79,6 +86,7 @@ const CONFIGS: [Config; 6] = [
         threads: "1",
         quiescent: true,
         net: true,
+        from: None,
     },
     Config {
         name: "--net --quiescent, 2 threads",
@@ -87,6 +95,25 @@ const CONFIGS: [Config; 6] = [
         threads: "2",
         quiescent: true,
         net: true,
+        from: None,
+    },
+    Config {
+        name: "--from the 366-line game at piece 500, 1 thread",
+        width: "500",
+        depth: "560",
+        threads: "1",
+        quiescent: false,
+        net: false,
+        from: Some(("tests/data/from-366.txt", "500")),
+    },
+    Config {
+        name: "--from the 366-line game at piece 500, 2 threads",
+        width: "500",
+        depth: "560",
+        threads: "2",
+        quiescent: false,
+        net: false,
+        from: Some(("tests/data/from-366.txt", "500")),
     },
 ];
 
@@ -112,6 +139,9 @@ fn search(dir: &Path, resume: bool, cfg: &Config, out: &Path, err: &Path) -> Com
     }
     if cfg.quiescent {
         c.arg("--quiescent");
+    }
+    if let (Some((replay, at)), false) = (cfg.from, resume) {
+        c.args(["--from", &format!("@{replay}"), "--at", at]);
     }
     c.arg(if resume { "--resume" } else { "--out" }).arg(dir);
     c.stdin(Stdio::null())
