@@ -17,7 +17,7 @@ use super::{note, outln};
 
 /// Wide enough that the evaluators differ (see data/strength/README.md),
 /// narrow enough for minutes on 2 cores.
-const DEFAULT_WIDTH: usize = 200;
+const DEFAULT_WIDTH: usize = 300;
 
 /// How an evaluator is named in tables: its flags.
 fn label(r: &RankedBy) -> String {
