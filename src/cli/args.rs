@@ -431,11 +431,14 @@ pub enum BenchCmd {
     /// and standard error.
     ///
     /// The suite (data/strength/suite.json, its README says how the starts
-    /// were chosen) holds 20 starts, 6 of them the 3,711-line record's,
+    /// were chosen) holds 20 starts, 8 of them the 3,711-line record's,
     /// for judging only, and a cap of 300 pieces. At the default width
-    /// (200) it runs in about 1 to 3 minutes per evaluator on 2 threads of
-    /// the project's 2-core machine. The figures depend only on the suite,
-    /// the evaluators and the width: the same on any thread count.
+    /// (300) it runs in minutes on 2 cores: on the project's 2-core
+    /// machine with --threads 2, about 20 s for the shipped net with the
+    /// lookahead, 4 s for the 86-record weights, 62 s for the tuned weights
+    /// with the lookahead (the lookahead costs the heuristic most). The
+    /// figures depend only on the suite, the evaluators and the width: the
+    /// same on any thread count.
     ///
     /// Example: `hatetris bench strength --net data/nets/best.nnue
     /// --quiescent --weights data/weights/dnf-86.toml`.
@@ -446,7 +449,7 @@ pub enum BenchCmd {
 pub struct BenchStrengthArgs {
     #[command(flatten)]
     pub evaluators: Ranked,
-    /// Beam width of each start's search [default: 200].
+    /// Beam width of each start's search [default: 300].
     #[arg(long)]
     pub width: Option<usize>,
     /// Pieces each start's search plays at most [default: the suite's].
