@@ -455,7 +455,7 @@ pub struct BenchStrengthArgs {
     /// Pieces each start's search plays at most [default: the suite's].
     #[arg(long)]
     pub cap: Option<u32>,
-    /// The suite file [default: data/strength/suite.json].
+    /// The suite file.
     #[arg(long, default_value = hatetris::strength::SUITE_FILE)]
     pub suite: PathBuf,
     /// Worker threads (default: every core).
