@@ -56,6 +56,9 @@
 //! - [`tune`]: the weights tuner (CMA-ES over a fitness measured from the
 //!   start wells of a reference game, for weights or any evaluator) and the
 //!   fitness `compare` reports;
+//! - [`strength`]: the strength suite (`bench strength`): how long an
+//!   evaluator survives and how many lines it clears from fixed start
+//!   positions in long games, each with the game's history;
 //! - [`bench`](mod@bench): fixed workloads that time the engine and double as
 //!   determinism signatures.
 #![deny(missing_docs)]
@@ -80,6 +83,7 @@ pub mod reverse;
 pub mod run;
 pub mod search;
 pub mod stats;
+pub mod strength;
 pub mod train;
 pub mod tune;
 pub mod well;

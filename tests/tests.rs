@@ -20,5 +20,6 @@ mod nnue;
 mod replays;
 mod rules;
 mod run_folder;
+mod strength;
 mod train;
 mod tune;

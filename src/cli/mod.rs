@@ -6,7 +6,8 @@
 //! This file dispatches and holds the output macros; each command (or
 //! family) has its own file: `input` (files, `-` and `@FILE`), `movegen`,
 //! `replay`, `search` (with `cluster` for the sharded search and
-//! `bench_search`), `eval`, `train`, `tune`, `status`, `plot`, `verify`;
+//! `bench_search`), `eval`, `train`, `tune`, `strength` (`bench
+//! strength`), `status`, `plot`, `verify`;
 //! `progress` draws the bars they share; `args` holds the flags.
 
 mod args;
@@ -20,6 +21,7 @@ mod progress;
 mod replay;
 mod search;
 mod status;
+mod strength;
 mod train;
 mod tune;
 mod verify;
@@ -100,6 +102,7 @@ pub fn run() -> Result<()> {
         }
         Command::Bench(BenchCmd::Eval(a)) => eval::bench_eval(a, out_ref),
         Command::Bench(BenchCmd::Search(a)) => bench_search::bench_search(a, out_ref),
+        Command::Bench(BenchCmd::Strength(a)) => strength::bench_strength(a, out_ref),
     }?;
     out.flush().context(STDOUT)
 }

@@ -270,7 +270,7 @@ pub fn brzustowski_pieces(wells: &[Well]) -> Vec<Piece> {
 
 /// The state after the game asked for a piece at each of `wells` (from
 /// the empty well): the state the next well's request reads.
-fn brz_after(wells: &[Well]) -> Brz {
+pub(super) fn brz_after(wells: &[Well]) -> Brz {
     brz_walk(wells, |_| {})
 }
 

@@ -14,21 +14,30 @@
 //! that rule).
 //!
 //! # The enemy, exactly
-//! Each entry is a game of its own that began at the start well (the wells
-//! before it are not in its history), and its enemy decides as the game's
-//! own [`crate::enemy::Enemy`] would in that game:
+//! Each entry is a game of its own that began at the start well, or, from
+//! an [`Origin`] after a game's prefix ([`Origin::after`], a
+//! [`crate::run::Prefix`]), that went on from the prefix's last well with
+//! the prefix's wells in its history; its enemy decides as the game's own
+//! [`crate::enemy::Enemy`] would in that game:
 //! - HATETRIS counts the entry's well and its ancestors back to the start
-//!   well (its loop prevention), by walking the parents;
+//!   well (its loop prevention), by walking the parents, and the prefix's
+//!   wells before it (a sorted list, searched);
 //! - Brzustowski keeps the big search's per-entry state (`Brz`: the step,
 //!   the piece on display, the depth from which wells count as seen),
 //!   and "a well repeats" is the same walk of the parents back to that
-//!   depth;
+//!   depth, and on into the prefix's wells when that depth is in the
+//!   prefix (depths are the whole game's: the start well's is the
+//!   prefix's length);
 //! - HATETRIS Mild, LOVETRIS and Burgiel need no history: the piece follows
 //!   from the well, or from the pieces played since the start
 //!   ([`EnemyKind::stateless_piece`]).
 //!
 //! A width-1 small search is therefore the greedy game the real enemy plays
-//! (`tests/train.rs` holds every enemy to that slow twin). Like the big
+//! (`tests/train.rs` holds every enemy to that slow twin from a start
+//! well, `tests/strength.rs` HATETRIS from a game's prefix). The score the
+//! evaluator sees is the whole game's (the prefix's lines and the
+//! search's), as `search --from` ranks; what [`reach`] and [`play`] report
+//! is the lines since the start well. Like the big
 //! search, a well reached from two parents is kept once, from its best
 //! parent, with that parent's history.
 //!
@@ -46,7 +55,9 @@ use crate::movegen::{Child, MoveGen};
 use crate::place::lines_cleared;
 use crate::well::Well;
 
-use super::adversary::Brz;
+use crate::run::Prefix;
+
+use super::adversary::{brz_after, Brz};
 use super::bounded::{compact, Candidate};
 
 /// How a small search from one well ended ([`survive`]).
@@ -98,6 +109,85 @@ pub enum Order {
     Search,
 }
 
+/// Where a small search starts: a well, and the game before it (none for a
+/// start well taken on its own).
+#[derive(Clone, Debug)]
+pub struct Origin {
+    /// The start well.
+    well: Well,
+    /// Lines the game had cleared before it.
+    score: u32,
+    /// The game's wells before it, at depths 0 to `at − 1`.
+    before: Vec<Well>,
+    /// The same, sorted: HATETRIS's count of a well in the prefix.
+    sorted: Vec<Well>,
+    /// Brzustowski's state when the start well is asked about.
+    brz: Brz,
+}
+
+impl Origin {
+    /// A start well on its own: a game that begins there.
+    pub fn well(well: Well) -> Origin {
+        Origin {
+            well,
+            score: 0,
+            before: Vec::new(),
+            sorted: Vec::new(),
+            brz: Brz::START,
+        }
+    }
+
+    /// The last well of a game's prefix, with the prefix's wells, score and
+    /// (Brzustowski) state: the game going on.
+    pub fn after(prefix: &Prefix) -> Origin {
+        let before = prefix.before_root().to_vec();
+        let mut sorted = before.clone();
+        sorted.sort_unstable();
+        Origin {
+            well: prefix.root(),
+            score: prefix.scores.last().map_or(0, |&s| u32::from(s)),
+            brz: brz_after(&before),
+            before,
+            sorted,
+        }
+    }
+
+    /// The start well.
+    pub fn start(&self) -> Well {
+        self.well
+    }
+
+    /// The start well's depth in its game: the prefix's pieces.
+    pub fn at(&self) -> u32 {
+        self.before.len() as u32
+    }
+
+    /// How often `well` occurs in the prefix (the start well not counted).
+    fn count(&self, well: &Well) -> u32 {
+        if self.sorted.is_empty() {
+            return 0;
+        }
+        let lo = self.sorted.partition_point(|w| w < well);
+        let hi = self.sorted.partition_point(|w| w <= well);
+        (hi - lo) as u32
+    }
+}
+
+/// The game a small search played ([`play`]): the chain of the deepest
+/// level's entry with the most lines (ties: the first in the level's
+/// order).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// Pieces placed by the deepest level (`shape.pieces` if it survived).
+    pub pieces: u32,
+    /// Whether the beam died: piece `pieces + 1` had no live child.
+    pub died: bool,
+    /// The game's wells, the start well first (`pieces + 1` of them).
+    pub wells: Vec<Well>,
+    /// Lines cleared since the start well after each of them (0 first).
+    pub lines: Vec<u32>,
+}
+
 /// One depth's entry: its well, the lines cleared since the start, the
 /// index of its parent in the previous level, and its enemy's state (the
 /// Brzustowski state, [`Brz`]; 0 for the other enemies).
@@ -120,7 +210,7 @@ pub fn survive(
     eval: &dyn Evaluator,
     value: impl Fn(&Well) -> f64,
 ) -> Survival {
-    let (levels, died) = walk(start, shape, enemy, eval, Order::Trainer);
+    let (levels, died) = walk(&Origin::well(*start), shape, enemy, eval, Order::Trainer);
     if let Some(at) = died {
         return Survival::Died { at };
     }
@@ -142,7 +232,7 @@ pub fn reach(
     eval: &dyn Evaluator,
     order: Order,
 ) -> Reached {
-    let (levels, _) = walk(start, shape, enemy, eval, order);
+    let (levels, _) = walk(&Origin::well(*start), shape, enemy, eval, order);
     Reached {
         pieces: levels.len() as u32 - 1,
         lines: levels
@@ -153,20 +243,56 @@ pub fn reach(
     }
 }
 
+/// Plays a small search from `origin` against `enemy` in `order` until it
+/// dies or reaches its last depth, and returns its best game (see
+/// [`Played`]): the strength suite's measure (`hatetris bench strength`).
+pub fn play(
+    origin: &Origin,
+    shape: Shape,
+    enemy: EnemyKind,
+    eval: &dyn Evaluator,
+    order: Order,
+) -> Played {
+    let (levels, died) = walk(origin, shape, enemy, eval, order);
+    let last = levels.last().expect("the start level");
+    let mut index = 0;
+    for (i, e) in last.iter().enumerate() {
+        if e.lines > last[index].lines {
+            index = i;
+        }
+    }
+    let (mut wells, mut lines) = (Vec::new(), Vec::new());
+    for level in levels.iter().rev() {
+        let e = &level[index];
+        wells.push(e.well);
+        lines.push(e.lines - origin.score);
+        index = e.parent as usize;
+    }
+    wells.reverse();
+    lines.reverse();
+    Played {
+        pieces: levels.len() as u32 - 1,
+        died: died.is_some(),
+        wells,
+        lines,
+    }
+}
+
 /// The beam's levels, from the start well's to the last depth reached, and
-/// the depth where no child was left, if there was one.
+/// the depth where no child was left, if there was one. Entries' lines are
+/// the whole game's (the origin's score and the search's).
 fn walk(
-    start: &Well,
+    origin: &Origin,
     shape: Shape,
     enemy: EnemyKind,
     eval: &dyn Evaluator,
     order: Order,
 ) -> (Vec<Vec<Entry>>, Option<u32>) {
     let mut levels: Vec<Vec<Entry>> = vec![vec![Entry {
-        well: *start,
-        lines: 0,
+        well: origin.well,
+        lines: origin.score,
         parent: 0,
-        state: Brz::START.0,
+        state: origin.brz.0,
     }]];
     let mut children: Vec<Child> = Vec::new();
     let mut costs: Vec<f64> = Vec::new();
@@ -179,7 +305,7 @@ fn walk(
         after.clear();
         for (index, parent) in beam.iter().enumerate() {
             let gen = MoveGen::new(&parent.well);
-            after.push(give(enemy, &gen, &levels, index, &mut children));
+            after.push(give(enemy, &gen, origin, &levels, index, &mut children));
             eval.costs(&parent.well, parent.lines, &children, &mut costs);
             candidates.extend(children.iter().zip(&costs).map(|(c, &cost)| {
                 (
@@ -214,25 +340,36 @@ fn walk(
 fn give(
     enemy: EnemyKind,
     gen: &MoveGen,
+    origin: &Origin,
     levels: &[Vec<Entry>],
     index: usize,
     children: &mut Vec<Child>,
 ) -> u32 {
-    // Pieces played since the start well: the entry's depth in its game.
-    let depth = levels.len() as u32 - 1;
-    let entry = &levels[depth as usize][index];
+    // The entry's depth in its game: the prefix's pieces and those played
+    // since the start well.
+    let level = levels.len() - 1;
+    let depth = origin.at() + level as u32;
+    let entry = &levels[level][index];
     let piece = match enemy {
         EnemyKind::Hatetris => {
-            let seen = |w: &Well| chain_count(levels, index, w);
+            let seen = |w: &Well| origin.count(w) + chain_count(levels, index, w);
             // A child can repeat a well of the chain only when the chain is
-            // longer than the parent itself; `seen` counts exactly.
-            hatetris_choice_with_children(gen, levels.len() > 1, seen, children);
+            // longer than the parent itself, or of the prefix when there is
+            // one; `seen` counts exactly.
+            let may_repeat = levels.len() > 1 || !origin.before.is_empty();
+            hatetris_choice_with_children(gen, may_repeat, seen, children);
             return 0;
         }
         EnemyKind::Brzustowski => {
             let state = Brz(entry.state);
             let after = state.after(depth, |since| {
-                repeats_since(levels, index, &entry.well, since as usize)
+                let since = since as usize;
+                let at = origin.before.len();
+                repeats_since(levels, index, &entry.well, since.saturating_sub(at))
+                    || origin
+                        .before
+                        .get(since..)
+                        .is_some_and(|b| b.contains(&entry.well))
             });
             children.clear();
             gen.children(state.display(), children);

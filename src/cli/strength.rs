@@ -1,0 +1,216 @@
+//! `hatetris bench strength`: the strength suite ([`hatetris::strength`])
+//! for one or more evaluators, side by side, each against the first with
+//! the paired difference over the starts.
+
+use std::io::Write;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+
+use hatetris::evaluate::Evaluator;
+use hatetris::launch::EvaluatorSpec;
+use hatetris::strength::{self, Outcome, Suite, Summary};
+
+use super::args::{BenchStrengthArgs, Contender, RankedBy};
+use super::search::threads_arg;
+use super::{note, outln};
+
+/// Wide enough that the evaluators differ (see data/strength/README.md),
+/// narrow enough for minutes on 2 cores.
+const DEFAULT_WIDTH: usize = 300;
+
+/// How an evaluator is named in tables: its flags.
+fn label(r: &RankedBy) -> String {
+    let file = match &r.contender {
+        Contender::Weights(p) => format!("--weights {}", p.display()),
+        Contender::Net(p) => format!("--net {}", p.display()),
+    };
+    match r.quiescent {
+        Some(q) => format!("{file} --quiescent {q}"),
+        None => file,
+    }
+}
+
+fn build(r: &RankedBy) -> Result<Box<dyn Evaluator + Send>> {
+    let (net, weights) = match &r.contender {
+        Contender::Weights(p) => (None, Some(p.clone())),
+        Contender::Net(p) => (Some(p.clone()), None),
+    };
+    Ok(EvaluatorSpec {
+        net,
+        weights,
+        quiescent: r.quiescent,
+    }
+    .build()?)
+}
+
+/// One evaluator's row.
+#[derive(serde::Serialize)]
+struct Row {
+    evaluator: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weights: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    net: Option<String>,
+    quiescent: Option<u8>,
+    per_start: Vec<Outcome>,
+    summary: Summary,
+    /// Mean of (this − baseline) over the starts, and its standard error.
+    pieces_difference: f64,
+    pieces_difference_se: f64,
+    lines_difference: f64,
+    lines_difference_se: f64,
+}
+
+pub fn bench_strength(a: BenchStrengthArgs, out: &mut dyn Write) -> Result<()> {
+    let width = a.width.unwrap_or(DEFAULT_WIDTH);
+    if width == 0 {
+        bail!("--width must be at least 1");
+    }
+    if a.cap == Some(0) {
+        bail!("--cap must be at least 1");
+    }
+    let threads = threads_arg(a.threads)?;
+    let ranked = &a.evaluators.0;
+    let evaluators: Vec<_> = ranked.iter().map(build).collect::<Result<_>>()?;
+    let mut suite = Suite::load(&a.suite)?;
+    if let Some(cap) = a.cap {
+        suite.cap = cap;
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting the threads")?;
+    let mut measured = Vec::new();
+    let mut seconds = Vec::new();
+    for (r, e) in ranked.iter().zip(&evaluators) {
+        let t = Instant::now();
+        measured.push(pool.install(|| strength::measure(&suite, &**e, width)));
+        seconds.push(t.elapsed().as_secs_f64());
+        if !a.json {
+            note!("{}: {:.1} s", label(r), seconds.last().unwrap());
+        }
+    }
+    let figure = |m: &[Outcome], f: fn(&Outcome) -> u32| -> Vec<f64> {
+        m.iter().map(|o| f64::from(f(o))).collect()
+    };
+    let rows: Vec<Row> = ranked
+        .iter()
+        .zip(&measured)
+        .map(|(r, m)| {
+            let (pd, pse) = strength::paired_difference(
+                &figure(m, |o| o.pieces),
+                &figure(&measured[0], |o| o.pieces),
+            );
+            let (ld, lse) = strength::paired_difference(
+                &figure(m, |o| o.lines),
+                &figure(&measured[0], |o| o.lines),
+            );
+            let (weights, net) = match &r.contender {
+                Contender::Weights(p) => (Some(p.display().to_string()), None),
+                Contender::Net(p) => (None, Some(p.display().to_string())),
+            };
+            Row {
+                evaluator: label(r),
+                weights,
+                net,
+                quiescent: r.quiescent,
+                per_start: m.clone(),
+                summary: Summary::of(m),
+                pieces_difference: pd,
+                pieces_difference_se: pse,
+                lines_difference: ld,
+                lines_difference_se: lse,
+            }
+        })
+        .collect();
+    let starts: Vec<serde_json::Value> = suite
+        .positions
+        .iter()
+        .map(|p| serde_json::json!({"game": p.game, "at": p.at, "judging_only": p.judging_only}))
+        .collect();
+    if a.json {
+        let value = serde_json::json!({
+            "suite": a.suite.display().to_string(),
+            "width": width,
+            "cap": suite.cap,
+            "steady_from": strength::STEADY_FROM,
+            "starts": starts,
+            "rows": rows,
+        });
+        outln!(out, "{}", serde_json::to_string(&value)?)?;
+        return Ok(());
+    }
+    let judging = suite.positions.iter().filter(|p| p.judging_only).count();
+    outln!(
+        out,
+        "{} starts ({judging} judging only), width {width}, cap {} pieces, {threads} threads",
+        suite.positions.len(),
+        suite.cap
+    )?;
+    outln!(
+        out,
+        "{:>8} {:>7} {:>6} {:>11} {:>9} {:>16} {:>16} {:>7}  evaluator",
+        "pieces",
+        "lines",
+        "deaths",
+        "deaths/1000",
+        "lpp>100",
+        "Δpieces",
+        "Δlines",
+        "seconds"
+    )?;
+    for (r, s) in rows.iter().zip(&seconds) {
+        let m = &r.summary;
+        outln!(
+            out,
+            "{:>8.1} {:>7.1} {:>6} {:>11.2} {:>9} {:>16} {:>16} {:>7.1}  {}",
+            m.pieces_mean,
+            m.lines_mean,
+            m.deaths,
+            m.deaths_per_1000,
+            m.lines_per_piece_after
+                .map_or("-".to_string(), |v| format!("{v:.3}")),
+            format!(
+                "{:+.1} ± {:.1}",
+                r.pieces_difference, r.pieces_difference_se
+            ),
+            format!("{:+.1} ± {:.1}", r.lines_difference, r.lines_difference_se),
+            s,
+            r.evaluator
+        )?;
+    }
+    outln!(
+        out,
+        "(pieces and lines: means per start; Δ: paired difference against the first evaluator, ± its standard error; lpp>100: lines per piece after the first {} pieces)",
+        strength::STEADY_FROM
+    )?;
+    outln!(out)?;
+    outln!(
+        out,
+        "per start, pieces/lines for each evaluator in order (* judging only, † died):"
+    )?;
+    for (i, p) in suite.positions.iter().enumerate() {
+        let cells: Vec<String> = measured
+            .iter()
+            .map(|m| {
+                let o = &m[i];
+                format!(
+                    "{:>4}/{:<4}{}",
+                    o.pieces,
+                    o.lines,
+                    if o.died { "†" } else { " " }
+                )
+            })
+            .collect();
+        outln!(
+            out,
+            "{:>8} @{:<5}{} {}",
+            p.game,
+            p.at,
+            if p.judging_only { "*" } else { " " },
+            cells.join(" ")
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,265 @@
+//! The strength suite: how long an evaluator survives and how many lines
+//! it clears, from a fixed set of start positions (`hatetris bench
+//! strength`).
+//!
+//! The records live in one steady state from about piece 100 on, and a
+//! better game must survive thousands of pieces there (`NNUE.md`): one
+//! search from the empty well says little about that, and a start well
+//! without its history is not the game's position (HATETRIS's loop rule
+//! counts every well the game has seen). So the suite is a list of
+//! positions in long games, each a replay and a piece index
+//! ([`SUITE_FILE`], `data/strength/README.md` says how they were chosen),
+//! played again to that piece with the game's whole history
+//! ([`crate::run::Prefix`]); from each, a small search of one width
+//! ([`crate::search::small::play`], in the search's own order, with the
+//! prefix's wells in its loop rule) plays until it dies or reaches the
+//! suite's cap of pieces. Per start it reports the pieces survived, the
+//! lines, and the lines per piece after the first 100; over the suite,
+//! deaths per 1,000 pieces. Everything is a function of the suite, the
+//! evaluator and the width: no clock, no random numbers, the same on any
+//! thread count.
+//!
+//! Some positions are **judging only** (the 3,711-line record's): the file
+//! marks them, and nothing under [`crate::train`] reads this module
+//! (`tests/layering.rs` keeps it so: `train` is listed before it), so no
+//! training step can learn from them.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::enemy::EnemyKind;
+use crate::evaluate::Evaluator;
+use crate::launch::input::{self, Input, InputError};
+use crate::run::start::{Start, StartError};
+use crate::search::small::{self, Order, Origin, Played, Shape};
+use crate::stats::{mean_sd, Divisor};
+
+/// The suite's file, relative to the crate's root.
+pub const SUITE_FILE: &str = "data/strength/suite.json";
+
+/// Pieces after which a start's lines per piece are counted: the records'
+/// steady state begins about there (`NNUE.md`).
+pub const STEADY_FROM: u32 = 100;
+
+/// The suite's file: its cap and its games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SuiteFile {
+    /// Pieces a start's search plays at most.
+    pub cap: u32,
+    /// The games the starts are taken from.
+    pub games: Vec<GameEntry>,
+}
+
+/// One game of the suite: its replay and the starts taken from it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameEntry {
+    /// A short name (in tables and JSON).
+    pub name: String,
+    /// The replay's file (any of the game's formats), relative to the
+    /// suite file's folder.
+    pub replay: PathBuf,
+    /// Positions for judging only: no training step may read them.
+    #[serde(default)]
+    pub judging_only: bool,
+    /// The starts: pieces locked before each (0: the empty well).
+    pub starts: Vec<u32>,
+}
+
+/// One start, ready to play: where it comes from and the game before it.
+#[derive(Clone, Debug)]
+pub struct Position {
+    /// The game's name.
+    pub game: String,
+    /// Pieces locked before it.
+    pub at: u32,
+    /// Whether it is for judging only.
+    pub judging_only: bool,
+    /// The start well with the game's history.
+    pub origin: Origin,
+}
+
+/// A loaded suite.
+#[derive(Clone, Debug)]
+pub struct Suite {
+    /// Pieces a start's search plays at most.
+    pub cap: u32,
+    /// The starts, in the file's order.
+    pub positions: Vec<Position>,
+}
+
+/// Why a suite could not be loaded or played.
+#[derive(Debug, thiserror::Error)]
+pub enum StrengthError {
+    /// A file could not be read.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The suite file is not a suite.
+    #[error("{path}: not a strength suite: {why}")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        why: String,
+    },
+    /// A start is not a live position of its game.
+    #[error("{path}: start {at}: {error}")]
+    Start {
+        /// The replay's file.
+        path: PathBuf,
+        /// The start asked for.
+        at: u32,
+        /// Why.
+        error: StartError,
+    },
+}
+
+impl Suite {
+    /// Reads the suite in `path` and plays every start's game to it.
+    pub fn load(path: &Path) -> Result<Suite, StrengthError> {
+        let text = input::read_text(Some(path), Input::Replay)?;
+        let file: SuiteFile = serde_json::from_str(&text).map_err(|e| StrengthError::Format {
+            path: path.to_path_buf(),
+            why: e.to_string(),
+        })?;
+        let format = |why: &str| StrengthError::Format {
+            path: path.to_path_buf(),
+            why: why.to_string(),
+        };
+        if file.cap == 0 {
+            return Err(format("the cap must be at least 1 piece"));
+        }
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let mut positions = Vec::new();
+        for game in &file.games {
+            let replay = dir.join(&game.replay);
+            let text = input::read_text(Some(&replay), Input::Replay)?;
+            for &at in &game.starts {
+                let (_, prefix) = Start::from_replay(&text, Some(at), EnemyKind::Hatetris)
+                    .map_err(|error| StrengthError::Start {
+                        path: replay.clone(),
+                        at,
+                        error,
+                    })?;
+                positions.push(Position {
+                    game: game.name.clone(),
+                    at,
+                    judging_only: game.judging_only,
+                    origin: Origin::after(&prefix),
+                });
+            }
+        }
+        if positions.is_empty() {
+            return Err(format("it has no starts"));
+        }
+        Ok(Suite {
+            cap: file.cap,
+            positions,
+        })
+    }
+}
+
+/// What the search from one start did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Pieces survived (at most the cap).
+    pub pieces: u32,
+    /// Whether the search died (it had no live child at piece `pieces + 1`).
+    pub died: bool,
+    /// Lines cleared since the start.
+    pub lines: u32,
+    /// Lines cleared after the first [`STEADY_FROM`] pieces, when it got
+    /// past them.
+    pub lines_after: Option<u32>,
+}
+
+impl Outcome {
+    fn of(played: &Played) -> Outcome {
+        let last = *played.lines.last().expect("the start's lines");
+        let steady = STEADY_FROM as usize;
+        Outcome {
+            pieces: played.pieces,
+            died: played.died,
+            lines: last,
+            lines_after: (played.pieces > STEADY_FROM).then(|| last - played.lines[steady]),
+        }
+    }
+
+    /// Lines per piece after the first [`STEADY_FROM`] pieces.
+    pub fn lines_per_piece_after(&self) -> Option<f64> {
+        self.lines_after
+            .map(|l| f64::from(l) / f64::from(self.pieces - STEADY_FROM))
+    }
+}
+
+/// An evaluator's figures over the suite.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Mean pieces survived per start.
+    pub pieces_mean: f64,
+    /// Mean lines per start.
+    pub lines_mean: f64,
+    /// Starts whose search died.
+    pub deaths: u32,
+    /// Pieces survived over all starts.
+    pub pieces: u64,
+    /// Deaths per 1,000 pieces survived.
+    pub deaths_per_1000: f64,
+    /// Lines per piece after the first [`STEADY_FROM`] pieces, over the
+    /// starts that got past them (`None`: none did).
+    pub lines_per_piece_after: Option<f64>,
+}
+
+impl Summary {
+    /// The figures of `outcomes` (one per start).
+    pub fn of(outcomes: &[Outcome]) -> Summary {
+        let n = outcomes.len().max(1) as f64;
+        let pieces: u64 = outcomes.iter().map(|o| u64::from(o.pieces)).sum();
+        let deaths = outcomes.iter().filter(|o| o.died).count() as u32;
+        let (mut after_lines, mut after_pieces) = (0u64, 0u64);
+        for o in outcomes {
+            if let Some(l) = o.lines_after {
+                after_lines += u64::from(l);
+                after_pieces += u64::from(o.pieces - STEADY_FROM);
+            }
+        }
+        Summary {
+            pieces_mean: pieces as f64 / n,
+            lines_mean: outcomes.iter().map(|o| f64::from(o.lines)).sum::<f64>() / n,
+            deaths,
+            pieces,
+            deaths_per_1000: 1000.0 * f64::from(deaths) / (pieces.max(1) as f64),
+            lines_per_piece_after: (after_pieces > 0)
+                .then(|| after_lines as f64 / after_pieces as f64),
+        }
+    }
+}
+
+/// The mean of the paired differences `a[i] − b[i]` and its standard
+/// error (the sample standard deviation over √n; 0 for one pair).
+pub fn paired_difference(a: &[f64], b: &[f64]) -> (f64, f64) {
+    let diffs: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    if diffs.len() < 2 {
+        return (diffs.first().copied().unwrap_or(0.0), 0.0);
+    }
+    let (mean, sd) = mean_sd(&diffs, Divisor::Sample);
+    (mean, sd / (diffs.len() as f64).sqrt())
+}
+
+/// Plays every start of `suite` with `eval` at `width` (the suite's cap),
+/// in parallel on the current rayon pool; the outcomes in start order.
+pub fn measure(suite: &Suite, eval: &dyn Evaluator, width: usize) -> Vec<Outcome> {
+    let shape = Shape {
+        width,
+        pieces: suite.cap,
+    };
+    suite
+        .positions
+        .par_iter()
+        .map(|p| {
+            let played = small::play(&p.origin, shape, EnemyKind::Hatetris, eval, Order::Search);
+            Outcome::of(&played)
+        })
+        .collect()
+}

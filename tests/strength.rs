@@ -1,0 +1,266 @@
+//! The strength suite: a small search from a game's prefix plays the game
+//! itself goes on with (its slow twin: the game played key by key after
+//! the prefix's keys), the suite file loads with its judging-only starts
+//! marked and kept from the trainer, a tiny run is the same JSON on 1 and
+//! 2 threads, and bad input is one line.
+
+use std::path::{Path, PathBuf};
+
+use hatetris::enemy::EnemyKind;
+use hatetris::evaluate::Evaluator;
+use hatetris::game::{Event, Game};
+use hatetris::heuristic::Knewjade;
+use hatetris::key::Key;
+use hatetris::replay::{self, Format};
+use hatetris::run::Start;
+use hatetris::search::small::{self, Order, Origin, Played, Shape};
+use hatetris::strength::{Suite, SUITE_FILE};
+use hatetris::{MoveGen, Well};
+
+use crate::cli::{hatetris, stderr, stdout};
+use crate::util::data;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The slow twin of a width-1 small search in the trainer's order from
+/// the well after `prefix` (keys, locking `at` pieces): the game itself,
+/// key by key, after the prefix's keys; each piece the game gives is placed
+/// at its lowest-cost child (the whole game's score; ties: the lower
+/// well), found by its key path.
+fn twin(prefix: &[Key], kind: EnemyKind, pieces: u32, eval: &dyn Evaluator) -> Played {
+    let mut game = Game::new(kind);
+    for &k in prefix {
+        assert!(
+            !matches!(game.press(k), Event::GameOver { .. } | Event::Ignored),
+            "the prefix ends the game"
+        );
+    }
+    let start_score = game.score();
+    let mut played = Played {
+        pieces: 0,
+        died: false,
+        wells: vec![game.well()],
+        lines: vec![0],
+    };
+    for _ in 0..pieces {
+        let (well, piece) = (game.well(), game.piece());
+        let mut children = Vec::new();
+        MoveGen::new(&well).children(piece, &mut children);
+        let cost =
+            |c: &hatetris::Child| eval.cost(&c.well, f64::from(game.score() + u32::from(c.lines)));
+        let Some(best) = children
+            .iter()
+            .min_by(|a, b| cost(a).total_cmp(&cost(b)).then(a.well.cmp(&b.well)))
+        else {
+            played.died = true;
+            return played;
+        };
+        let keys = replay::link(&well.to_board(), piece, &best.well.to_board()).expect("a path");
+        let mut locked = false;
+        for k in keys {
+            match game.press(k) {
+                Event::Locked { .. } => locked = true,
+                Event::GameOver { .. } | Event::Ignored => panic!("a live child ends the game"),
+                Event::Moved | Event::Blocked => {}
+            }
+        }
+        assert!(
+            locked && game.well() == best.well,
+            "the key path places the child"
+        );
+        played.pieces += 1;
+        played.wells.push(game.well());
+        played.lines.push(game.score() - start_score);
+    }
+    played
+}
+
+/// A width-1 small search from a prefix, in the trainer's order.
+fn width_one(origin: &Origin, kind: EnemyKind, pieces: u32, eval: &dyn Evaluator) -> Played {
+    let shape = Shape { width: 1, pieces };
+    small::play(origin, shape, kind, eval, Order::Trainer)
+}
+
+/// At the well after 2,147 pieces of the 3,711-line record the loop rule
+/// turns the game's S into a Z: the small search from there, knowing the
+/// prefix's wells, plays the game itself, key by key; without the prefix
+/// it plays another.
+#[test]
+fn a_width_one_small_search_from_a_records_prefix_plays_the_game_itself() {
+    let text = std::fs::read_to_string(data("from-3711-first-2160.txt")).unwrap();
+    let eval = Knewjade::default();
+    for at in [2147, 2100] {
+        let (start, prefix) =
+            Start::from_replay(text.trim(), Some(at), EnemyKind::Hatetris).unwrap();
+        assert_eq!(start.at, at);
+        let origin = Origin::after(&prefix);
+        assert_eq!(origin.at(), at);
+        let got = width_one(&origin, EnemyKind::Hatetris, 200, &eval);
+        let want = twin(&prefix.keys, EnemyKind::Hatetris, 200, &eval);
+        assert_eq!(got, want, "from piece {at}");
+        if at == 2147 {
+            let alone = width_one(
+                &Origin::well(prefix.root()),
+                EnemyKind::Hatetris,
+                200,
+                &eval,
+            );
+            assert_ne!(alone.wells, got.wells, "the prefix's wells change the game");
+        }
+    }
+}
+
+/// Every enemy, from the prefix of a game it played (a width-1 game from
+/// the empty well, linked into keys): the small search from the prefix
+/// plays what the game itself plays after the prefix's keys (Brzustowski's
+/// state and Burgiel's alternation carry over).
+#[test]
+fn a_width_one_small_search_from_a_prefix_plays_the_game_itself_for_every_enemy() {
+    // A different evaluator for the prefix, so the game after it is new.
+    let mut holes = hatetris::heuristic::Weights::default();
+    holes.set("holes", 0.0);
+    let opening = Knewjade::new(holes, None);
+    let eval = Knewjade::default();
+    for kind in EnemyKind::ALL {
+        let first = width_one(&Origin::well(Well::EMPTY), kind, 60, &opening);
+        let boards: Vec<_> = first.wells[1..].iter().map(|w| w.to_board()).collect();
+        let keys = replay::keys_from_wells(&boards, kind).unwrap();
+        let text = replay::encode(&keys, Format::Base2048);
+        for at in [first.pieces / 2, first.pieces] {
+            let (_, prefix) = Start::from_replay(&text, Some(at), kind).unwrap();
+            let got = width_one(&Origin::after(&prefix), kind, 150, &eval);
+            let want = twin(&prefix.keys, kind, 150, &eval);
+            assert_eq!(got, want, "{kind} from piece {at}");
+        }
+    }
+}
+
+/// The suite file loads: every start is its game's well after `at`
+/// pieces, the 3,711-line record's starts are marked judging only, and
+/// nothing under `src/train/` reads the suite.
+#[test]
+fn the_suite_loads_and_keeps_its_judging_only_starts_from_the_trainer() {
+    let suite = Suite::load(&root().join(SUITE_FILE)).unwrap();
+    assert!((12..=24).contains(&suite.positions.len()));
+    for p in &suite.positions {
+        assert_eq!(p.judging_only, p.game == "dnf-3711", "{} @{}", p.game, p.at);
+        assert_eq!(p.origin.at(), p.at);
+    }
+    assert!(suite.positions.iter().any(|p| p.judging_only));
+    let p = suite
+        .positions
+        .iter()
+        .find(|p| p.game == "dnf-366")
+        .unwrap();
+    let keys = replay::decode(
+        std::fs::read_to_string(root().join("data/strength/dnf-366.txt"))
+            .unwrap()
+            .trim(),
+    )
+    .unwrap();
+    let trace = replay::play(&keys, EnemyKind::Hatetris);
+    let board = trace.steps[p.at as usize - 1].board;
+    assert_eq!(p.origin.start().to_board(), board);
+    for entry in std::fs::read_dir(root().join("src/train")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for word in ["strength", "judging"] {
+            assert!(!text.contains(word), "{} mentions {word}", path.display());
+        }
+    }
+}
+
+/// A suite of two starts (the empty well and a start in the 366 game) in
+/// a temporary folder.
+fn tiny_suite(dir: &Path) -> PathBuf {
+    let file = dir.join("suite.json");
+    let replay = |name: &str| root().join("data/strength").join(name);
+    let text = serde_json::json!({
+        "cap": 25,
+        "games": [
+            {"name": "net", "replay": replay("net-w10k.txt"), "starts": [0]},
+            {"name": "366", "replay": replay("dnf-366.txt"), "starts": [400]},
+        ]
+    });
+    std::fs::write(&file, text.to_string()).unwrap();
+    file
+}
+
+/// A tiny run (width 12, 25 pieces, 2 starts, two evaluators) is the same
+/// JSON on 1 and 2 threads, and says what it measured.
+#[test]
+fn a_tiny_strength_run_is_the_same_on_one_and_two_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = tiny_suite(dir.path());
+    let run = |threads: &str| {
+        let out = hatetris(
+            &[
+                "bench",
+                "strength",
+                "--suite",
+                suite.to_str().unwrap(),
+                "--net",
+                "data/nets/best.nnue",
+                "--quiescent",
+                "--weights",
+                "data/weights/dnf-86.toml",
+                "--width",
+                "12",
+                "--threads",
+                threads,
+                "--json",
+            ],
+            None,
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    let v: serde_json::Value = serde_json::from_str(one.trim()).unwrap();
+    assert_eq!(v["cap"], 25);
+    assert_eq!(v["starts"].as_array().unwrap().len(), 2);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["quiescent"], 32);
+    assert!(rows[1]["quiescent"].is_null());
+    for row in rows {
+        for o in row["per_start"].as_array().unwrap() {
+            let pieces = o["pieces"].as_u64().unwrap();
+            assert!(pieces <= 25);
+            assert_eq!(o["died"].as_bool().unwrap(), pieces < 25);
+        }
+    }
+    assert_eq!(rows[0]["pieces_difference"], 0.0);
+}
+
+/// Bad input is one line and exit code 1.
+#[test]
+fn bad_strength_input_is_one_line() {
+    for (args, want) in [
+        (vec!["--net", "no-such.nnue"], "no-such.nnue"),
+        (
+            vec!["--weights", "data/weights/dnf-86.toml", "--width", "0"],
+            "--width must be at least 1",
+        ),
+        (
+            vec![
+                "--weights",
+                "data/weights/dnf-86.toml",
+                "--suite",
+                "no-such.json",
+            ],
+            "no-such.json",
+        ),
+    ] {
+        let mut all = vec!["bench", "strength"];
+        all.extend(args);
+        let out = hatetris(&all, None);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{all:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{all:?}: {err}");
+        assert!(err.contains(want), "{all:?}: {err}");
+    }
+}
