@@ -484,18 +484,16 @@ pub struct Ranked(pub Vec<RankedBy>);
 
 impl clap::FromArgMatches for Ranked {
     fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let mut all: Vec<(usize, RankedBy)> = Vec::new();
-        let mut add = |id: &str, make: fn(PathBuf) -> Contender| {
-            if let (Some(values), Some(at)) = (m.get_many::<PathBuf>(id), m.indices_of(id)) {
-                all.extend(at.zip(values.cloned().map(|p| RankedBy {
-                    contender: make(p),
+        let mut all: Vec<(usize, RankedBy)> = contenders_in_order(m)
+            .into_iter()
+            .map(|(at, contender)| {
+                let ranked = RankedBy {
+                    contender,
                     quiescent: None,
-                })));
-            }
-        };
-        add("weights", Contender::Weights);
-        add("net", Contender::Net);
-        all.sort_by_key(|(at, _)| *at);
+                };
+                (at, ranked)
+            })
+            .collect();
         if let (Some(depths), Some(at)) = (m.get_many::<u8>("quiescent"), m.indices_of("quiescent"))
         {
             for (at, &depth) in at.zip(depths) {
@@ -516,20 +514,11 @@ impl clap::FromArgMatches for Ranked {
 
 impl Args for Ranked {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        let file = |id: &'static str, help: &'static str| {
-            clap::Arg::new(id)
-                .long(id)
-                .value_name("FILE")
-                .action(clap::ArgAction::Append)
-                .num_args(1)
-                .value_parser(clap::value_parser!(PathBuf))
-                .help(help)
-        };
-        cmd.arg(file(
+        cmd.arg(contender_arg(
             "weights",
             "A weights file for the heuristic. Give --weights and --net as often as wanted, mixed: the first given is the baseline",
         ))
-        .arg(file("net", "A net file (.nnue); mixes with --weights"))
+        .arg(contender_arg("net", "A net file (.nnue); mixes with --weights"))
         .arg(
             clap::Arg::new("quiescent")
                 .long("quiescent")
@@ -815,17 +804,38 @@ pub enum Contender {
 #[derive(Clone, Debug, Default)]
 pub struct Contenders(pub Vec<Contender>);
 
+/// A repeatable `--weights FILE` or `--net FILE` flag, for the commands
+/// that measure several evaluators side by side (`compare`, `bench
+/// strength`).
+fn contender_arg(id: &'static str, help: &'static str) -> clap::Arg {
+    clap::Arg::new(id)
+        .long(id)
+        .value_name("FILE")
+        .action(clap::ArgAction::Append)
+        .num_args(1)
+        .value_parser(clap::value_parser!(PathBuf))
+        .help(help)
+}
+
+/// Every `--weights` and `--net` given, with its place on the command line,
+/// in that order (clap keeps each flag's values apart; the order mixes
+/// them back).
+fn contenders_in_order(m: &clap::ArgMatches) -> Vec<(usize, Contender)> {
+    let mut all = Vec::new();
+    let mut add = |id: &str, make: fn(PathBuf) -> Contender| {
+        if let (Some(values), Some(at)) = (m.get_many::<PathBuf>(id), m.indices_of(id)) {
+            all.extend(at.zip(values.cloned().map(make)));
+        }
+    };
+    add("weights", Contender::Weights);
+    add("net", Contender::Net);
+    all.sort_by_key(|(at, _)| *at);
+    all
+}
+
 impl clap::FromArgMatches for Contenders {
     fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let mut all = Vec::new();
-        let mut add = |id: &str, make: fn(PathBuf) -> Contender| {
-            if let (Some(values), Some(at)) = (m.get_many::<PathBuf>(id), m.indices_of(id)) {
-                all.extend(at.zip(values.cloned().map(make)));
-            }
-        };
-        add("weights", Contender::Weights);
-        add("net", Contender::Net);
-        all.sort_by_key(|(at, _)| *at);
+        let all = contenders_in_order(m);
         Ok(Contenders(all.into_iter().map(|(_, c)| c).collect()))
     }
 
@@ -837,20 +847,11 @@ impl clap::FromArgMatches for Contenders {
 
 impl Args for Contenders {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        let file = |id: &'static str, help: &'static str| {
-            clap::Arg::new(id)
-                .long(id)
-                .value_name("FILE")
-                .action(clap::ArgAction::Append)
-                .num_args(1)
-                .value_parser(clap::value_parser!(PathBuf))
-                .help(help)
-        };
-        cmd.arg(file(
+        cmd.arg(contender_arg(
             "weights",
             "A weights file, searched with --quiescent's lookahead when given. Give --weights and --net twice or more in all: the first given is the baseline, whose game at --width is the reference unless --reference is given",
         ))
-        .arg(file(
+        .arg(contender_arg(
             "net",
             "A net file (.nnue), searched with --quiescent's lookahead when given; mixes with --weights",
         ))
