@@ -216,7 +216,17 @@ pub fn patterns(well: &Well) -> [u16; ACTIVE] {
 /// Writes the table rows of `well`'s 120 active features under `layout`.
 #[inline]
 pub fn active(well: &Well, layout: Layout, out: &mut [u32; ACTIVE]) {
-    let (rs, base, ws) = layout.strides();
+    // One copy per layout, its strides constants (the shared layout's are
+    // zero: no multiplications).
+    match layout {
+        Layout::Shared => active_strided(well, Layout::Shared.strides(), out),
+        Layout::Positional => active_strided(well, Layout::Positional.strides(), out),
+    }
+}
+
+/// [`active`] with the layout's strides.
+#[inline(always)]
+fn active_strided(well: &Well, (rs, base, ws): (u32, u32, u32), out: &mut [u32; ACTIVE]) {
     let rows = well.rows();
     for (r, (o, &p)) in out.iter_mut().zip(rows).enumerate() {
         *o = r as u32 * rs + u32::from(p);

@@ -169,14 +169,16 @@ mod avx2 {
         for c in 0..C {
             acc[c] = load(&base[c]);
         }
+        // The table as rows of `C` blocks: one bounds check per row read.
+        let (rows, _) = net.table.as_chunks::<C>();
         for &f in adds {
-            let row = &net.table[f as usize * C..][..C];
+            let row = &rows[f as usize];
             for c in 0..C {
                 acc[c] = _mm256_add_epi16(acc[c], load(&row[c]));
             }
         }
         for &f in subs {
-            let row = &net.table[f as usize * C..][..C];
+            let row = &rows[f as usize];
             for c in 0..C {
                 acc[c] = _mm256_sub_epi16(acc[c], load(&row[c]));
             }
