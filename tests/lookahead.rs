@@ -2,10 +2,14 @@
 //! wells of real mid-game beams (`data/bench-wells-midgame.txt`, made by
 //! [`write_mid_game_wells`]) and on random reachable wells.
 
+use std::collections::HashSet;
 use std::path::Path;
 
+use hatetris::evaluate::{Evaluator, Lookahead, DEFAULT_QUIESCENT_DEPTH, HYPOTHETICAL_LINE_WEIGHT};
+use hatetris::movegen::MoveGen;
+use hatetris::nnue::NetEvaluator;
 use hatetris::run::shards::Depth;
-use hatetris::Well;
+use hatetris::{Piece, Well};
 
 /// The mid-game wells: the workload of `benches/lookahead.rs`.
 pub fn mid_game_wells() -> Vec<Well> {
@@ -46,4 +50,69 @@ fn write_mid_game_wells() {
         text,
     )
     .expect("written");
+}
+
+/// The slow twin of the lookahead: every reachable placement of each piece
+/// from the full move generator, the piece chosen by the largest clear over
+/// all of them, every well's chain walked (a well met again skipped: it is
+/// always met after the same number of clears, so at the same score).
+fn slow_chain_cost(eval: &dyn Evaluator, well: &Well, score: f64) -> f64 {
+    fn walk(
+        eval: &dyn Evaluator,
+        well: &Well,
+        score: f64,
+        best: &mut f64,
+        seen: &mut HashSet<Well>,
+    ) {
+        for piece in Piece::ALL {
+            let mut children = Vec::new();
+            MoveGen::new(well).children(piece, &mut children);
+            match children.iter().map(|c| c.lines).max().unwrap_or(0) {
+                0 => return,
+                1 => {
+                    let score = score + HYPOTHETICAL_LINE_WEIGHT;
+                    for c in children.iter().filter(|c| c.lines == 1) {
+                        if seen.insert(c.well) {
+                            *best = best.min(eval.cost(&c.well, score));
+                            walk(eval, &c.well, score, best, seen);
+                        }
+                    }
+                    return;
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut best = eval.cost(well, score);
+    walk(eval, well, score, &mut best, &mut HashSet::new());
+    best
+}
+
+/// The lookahead around the shipped net, batch and per well, equals its
+/// slow twin on every child of every fifth mid-game well.
+#[test]
+fn the_lookahead_equals_its_slow_twin_on_mid_game_wells() {
+    let net =
+        NetEvaluator::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("data/nets/best.nnue"))
+            .expect("data/nets/best.nnue");
+    let look = Lookahead::new(net.clone(), DEFAULT_QUIESCENT_DEPTH);
+    let mut out = Vec::new();
+    let (mut checked, mut helped) = (0, 0);
+    for well in mid_game_wells().iter().step_by(5) {
+        for piece in Piece::ALL {
+            let mut children = Vec::new();
+            MoveGen::new(well).children(piece, &mut children);
+            look.costs(well, 5, &children, &mut out);
+            for (c, cost) in children.iter().zip(&out) {
+                let score = f64::from(5 + u32::from(c.lines));
+                let slow = slow_chain_cost(&net, &c.well, score);
+                assert_eq!(cost.to_bits(), slow.to_bits(), "{}", c.well.to_numbers());
+                assert_eq!(look.cost(&c.well, score).to_bits(), slow.to_bits());
+                checked += 1;
+                helped += usize::from(slow < net.cost(&c.well, score));
+            }
+        }
+    }
+    eprintln!("{checked} children, {helped} improved by a chain");
+    assert!(checked > 20_000 && helped > 1_000, "{checked} {helped}");
 }
