@@ -275,8 +275,8 @@ mod avx2 {
         patterns: &[u16; ACTIVE],
     ) -> i32 {
         let mut acc = [_mm256_setzero_si256(); C];
-        for c in 0..C {
-            acc[c] = load(&net.bias[c]);
+        for (a, b) in acc.iter_mut().zip(&net.bias) {
+            *a = load(b);
         }
         let (rows, _) = net.table.as_chunks::<C>();
         let (row_rows, window_rows) = rows.split_at(ROW_PATTERNS);
