@@ -116,3 +116,44 @@ fn the_lookahead_equals_its_slow_twin_on_mid_game_wells() {
     eprintln!("{checked} children, {helped} improved by a chain");
     assert!(checked > 20_000 && helped > 1_000, "{checked} {helped}");
 }
+
+/// `bench search --net --quiescent` searches with the net and the
+/// lookahead, as `search` builds them: the same signature on 1 and 2
+/// threads, the net named in the header and the JSON.
+#[test]
+fn bench_search_runs_the_record_configuration() {
+    let net = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/nets/best.nnue");
+    let o = crate::cli::hatetris(
+        &[
+            "bench",
+            "search",
+            "--net",
+            net.to_str().unwrap(),
+            "--quiescent",
+            "--width",
+            "200",
+            "--depths",
+            "6",
+            "--threads",
+            "1,2",
+            "--json",
+        ],
+        None,
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.starts_with("search: width 200, 6 depths, threads 1,2, lookahead depth 32, net "),
+        "{first}"
+    );
+    let runs: Vec<serde_json::Value> = text
+        .lines()
+        .filter(|l| l.starts_with('{') && l.contains("per_depth"))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["signature"], runs[1]["signature"]);
+    assert!(runs[0]["ranker"].as_str().unwrap().starts_with("net "));
+    assert_eq!(runs[0]["quiescent"], 32);
+}
