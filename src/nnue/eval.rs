@@ -112,8 +112,7 @@ impl Evaluator for NetEvaluator {
                     features::changes(parent, &windows, &c.well, layout, &mut removed, &mut added);
                 self.simd.output(net, &acc, &added[..n], &removed[..n])
             } else {
-                features::active(&c.well, layout, &mut idx);
-                self.simd.output(net, &net.bias, &idx, &[])
+                self.output(&c.well)
             };
             self.cost_of(y, f64::from(parent_score + u32::from(c.lines)))
         }));
