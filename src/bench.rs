@@ -192,6 +192,8 @@ pub struct SearchBench {
     pub sharded: bool,
     /// The lookahead's chain depth, if on.
     pub quiescent: Option<u8>,
+    /// What ranked the wells: `heuristic`, or `net` and the net's checksum.
+    pub ranker: String,
     /// Wall-clock seconds of the search (not of the hashing).
     pub seconds: f64,
     /// Per depth, from depth 1.
@@ -218,29 +220,37 @@ pub fn content_hash(entries: &[crate::run::store::Stored]) -> u64 {
 }
 
 /// Runs a fixed search in `dir` (which must not hold a run): the empty
-/// well, HATETRIS, the default weights (with the lookahead when `quiescent`
-/// is given), `width` wells per depth, `depths` depths, on `threads`
-/// threads. Returns each depth's children, kept count and content hash.
-/// The figures other than `seconds` are the same for any thread count and
-/// must not change when the code is refactored.
+/// well, HATETRIS, ranked by `evaluator` (built by
+/// [`crate::launch::EvaluatorSpec::build`]: by default the dnf-86 weights,
+/// with the lookahead when asked), `width` wells per depth, `depths`
+/// depths, on `threads` threads. Returns each depth's children, kept count
+/// and content hash. The figures other than `seconds` are the same for any
+/// thread count and must not change when the code is refactored or made
+/// faster.
 pub fn bench_search(
     dir: &std::path::Path,
     width: usize,
     depths: u32,
     threads: usize,
-    quiescent: Option<u8>,
+    evaluator: &std::sync::Arc<dyn crate::evaluate::Evaluator + Send>,
     sharded: bool,
 ) -> Result<SearchBench, crate::search::SearchError> {
-    use crate::launch::{self, Folder, Ranker};
+    use crate::launch::{self, Folder};
     use crate::run::{self, shards::Depth};
     use crate::search::{DepthExpander, Options, Silent};
+    let identity = evaluator.identity();
+    let quiescent = identity
+        .get("quiescent")
+        .and_then(|v| v.as_u64())
+        .and_then(|d| u8::try_from(d).ok());
+    let ranker = match identity.get("net").and_then(|v| v.as_str()) {
+        Some(sum) => format!("net {sum}"),
+        None => "heuristic".to_string(),
+    };
     let setup = launch::Setup {
         width,
         enemy: crate::enemy::EnemyKind::Hatetris,
-        evaluator: std::sync::Arc::from(launch::evaluator(
-            Ranker::Heuristic(crate::heuristic::Weights::dnf86()),
-            quiescent,
-        )),
+        evaluator: std::sync::Arc::clone(evaluator),
         plan: run::Plan {
             max_depth: depths,
             threads: None,
@@ -303,6 +313,7 @@ pub fn bench_search(
         threads,
         sharded,
         quiescent,
+        ranker,
         seconds,
         per_depth,
         signature,
@@ -319,12 +330,12 @@ pub fn bench_copies(
     dirs: &[std::path::PathBuf],
     width: usize,
     depths: u32,
-    quiescent: Option<u8>,
+    evaluator: &std::sync::Arc<dyn crate::evaluate::Evaluator + Send>,
 ) -> Result<Vec<SearchBench>, crate::search::SearchError> {
     std::thread::scope(|s| {
         let running: Vec<_> = dirs
             .iter()
-            .map(|dir| s.spawn(move || bench_search(dir, width, depths, 1, quiescent, false)))
+            .map(|dir| s.spawn(move || bench_search(dir, width, depths, 1, evaluator, false)))
             .collect();
         running
             .into_iter()

@@ -15,6 +15,7 @@ mod heuristic;
 mod kill;
 mod layering;
 mod long_run;
+mod lookahead;
 mod movegen;
 mod nnue;
 mod replays;

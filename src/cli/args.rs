@@ -564,6 +564,14 @@ pub struct BenchSearchArgs {
     /// Rank wells with the quiescent lookahead (default depth 32, no cap).
     #[arg(long, num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
     pub quiescent: Option<u8>,
+    /// Rank wells with this neural net (a .nnue file) instead of the
+    /// heuristic, built as `hatetris search --net` builds it: with
+    /// `--quiescent`, the record configuration.
+    #[arg(long)]
+    pub net: Option<PathBuf>,
+    /// Heuristic weights, a TOML file (default: the built-in dnf-86 weights).
+    #[arg(long, conflicts_with = "net")]
+    pub weights: Option<PathBuf>,
     /// Keep the run folder here (default: a temporary folder, removed).
     /// With several thread counts, the first count's run is kept (the
     /// others made the same files).

@@ -5,9 +5,12 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::{bail, Result};
 
+use hatetris::evaluate::Evaluator;
+use hatetris::launch::EvaluatorSpec;
 use hatetris::run;
 
 use super::args::BenchSearchArgs;
@@ -43,6 +46,16 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         }
         counts.push((threads_arg(Some(w))?, true));
     }
+    // The evaluator, built as `hatetris search` builds it, once: every run
+    // shares it.
+    let evaluator: Arc<dyn Evaluator + Send> = Arc::from(
+        EvaluatorSpec {
+            net: a.net.clone(),
+            weights: a.weights.clone(),
+            quiescent: a.quiescent,
+        }
+        .build()?,
+    );
     let most = counts.iter().map(|&(n, _)| n).max().unwrap_or(1);
     check_width(a.width, most, a.force)?;
     let scratch = |tag: String| {
@@ -74,12 +87,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
                 _ => (scratch(format!("{round}-{i}")), true),
             };
             let result = hatetris::bench::bench_search(
-                &dir,
-                a.width,
-                a.depths,
-                threads,
-                a.quiescent,
-                sharded,
+                &dir, a.width, a.depths, threads, &evaluator, sharded,
             );
             if temporary {
                 let _ = std::fs::remove_dir_all(&dir);
@@ -116,7 +124,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
     };
     outln!(
         out,
-        "search: width {}, {} depths, {threads}{}, lookahead {}",
+        "search: width {}, {} depths, {threads}{}, lookahead {}{}",
         first.width,
         first.depths,
         match a.repeat {
@@ -125,7 +133,11 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         },
         first
             .quiescent
-            .map_or("off".to_string(), |d| format!("depth {d}"))
+            .map_or("off".to_string(), |d| format!("depth {d}")),
+        match first.ranker.as_str() {
+            "heuristic" => String::new(),
+            ranker => format!(", {ranker}"),
+        }
     )?;
     outln!(
         out,
@@ -255,7 +267,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
             bail!("--copies needs --threads with 1 and a larger count");
         };
         let dirs: Vec<PathBuf> = (0..n).map(|c| scratch(format!("copy-{c}"))).collect();
-        let result = hatetris::bench::bench_copies(&dirs, a.width, a.depths, a.quiescent);
+        let result = hatetris::bench::bench_copies(&dirs, a.width, a.depths, &evaluator);
         for dir in &dirs {
             let _ = std::fs::remove_dir_all(dir);
         }

@@ -28,6 +28,23 @@
 //! is skipped, which changes no value. The seen wells are kept in a
 //! per-thread set that is reused (it allocates only while growing).
 //!
+//! # Speed
+//! Each step's piece and its clearing children come from one
+//! [`for_each_clear`] pass (the piece's choice and the walk share it), and
+//! the children are costed together through [`Evaluator::chain_costs`].
+//! On `hatetris bench search --net data/nets/best.nnue --quiescent --width
+//! 2000 --depths 25 --threads 1`, a search child has about four chain wells
+//! (callgrind: 4.0 million net outputs in the chains for 1.03 million
+//! children), so a chain well's cost is most of the lookahead's.
+//!
+//! Rejected: costing a chain well incrementally. A chain step clears a
+//! line, so the child's rows are its parent's shifted and the parent's
+//! accumulator does not help; siblings that clear the same row share a
+//! base (the parent without that row) that differs from each only in the
+//! piece's cells, but on that search 2.6 of the 4.0 million chain wells
+//! had no such sibling, and the bases cost what they saved (wall time
+//! 1.57-1.62 s before, 1.61-1.67 s after).
+//!
 //! The public write-up of the 100,000-wide 24 → 62 result (hallofdreams.org,
 //! "Getting the World Record in HATETRIS" and its sequel) describes this
 //! same walk: S, or Z where an S clears two lines, no depth limit, the best
@@ -202,50 +219,79 @@ fn chain_from<E: Evaluator + ?Sized>(
         steps: 0,
         pieces: 0,
     };
-    walk(
-        eval,
-        well,
-        score,
-        depth.min(MAX_QUIESCENT_DEPTH),
-        0,
-        0,
-        &mut best,
-    );
-    SEEN.with(|s| {
-        let mut s = s.borrow_mut();
-        if !s.is_empty() {
-            s.clear();
+    let depth = depth.min(MAX_QUIESCENT_DEPTH);
+    SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut scratch) => {
+            walk(eval, well, score, depth, 0, 0, &mut best, &mut scratch);
+            if !scratch.seen.is_empty() {
+                scratch.seen.clear();
+            }
         }
+        // A lookahead inside the inner evaluator: its own buffers.
+        Err(_) => walk(
+            eval,
+            well,
+            score,
+            depth,
+            0,
+            0,
+            &mut best,
+            &mut Scratch::default(),
+        ),
     });
     best
 }
 
-thread_local! {
+/// The walk's buffers, kept per thread and reused (they allocate only
+/// while growing).
+#[derive(Default)]
+struct Scratch {
+    /// Per chain step: the step's children and their costs.
+    levels: Vec<Level>,
     /// Wells already walked at step two or deeper during the current
     /// [`best_along_chain`] call (cleared at its end).
-    static SEEN: std::cell::RefCell<ahash::AHashSet<Well>> =
-        std::cell::RefCell::new(ahash::AHashSet::new());
+    seen: ahash::AHashSet<Well>,
 }
 
-/// The piece the game would hand out for the next chain step at `well` and
-/// its candidate rows: the first of S Z O I L J T none of whose clearing
+/// One chain step's children (of one well) and their costs.
+#[derive(Default)]
+struct Level {
+    wells: Vec<Well>,
+    costs: Vec<f64>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+/// The piece the game would hand out for the next chain step at `well`,
+/// with its children: the first of S Z O I L J T none of whose clearing
 /// placements clears two or more lines, or `None` when that piece clears
-/// nothing (or every piece clears two somewhere).
-fn chain_piece(well: &Well) -> Option<(Piece, u32)> {
+/// nothing (or every piece clears two somewhere). `children` is cleared,
+/// then holds the piece's distinct clearing children (each clears one
+/// line), in [`for_each_clear`]'s order: each candidate is generated once,
+/// for the choice of the piece and for the walk alike.
+fn chain_children(well: &Well, children: &mut Vec<Well>) -> Option<Piece> {
     let rows = candidate_rows(well);
     for piece in Piece::ALL {
         let r = rows[piece.index()];
         if r == 0 {
             return None;
         }
+        children.clear();
         let mut max = 0u8;
-        for_each_clear(well, piece, r, false, |_, lines| {
+        // Merged placements: each distinct child once, so a chain is not
+        // walked twice through two orientations that cover the same cells.
+        // The largest clear over the distinct children is the largest over
+        // all placements, so the piece chosen is the same either way.
+        for_each_clear(well, piece, r, true, |child, lines| {
             max = max.max(lines);
+            children.push(child);
             max >= 2
         });
         match max {
             0 => return None,
-            1 => return Some((piece, r)),
+            1 => return Some(piece),
             _ => {}
         }
     }
@@ -255,6 +301,7 @@ fn chain_piece(well: &Well) -> Option<(Piece, u32)> {
 /// Extends the chain at `well` (reached after `steps` clears with the
 /// pieces `pieces`, as in [`ChainBest`]); `score` already includes the
 /// hypothetical lines at [`HYPOTHETICAL_LINE_WEIGHT`].
+#[allow(clippy::too_many_arguments)]
 fn walk<E: Evaluator + ?Sized>(
     eval: &E,
     well: &Well,
@@ -263,24 +310,32 @@ fn walk<E: Evaluator + ?Sized>(
     steps: u8,
     pieces: u128,
     best: &mut ChainBest,
+    scratch: &mut Scratch,
 ) {
     if steps >= depth {
         return;
     }
-    let Some((piece, rows)) = chain_piece(well) else {
-        return;
-    };
-    let pieces = pieces | (piece.index() as u128) << (3 * steps as u32);
-    let next_score = score + HYPOTHETICAL_LINE_WEIGHT;
-    // Merged placements: each distinct child once, so a chain is not walked
-    // twice through two orientations that cover the same cells.
-    for_each_clear(well, piece, rows, true, |child, lines| {
-        if lines == 1 {
-            let cost = eval.cost(&child, next_score);
+    let level = usize::from(steps);
+    if scratch.levels.len() <= level {
+        scratch.levels.resize_with(level + 1, Level::default);
+    }
+    // This step's buffers, taken out while the deeper steps use theirs.
+    let Level {
+        mut wells,
+        mut costs,
+    } = std::mem::take(&mut scratch.levels[level]);
+    if let Some(piece) = chain_children(well, &mut wells) {
+        let pieces = pieces | (piece.index() as u128) << (3 * steps as u32);
+        let next_score = score + HYPOTHETICAL_LINE_WEIGHT;
+        // The siblings' costs at once; a cost does not depend on the order
+        // it is computed in, so the walk below meets the same values in the
+        // same order as one that computed each on its way.
+        eval.chain_costs(well, &wells, next_score, &mut costs);
+        for (child, &cost) in wells.iter().zip(&costs) {
             if cost < best.cost {
                 *best = ChainBest {
                     cost,
-                    well: child,
+                    well: *child,
                     steps: steps + 1,
                     pieces,
                 };
@@ -288,10 +343,19 @@ fn walk<E: Evaluator + ?Sized>(
             // Every clear removes six cells net, so a well is always reached
             // after the same number of steps: walking it again finds nothing
             // new. Only wells two or more steps deep have several paths.
-            if steps == 0 || SEEN.with(|s| s.borrow_mut().insert(child)) {
-                walk(eval, &child, next_score, depth, steps + 1, pieces, best);
+            if steps == 0 || scratch.seen.insert(*child) {
+                walk(
+                    eval,
+                    child,
+                    next_score,
+                    depth,
+                    steps + 1,
+                    pieces,
+                    best,
+                    scratch,
+                );
             }
         }
-        false
-    });
+    }
+    scratch.levels[level] = Level { wells, costs };
 }

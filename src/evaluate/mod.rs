@@ -49,6 +49,18 @@ pub trait Evaluator: Sync {
         );
     }
 
+    /// The costs of `children`, all at `score`: wells that each came from
+    /// `parent` by one placement (the lookahead's chain steps, which clear
+    /// one line each). `out` is cleared, then `out[i]` is the cost of
+    /// `children[i]`. The default calls [`Evaluator::cost`] for each; the
+    /// values must equal it (a net starts each child from a base it shares
+    /// with its siblings instead of from nothing).
+    fn chain_costs(&self, parent: &Well, children: &[Well], score: f64, out: &mut Vec<f64>) {
+        let _ = parent;
+        out.clear();
+        out.extend(children.iter().map(|c| self.cost(c, score)));
+    }
+
     /// What this evaluator is: every parameter that changes a cost.
     fn identity(&self) -> Identity;
 
@@ -66,6 +78,9 @@ impl<E: Evaluator + ?Sized> Evaluator for &E {
     }
     fn costs(&self, parent: &Well, parent_score: u32, children: &[Child], out: &mut Vec<f64>) {
         (**self).costs(parent, parent_score, children, out)
+    }
+    fn chain_costs(&self, parent: &Well, children: &[Well], score: f64, out: &mut Vec<f64>) {
+        (**self).chain_costs(parent, children, score, out)
     }
     fn identity(&self) -> Identity {
         (**self).identity()

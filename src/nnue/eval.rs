@@ -19,7 +19,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::features::{self, ACTIVE};
+use super::features::{self, Layout, ACTIVE};
 use super::quant::QuantNet;
 use super::simd::Simd;
 use super::NetError;
@@ -77,6 +77,9 @@ impl NetEvaluator {
     #[inline]
     fn output(&self, well: &Well) -> i32 {
         let net = &*self.net;
+        if net.layout == Layout::Shared {
+            return self.simd.output_shared(net, &features::patterns(well));
+        }
         let mut idx = [0u32; ACTIVE];
         features::active(well, net.layout, &mut idx);
         self.simd.output(net, &net.bias, &idx, &[])
@@ -109,8 +112,7 @@ impl Evaluator for NetEvaluator {
                     features::changes(parent, &windows, &c.well, layout, &mut removed, &mut added);
                 self.simd.output(net, &acc, &added[..n], &removed[..n])
             } else {
-                features::active(&c.well, layout, &mut idx);
-                self.simd.output(net, &net.bias, &idx, &[])
+                self.output(&c.well)
             };
             self.cost_of(y, f64::from(parent_score + u32::from(c.lines)))
         }));
@@ -192,7 +194,40 @@ impl NetEvaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::{Layout, Net};
+    use crate::nnue::{Net, Simd};
+
+    /// The shared net's pattern path ([`Simd::output_shared`]) against the
+    /// index list it replaces, on every SIMD path, on wells of all heights.
+    #[test]
+    fn the_shared_pattern_sum_equals_the_index_list_sum() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for hidden in [64, 24] {
+            let net = Net::new(hidden, Layout::Shared, 0.5, 7).unwrap();
+            let q = QuantNet::from_net(&net).unwrap();
+            for simd in [Simd::Scalar, Simd::Avx2] {
+                if !simd.is_available() {
+                    continue;
+                }
+                for n in 0..500 {
+                    let mut rows = [0u16; crate::well::LIVE_ROWS];
+                    for r in rows.iter_mut().skip(n % 17) {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        *r = (x & 0x3FF) as u16;
+                    }
+                    let well = Well::from_live_rows_unchecked(rows);
+                    let mut idx = [0u32; ACTIVE];
+                    features::active(&well, q.layout, &mut idx);
+                    assert_eq!(
+                        simd.output_shared(&q, &features::patterns(&well)),
+                        simd.output(&q, &q.bias, &idx, &[]),
+                        "{simd:?} {rows:?}"
+                    );
+                }
+            }
+        }
+    }
 
     /// The slow twin of a contribution: the value from a full sum of the
     /// other 119 features' rows, against the parent sum minus one row.

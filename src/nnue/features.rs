@@ -200,14 +200,24 @@ pub fn window_pattern(well: &Well, v: usize, h: usize) -> u16 {
 
 /// The active patterns of a well, position by position: the 16 row
 /// patterns, then the 104 window patterns (window `w = 8·v + h`).
+///
+/// Under [`Layout::Shared`] a pattern is its feature's table row (a window's
+/// after the 1,024 row patterns), so this is the shared net's whole input:
+/// the lanes are written as they are, eight patterns per two words, with
+/// no index arithmetic (see [`crate::nnue::simd`]).
+#[inline]
 pub fn patterns(well: &Well) -> [u16; ACTIVE] {
     let rows = well.rows();
     let mut out = [0u16; ACTIVE];
     out[..ROW_POSITIONS].copy_from_slice(rows);
     for v in 0..WINDOW_ROWS {
         let lanes = window_lanes(rows, v);
-        for h in 0..WINDOW_COLUMNS {
-            out[ROW_POSITIONS + WINDOW_COLUMNS * v + h] = lane(lanes, h);
+        let at = ROW_POSITIONS + WINDOW_COLUMNS * v;
+        // Each 16-bit lane holds one 12-bit pattern, nothing above it.
+        for (half, word) in lanes.iter().enumerate() {
+            for j in 0..4 {
+                out[at + 4 * half + j] = (word >> (16 * j)) as u16;
+            }
         }
     }
     out
@@ -216,7 +226,17 @@ pub fn patterns(well: &Well) -> [u16; ACTIVE] {
 /// Writes the table rows of `well`'s 120 active features under `layout`.
 #[inline]
 pub fn active(well: &Well, layout: Layout, out: &mut [u32; ACTIVE]) {
-    let (rs, base, ws) = layout.strides();
+    // One copy per layout, its strides constants (the shared layout's are
+    // zero: no multiplications).
+    match layout {
+        Layout::Shared => active_strided(well, Layout::Shared.strides(), out),
+        Layout::Positional => active_strided(well, Layout::Positional.strides(), out),
+    }
+}
+
+/// [`active`] with the layout's strides.
+#[inline(always)]
+fn active_strided(well: &Well, (rs, base, ws): (u32, u32, u32), out: &mut [u32; ACTIVE]) {
     let rows = well.rows();
     for (r, (o, &p)) in out.iter_mut().zip(rows).enumerate() {
         *o = r as u32 * rs + u32::from(p);

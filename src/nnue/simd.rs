@@ -21,6 +21,7 @@
 //! cannot overflow, so its order does not matter. The tests compare the two
 //! on every child of many wells.
 
+use super::features::{ACTIVE, ROW_PATTERNS, ROW_POSITIONS};
 use super::quant::{Acc, Block, QuantNet};
 
 /// Which implementation of the inner loops to run.
@@ -104,6 +105,50 @@ impl Simd {
     }
 }
 
+impl Simd {
+    /// The int32 output of a [`Layout::Shared`] net for a well's
+    /// [`features::patterns`]: its bias plus the rows of the 16 row
+    /// patterns and of the 104 window patterns (after the row patterns'
+    /// 1,024 rows). The same sum as [`Simd::output`] of the bias and the
+    /// well's [`features::active`] list, without building that list.
+    ///
+    /// [`Layout::Shared`]: super::Layout::Shared
+    /// [`features::patterns`]: super::features::patterns
+    /// [`features::active`]: super::features::active
+    #[inline]
+    pub(crate) fn output_shared(self, net: &QuantNet, patterns: &[u16; ACTIVE]) -> i32 {
+        debug_assert_eq!(net.layout, super::Layout::Shared);
+        #[cfg(target_arch = "x86_64")]
+        if self == Simd::Avx2 && self.is_available() {
+            // SAFETY: as in `Simd::output`.
+            return unsafe {
+                match net.blocks {
+                    1 => avx2::output_shared::<1>(net, patterns),
+                    2 => avx2::output_shared::<2>(net, patterns),
+                    3 => avx2::output_shared::<3>(net, patterns),
+                    _ => avx2::output_shared::<4>(net, patterns),
+                }
+            };
+        }
+        let idx = shared_indices(patterns);
+        scalar::output(net, &scalar::accumulate(net, &net.bias, &idx, &[]))
+    }
+}
+
+/// The table rows of a shared net's patterns: the slow way, as a list.
+fn shared_indices(patterns: &[u16; ACTIVE]) -> [u32; ACTIVE] {
+    let mut idx = [0u32; ACTIVE];
+    for (i, (o, &p)) in idx.iter_mut().zip(patterns).enumerate() {
+        *o = u32::from(p)
+            + if i < ROW_POSITIONS {
+                0
+            } else {
+                ROW_PATTERNS as u32
+            };
+    }
+    idx
+}
+
 mod scalar {
     use super::{Acc, Block, QuantNet};
 
@@ -153,7 +198,7 @@ mod scalar {
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{Acc, Block, QuantNet};
+    use super::{Acc, Block, QuantNet, ACTIVE, ROW_PATTERNS, ROW_POSITIONS};
 
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -169,14 +214,16 @@ mod avx2 {
         for c in 0..C {
             acc[c] = load(&base[c]);
         }
+        // The table as rows of `C` blocks: one bounds check per row read.
+        let (rows, _) = net.table.as_chunks::<C>();
         for &f in adds {
-            let row = &net.table[f as usize * C..][..C];
+            let row = &rows[f as usize];
             for c in 0..C {
                 acc[c] = _mm256_add_epi16(acc[c], load(&row[c]));
             }
         }
         for &f in subs {
-            let row = &net.table[f as usize * C..][..C];
+            let row = &rows[f as usize];
             for c in 0..C {
                 acc[c] = _mm256_sub_epi16(acc[c], load(&row[c]));
             }
@@ -202,16 +249,10 @@ mod avx2 {
         out
     }
 
-    /// # Safety
-    /// The CPU must support AVX2; `net.blocks` must be `C`.
+    /// The clipped ReLU and the output layer of `acc`.
+    #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn output<const C: usize>(
-        net: &QuantNet,
-        base: &Acc,
-        adds: &[u32],
-        subs: &[u32],
-    ) -> i32 {
-        let acc = sum::<C>(net, base, adds, subs);
+    fn finish<const C: usize>(net: &QuantNet, acc: [__m256i; C]) -> i32 {
         let zero = _mm256_setzero_si256();
         let top = _mm256_set1_epi16(net.qa as i16);
         let mut y = _mm256_setzero_si256();
@@ -223,5 +264,47 @@ mod avx2 {
         let y = _mm_add_epi32(y, _mm_shuffle_epi32::<0b01_00_11_10>(y));
         let y = _mm_add_epi32(y, _mm_shuffle_epi32::<0b10_11_00_01>(y));
         _mm_cvtsi128_si32(y) + net.out_bias
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; `net.blocks` must be `C`; the net's
+    /// layout must be shared.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn output_shared<const C: usize>(
+        net: &QuantNet,
+        patterns: &[u16; ACTIVE],
+    ) -> i32 {
+        let mut acc = [_mm256_setzero_si256(); C];
+        for (a, b) in acc.iter_mut().zip(&net.bias) {
+            *a = load(b);
+        }
+        let (rows, _) = net.table.as_chunks::<C>();
+        let (row_rows, window_rows) = rows.split_at(ROW_PATTERNS);
+        let (row_patterns, window_patterns) = patterns.split_at(ROW_POSITIONS);
+        for &p in row_patterns {
+            let row = &row_rows[usize::from(p)];
+            for c in 0..C {
+                acc[c] = _mm256_add_epi16(acc[c], load(&row[c]));
+            }
+        }
+        for &q in window_patterns {
+            let row = &window_rows[usize::from(q)];
+            for c in 0..C {
+                acc[c] = _mm256_add_epi16(acc[c], load(&row[c]));
+            }
+        }
+        finish::<C>(net, acc)
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; `net.blocks` must be `C`.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn output<const C: usize>(
+        net: &QuantNet,
+        base: &Acc,
+        adds: &[u32],
+        subs: &[u32],
+    ) -> i32 {
+        finish::<C>(net, sum::<C>(net, base, adds, subs))
     }
 }
