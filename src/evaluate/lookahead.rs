@@ -30,7 +30,7 @@
 //!
 //! # Speed
 //! Each step's piece and its clearing children come from one
-//! [`for_each_clear`] pass (the piece's choice and the walk share it), and
+//! `for_each_clear` pass (the piece's choice and the walk share it), and
 //! the children are costed together through [`Evaluator::chain_costs`].
 //! On `hatetris bench search --net data/nets/best.nnue --quiescent --width
 //! 2000 --depths 25 --threads 1`, a search child has about four chain wells
