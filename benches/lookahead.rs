@@ -17,47 +17,24 @@
 //! runs) and printed with a cost-sum signature, which must not change when
 //! the lookahead is made faster.
 
-use std::hint::black_box;
-use std::path::Path;
 use std::time::Instant;
 
 use criterion::{criterion_group, Criterion, Throughput};
+use hatetris::bench::{batch_costs, families, read_wells, source_path};
 use hatetris::evaluate::{Evaluator, Lookahead, DEFAULT_QUIESCENT_DEPTH};
-use hatetris::movegen::{Child, MoveGen};
+use hatetris::movegen::Child;
 use hatetris::nnue::NetEvaluator;
-use hatetris::{Piece, Well};
+use hatetris::Well;
 
-fn source(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(name)
-}
-
-/// The children of each (well, piece), with their parent.
-fn families() -> Vec<(Well, Vec<Child>)> {
-    let wells = hatetris::bench::read_wells(&source("data/bench-wells-midgame.txt"))
+/// The children of each (well, piece) of the mid-game wells.
+fn midgame_families() -> Vec<(Well, Vec<Child>)> {
+    let wells = read_wells(&source_path("data/bench-wells-midgame.txt"))
         .expect("data/bench-wells-midgame.txt");
-    let mut out = Vec::new();
-    for well in &wells {
-        let gen = MoveGen::new(well);
-        for piece in Piece::ALL {
-            let mut children = Vec::new();
-            gen.children(piece, &mut children);
-            out.push((*well, children));
-        }
-    }
-    out
-}
-
-fn batch(eval: &dyn Evaluator, fams: &[(Well, Vec<Child>)], out: &mut Vec<f64>) -> f64 {
-    let mut sum = 0.0;
-    for (parent, children) in fams {
-        eval.costs(black_box(parent), 0, children, out);
-        sum += out.iter().sum::<f64>();
-    }
-    sum
+    families(&wells)
 }
 
 fn evaluators() -> Vec<(&'static str, Box<dyn Evaluator>)> {
-    let net = NetEvaluator::load(&source("data/nets/best.nnue")).expect("data/nets/best.nnue");
+    let net = NetEvaluator::load(&source_path("data/nets/best.nnue")).expect("data/nets/best.nnue");
     vec![
         ("net", Box::new(net.clone())),
         (
@@ -68,14 +45,14 @@ fn evaluators() -> Vec<(&'static str, Box<dyn Evaluator>)> {
 }
 
 fn lookahead(c: &mut Criterion) {
-    let fams = families();
+    let fams = midgame_families();
     let children: usize = fams.iter().map(|f| f.1.len()).sum();
     let mut group = c.benchmark_group("lookahead");
     group.throughput(Throughput::Elements(children as u64));
     group.sample_size(10);
     let mut out = Vec::new();
     for (name, eval) in evaluators() {
-        group.bench_function(name, |b| b.iter(|| batch(&*eval, &fams, &mut out)));
+        group.bench_function(name, |b| b.iter(|| batch_costs(&*eval, &fams, &mut out)));
     }
     group.finish();
 }
@@ -83,7 +60,7 @@ fn lookahead(c: &mut Criterion) {
 criterion_group!(benches, lookahead);
 
 fn main() {
-    let fams = families();
+    let fams = midgame_families();
     let children: usize = fams.iter().map(|f| f.1.len()).sum();
     let mut out = Vec::new();
     for (name, eval) in evaluators() {
@@ -91,7 +68,7 @@ fn main() {
         let mut sum = 0.0;
         for _ in 0..5 {
             let start = Instant::now();
-            sum = batch(&*eval, &fams, &mut out);
+            sum = batch_costs(&*eval, &fams, &mut out);
             times.push(start.elapsed().as_secs_f64());
         }
         times.sort_by(f64::total_cmp);

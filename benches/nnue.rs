@@ -22,28 +22,15 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{criterion_group, Criterion, Throughput};
+use hatetris::bench::{batch_costs, families};
 use hatetris::evaluate::{Evaluator, Lookahead, DEFAULT_QUIESCENT_DEPTH};
 use hatetris::heuristic::{Knewjade, Weights};
-use hatetris::movegen::{Child, MoveGen};
+use hatetris::movegen::Child;
 use hatetris::nnue::{Layout, Net, NetEvaluator, QuantNet, Simd};
-use hatetris::{Piece, Well};
+use hatetris::Well;
 
 fn wells() -> Vec<Well> {
     hatetris::bench::source_wells().expect("bench wells")
-}
-
-/// The children of each (well, piece), with their parent.
-fn families(wells: &[Well]) -> Vec<(Well, Vec<Child>)> {
-    let mut out = Vec::new();
-    for well in wells {
-        let gen = MoveGen::new(well);
-        for piece in Piece::ALL {
-            let mut children = Vec::new();
-            gen.children(piece, &mut children);
-            out.push((*well, children));
-        }
-    }
-    out
 }
 
 /// The nets timed: name and evaluator (default SIMD path).
@@ -76,15 +63,6 @@ fn full(eval: &dyn Evaluator, fams: &[(Well, Vec<Child>)]) -> f64 {
         for c in children {
             sum += eval.cost(black_box(&c.well), f64::from(c.lines));
         }
-    }
-    sum
-}
-
-fn reuse(eval: &dyn Evaluator, fams: &[(Well, Vec<Child>)], out: &mut Vec<f64>) -> f64 {
-    let mut sum = 0.0;
-    for (parent, children) in fams {
-        eval.costs(black_box(parent), 0, children, out);
-        sum += out.iter().sum::<f64>();
     }
     sum
 }
@@ -124,7 +102,7 @@ fn summary(fams: &[(Well, Vec<Child>)], nets: &[(String, NetEvaluator)]) {
         for k in simd_paths() {
             let e = net.with_simd(k).expect("available");
             let (f, a) = time(children, || full(&e, fams));
-            let (r, b) = time(children, || reuse(&e, fams, &mut out));
+            let (r, b) = time(children, || batch_costs(&e, fams, &mut out));
             println!(
                 "{name:<16} {:<7} full {f:>8.4}  reuse {r:>8.4}  (signature {a:.6e} {b:.6e})",
                 k.name()
@@ -160,7 +138,7 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| full(&e, &fams))
             });
             group.bench_function(format!("{name}/{}/reuse", k.name()), |b| {
-                b.iter(|| reuse(&e, &fams, &mut out))
+                b.iter(|| batch_costs(&e, &fams, &mut out))
             });
         }
     }

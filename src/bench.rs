@@ -40,10 +40,48 @@ pub fn read_wells(path: &Path) -> Result<Vec<Well>, InputError> {
     Ok(wells)
 }
 
-/// [`WELLS_FILE`] in this crate's source tree, wherever the caller runs:
-/// the criterion benches' workload.
+/// A file of this crate's source tree (`data/...`), wherever the caller
+/// runs: how the criterion benches find their data.
+pub fn source_path(relative: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+/// [`WELLS_FILE`] in this crate's source tree: the criterion benches'
+/// workload.
 pub fn source_wells() -> Result<Vec<Well>, InputError> {
-    read_wells(&Path::new(env!("CARGO_MANIFEST_DIR")).join(WELLS_FILE))
+    read_wells(&source_path(WELLS_FILE))
+}
+
+/// Every (well, piece) family of children of `wells`: the children of all
+/// seven pieces of each well, with their parent, as the search's batch call
+/// takes them.
+pub fn families(wells: &[Well]) -> Vec<(Well, Vec<Child>)> {
+    let mut out = Vec::new();
+    for well in wells {
+        let gen = MoveGen::new(well);
+        for piece in Piece::ALL {
+            let mut children = Vec::new();
+            gen.children(piece, &mut children);
+            out.push((*well, children));
+        }
+    }
+    out
+}
+
+/// Costs every family through [`Evaluator::costs`] (the parent's score 0,
+/// as the search calls it), `out` the reused buffer; the sum of the costs,
+/// which keeps the work from being optimised away and doubles as a check.
+pub fn batch_costs(
+    eval: &dyn Evaluator,
+    families: &[(Well, Vec<Child>)],
+    out: &mut Vec<f64>,
+) -> f64 {
+    let mut sum = 0.0;
+    for (parent, children) in families {
+        eval.costs(black_box(parent), 0, children, out);
+        sum += out.iter().sum::<f64>();
+    }
+    sum
 }
 
 /// Timings of the move generator over a set of wells, in µs per well.
@@ -366,15 +404,7 @@ pub struct EvaluatorBench {
 /// call with the parent's score 0, as the search calls it. Building the
 /// children is not timed.
 pub fn bench_evaluator(wells: &[Well], eval: &dyn Evaluator) -> EvaluatorBench {
-    let mut families: Vec<(Well, Vec<Child>)> = Vec::new();
-    for well in wells {
-        let gen = MoveGen::new(well);
-        for piece in Piece::ALL {
-            let mut children = Vec::new();
-            gen.children(piece, &mut children);
-            families.push((*well, children));
-        }
-    }
+    let families = families(wells);
     let children = families.iter().map(|f| f.1.len()).sum::<usize>();
     let runs_count = crate::heuristic::bench::RUNS;
     let mut runs = Vec::with_capacity(runs_count);
@@ -382,11 +412,7 @@ pub fn bench_evaluator(wells: &[Well], eval: &dyn Evaluator) -> EvaluatorBench {
     let mut out = Vec::new();
     for _ in 0..runs_count {
         let start = Instant::now();
-        let mut sum = 0.0;
-        for (parent, kids) in &families {
-            eval.costs(black_box(parent), 0, kids, &mut out);
-            sum += out.iter().sum::<f64>();
-        }
+        let sum = batch_costs(eval, &families, &mut out);
         let secs = start.elapsed().as_secs_f64();
         cost_sum = black_box(sum);
         runs.push(secs * 1e6 / children.max(1) as f64);

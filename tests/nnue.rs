@@ -8,13 +8,14 @@
 
 use std::sync::OnceLock;
 
+use hatetris::bench::families;
 use hatetris::evaluate::{Evaluator, Lookahead, DEFAULT_QUIESCENT_DEPTH};
 use hatetris::heuristic::{Knewjade, Weights};
-use hatetris::movegen::{Child, MoveGen};
+use hatetris::movegen::Child;
 use hatetris::nnue::{
     AdamConfig, Layout, Net, NetError, NetEvaluator, QuantNet, Rng, Sample, Simd, Trainer,
 };
-use hatetris::{Piece, Well};
+use hatetris::Well;
 
 use crate::util::random_well;
 
@@ -80,20 +81,6 @@ fn nets() -> &'static [(Net, QuantNet)] {
         })
         .collect()
     })
-}
-
-/// Every child of all seven pieces of each well, grouped by parent.
-fn families(wells: &[Well]) -> Vec<(Well, Vec<Child>)> {
-    let mut out = Vec::new();
-    for well in wells {
-        let gen = MoveGen::new(well);
-        for piece in Piece::ALL {
-            let mut children = Vec::new();
-            gen.children(piece, &mut children);
-            out.push((*well, children));
-        }
-    }
-    out
 }
 
 /// The families of 400 random wells, and every family with a line clear

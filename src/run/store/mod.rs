@@ -47,7 +47,6 @@ mod read;
 pub use read::DepthFile;
 
 use crate::folder::{atomic::write_atomic_with, IoError};
-pub(crate) use crate::folder::{fnv1a, FNV_OFFSET};
 use crate::well::{PackedWell, Well, LIVE_ROWS};
 
 /// Entries per block.

@@ -8,9 +8,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use memmap2::{Advice, Mmap, UncheckedAdvice};
 use rayon::prelude::*;
 
+use crate::folder::{fnv1a, FNV_OFFSET};
+
 use super::{
-    fnv1a, Link, StoreError, Stored, BLOCK, DROP_ALL_EVERY, FNV_OFFSET, FOOTER_LEN, FOOTER_MAGIC,
-    HEADER_LEN, INDEX_ENTRY_LEN, MAGIC, VERSION,
+    Link, StoreError, Stored, BLOCK, DROP_ALL_EVERY, FOOTER_LEN, FOOTER_MAGIC, HEADER_LEN,
+    INDEX_ENTRY_LEN, MAGIC, VERSION,
 };
 use crate::folder::io;
 use crate::well::{PackedWell, Well, LIVE_ROWS};
