@@ -173,6 +173,7 @@ fn tiny() -> Config {
             validation: 0.2,
         },
         seed: 5,
+        learning: None,
     }
 }
 
