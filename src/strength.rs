@@ -91,8 +91,8 @@ impl Position {
         starts
             .iter()
             .map(|&at| {
-                let (_, prefix) = Start::from_replay(text, Some(at), EnemyKind::Hatetris)
-                    .map_err(|e| (at, e))?;
+                let (_, prefix) =
+                    Start::from_replay(text, Some(at), EnemyKind::Hatetris).map_err(|e| (at, e))?;
                 Ok(Position {
                     game: name.to_string(),
                     at,
@@ -159,13 +159,14 @@ impl Suite {
         for game in &file.games {
             let replay = dir.join(&game.replay);
             let text = input::read_text(Some(&replay), Input::Replay)?;
-            let mut these = Position::all(&game.name, &text, &game.starts).map_err(
-                |(at, error)| StrengthError::Start {
-                    path: replay.clone(),
-                    at,
-                    error,
-                },
-            )?;
+            let mut these =
+                Position::all(&game.name, &text, &game.starts).map_err(|(at, error)| {
+                    StrengthError::Start {
+                        path: replay.clone(),
+                        at,
+                        error,
+                    }
+                })?;
             for p in &mut these {
                 p.judging_only = game.judging_only;
             }

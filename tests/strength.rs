@@ -167,7 +167,14 @@ fn the_suite_loads_and_keeps_its_judging_only_starts_from_the_trainer() {
     for entry in std::fs::read_dir(root().join("src/train")).unwrap() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
-        for word in ["Suite", "SUITE_FILE", "suite.json", "judging", "3711", "3,711"] {
+        for word in [
+            "Suite",
+            "SUITE_FILE",
+            "suite.json",
+            "judging",
+            "3711",
+            "3,711",
+        ] {
             assert!(!text.contains(word), "{} mentions {word}", path.display());
         }
     }

@@ -66,7 +66,9 @@ impl Generations<'_> {
             self.plot()?;
         }
         let last_net = match self.config.learning {
-            Some(_) => self.champion_before(generations)?.map(|g| net_path(self.dir, g)),
+            Some(_) => self
+                .champion_before(generations)?
+                .map(|g| net_path(self.dir, g)),
             None => generations.checked_sub(1).map(|g| net_path(self.dir, g)),
         }
         .filter(|p| p.exists());
@@ -172,6 +174,7 @@ impl Generations<'_> {
     /// Step 1: the master beam of generation `g` (with the learning loop,
     /// an earlier generation's when the champion has not changed since).
     fn master(&self, g: u32) -> Result<Master, TrainError> {
+        create_dir(&self.gen_dir(g))?;
         let path = self.gen_dir(g).join("master.json");
         let source = self.master_source(g)?;
         let (m, fresh) = step(&path, || {

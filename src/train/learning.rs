@@ -34,8 +34,8 @@
 //!   samples the beams of small searches ([`crate::search::small::levels`])
 //!   started every [`Learning::start_every`] pieces from piece 100 of each
 //!   of [`Learning::games`] (the 302- and 366-line records by default,
-//!   never the 3,711-line one, which judges) and of the master beam's best
-//!   game, and a few pieces before that game's end
+//!   never the longest record, whose positions judge) and of the master
+//!   beam's best game, and a few pieces before that game's end
 //!   ([`Learning::before_death`]), where the champion's beam died;
 //! - **graded targets**: a training beam that dies after
 //!   [`Learning::graded_from`] of its pieces is less lost than one that
@@ -290,7 +290,8 @@ impl Generations<'_> {
     }
 
     fn positions(&self, game: &Game, starts: &[u32]) -> Result<Vec<Position>, TrainError> {
-        Position::all(&game.name, &game.replay, starts).map_err(|(at, e)| self.bad_game(game, at, e))
+        Position::all(&game.name, &game.replay, starts)
+            .map_err(|(at, e)| self.bad_game(game, at, e))
     }
 
     fn bad_game(&self, game: &Game, at: u32, e: impl std::fmt::Display) -> TrainError {
@@ -367,7 +368,7 @@ impl Generations<'_> {
             })
             .collect();
         let mut pool: Vec<Sampled> = levels.into_iter().flatten().collect();
-        let mut rng = Rng::new(self.config.seed ^ (0x57EA_D1_u64 << 32) ^ u64::from(g));
+        let mut rng = Rng::new(self.config.seed ^ (0x0057_EAD1_u64 << 32) ^ u64::from(g));
         let want = learning.start_samples.min(pool.len());
         // The first `want` of a partial Fisher-Yates shuffle.
         for i in 0..want {
@@ -476,7 +477,8 @@ impl Generations<'_> {
                 NetEvaluator::new(QuantNet::from_net(&net)?),
                 self.config.quiescent,
             );
-            let outcomes = measure_positions(&positions, learning.gate.cap, &eval, learning.gate.width);
+            let outcomes =
+                measure_positions(&positions, learning.gate.cap, &eval, learning.gate.width);
             self.observer.advanced(1);
             Ok(judge(
                 g,
@@ -509,7 +511,8 @@ impl Generations<'_> {
                 NetEvaluator::new(QuantNet::from_net(&net)?),
                 self.config.quiescent,
             );
-            let outcomes = measure_positions(positions, learning.gate.cap, &eval, learning.gate.width);
+            let outcomes =
+                measure_positions(positions, learning.gate.cap, &eval, learning.gate.width);
             Ok(StartFigures {
                 figures: Summary::of(&outcomes),
                 outcomes,

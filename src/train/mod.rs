@@ -39,7 +39,16 @@
 //!    net's output is mapped the same way), so that the values keep their
 //!    resolution instead of sinking towards the lost value generation after
 //!    generation;
-//! 5. the generation's figures go to `generation.json`, one line to
+//! 5. with the learning loop (the default for a new folder; [`Learning`],
+//!    whose module doc says why), the **gate**: the new net becomes the
+//!    champion only if it survives longer than the champion from fixed
+//!    positions in long games (`gate.json`, then `champion.json`); the
+//!    "current evaluator" above is then always the champion, a master
+//!    beam whose champion has not changed is taken over rather than played
+//!    again, the samples add wells from the steady state of long games,
+//!    the targets of beams that die late are graded, and the fit reads a
+//!    window of generations;
+//! 6. the generation's figures go to `generation.json`, one line to
 //!    `DIR/log.jsonl`, and the picture `DIR/progress.svg` is redrawn.
 //!
 //! After the last generation, the master beam of the next one is run too,
@@ -83,10 +92,10 @@ use generation::Generations;
 pub use crate::search::small::Shape;
 pub use data::Sampled;
 pub use fit::{Epoch, FitConfig};
-pub use learning::{champion_path, gates, graded, Champion, Game, Gate, GateRecord, Learning};
 pub use folder::{
     config_path, generation_dir, generations, log_path, net_path, plot_path, read_config,
 };
+pub use learning::{champion_path, gates, graded, Champion, Game, Gate, GateRecord, Learning};
 
 /// Everything that decides what a training folder computes. Stored in
 /// `DIR/train.json`; a resumed trainer uses it unchanged.
