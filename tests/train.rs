@@ -447,6 +447,17 @@ fn the_learning_loop_gates_its_nets_and_resumes_to_the_same_files() {
     }
     let svg = fs::read_to_string(train::plot_path(dir.path())).unwrap();
     assert!(svg.contains("Gate"));
+    // `status` reads the same from the folder.
+    let status = train::status::status(dir.path()).unwrap();
+    assert!(status.learning && !status.running);
+    assert_eq!(status.generations.len(), 3);
+    assert_eq!(
+        status.champion.as_ref().map(|c| c.generation),
+        Some(champion)
+    );
+    // The last net's master beam made gen-003, which has no net: in progress.
+    assert_eq!(status.in_progress, Some(3));
+    assert_eq!(status.step.as_deref(), Some("samples"));
 
     // Graded targets: at or before `from` the lost value, then rising
     // towards half of it.

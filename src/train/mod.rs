@@ -74,6 +74,7 @@ mod generation;
 mod learning;
 mod plot;
 mod samples;
+pub mod status;
 
 use std::fs;
 use std::path::{Path, PathBuf};
