@@ -439,11 +439,15 @@ fn the_learning_loop_gates_its_nets_and_resumes_to_the_same_files() {
             .unwrap();
     assert_eq!(pointer.generation, champion);
     assert_eq!(pointer.through, 2);
-    // A master beam whose champion did not change is the previous one.
+    // A master beam whose champion did not change is the previous one,
+    // and each generation draws its own samples from it.
     for g in 1..3 {
         let m = &report.generations[g].master;
         let unchanged = !gates[g - 1].kept;
         assert_eq!(m.reused_from.is_some(), unchanged, "generation {g}");
+        let samples =
+            |g: u32| fs::read(train::generation_dir(dir.path(), g).join("samples.bin")).unwrap();
+        assert!(samples(g as u32) != samples(g as u32 - 1), "generation {g}");
     }
     let svg = fs::read_to_string(train::plot_path(dir.path())).unwrap();
     assert!(svg.contains("Gate"));

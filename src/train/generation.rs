@@ -23,7 +23,7 @@ use crate::folder::atomic::write_atomic;
 use crate::folder::io;
 use crate::heuristic::{Knewjade, Weights};
 use crate::launch::{self, Folder};
-use crate::nnue::{Layout, Net, Sample};
+use crate::nnue::{Layout, Net, Rng, Sample};
 use crate::run;
 use crate::search::small::{self, Survival};
 use crate::search::{Adversary, RunResult, Search};
@@ -97,6 +97,23 @@ impl Generations<'_> {
 
     pub(super) fn gen_dir(&self, g: u32) -> PathBuf {
         generation_dir(self.dir, g)
+    }
+
+    /// The random numbers of generation `g`'s draws, one `stream` per
+    /// kind of draw. `Rng::new` sets the state's lowest bit, so the plain
+    /// loop's `seed ^ stream ^ g` gives generations `2k` and `2k + 1` the
+    /// same numbers: harmless there, where every generation samples its own
+    /// master beam, and kept so that its folders (the shipped net's) are
+    /// made again bit for bit. The learning loop takes a master beam over
+    /// while the champion stands, and then those two generations drew the
+    /// same samples (measured: `gen-004` and `gen-005` of
+    /// `data/train/learn-1`), so its seeds are hashed first.
+    pub(super) fn rng(&self, stream: u64, g: u32) -> Rng {
+        let seed = self.config.seed ^ (stream << 32) ^ u64::from(g);
+        match self.config.learning {
+            Some(_) => Rng::new(crate::well::mix64(seed)),
+            None => Rng::new(seed),
+        }
     }
 
     /// Whether generation `g` learns the heuristic (the first generation of

@@ -58,7 +58,7 @@ use super::{Phase, TrainError};
 use crate::enemy::{mild_choice, EnemyKind};
 use crate::evaluate::Lookahead;
 use crate::movegen::MoveGen;
-use crate::nnue::{Net, NetEvaluator, QuantNet, Rng, Sample};
+use crate::nnue::{Net, NetEvaluator, QuantNet, Sample};
 use crate::run::start::Start;
 use crate::search::small::{self, Order, Shape};
 use crate::strength::{measure_positions, paired_difference, Outcome, Position, Summary};
@@ -142,7 +142,7 @@ impl Default for Learning {
                 width: 300,
                 cap: 300,
                 first: 100,
-                every: 40,
+                every: 20,
             },
         }
     }
@@ -368,7 +368,7 @@ impl Generations<'_> {
             })
             .collect();
         let mut pool: Vec<Sampled> = levels.into_iter().flatten().collect();
-        let mut rng = Rng::new(self.config.seed ^ (0x0057_EAD1_u64 << 32) ^ u64::from(g));
+        let mut rng = self.rng(0x0057_EAD1, g);
         let want = learning.start_samples.min(pool.len());
         // The first `want` of a partial Fisher-Yates shuffle.
         for i in 0..want {

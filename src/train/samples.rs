@@ -11,7 +11,6 @@ use crate::enemy::mild_choice;
 use crate::evaluate::{best_along_chain, Evaluator};
 use crate::heuristic::{Knewjade, Weights};
 use crate::movegen::MoveGen;
-use crate::nnue::Rng;
 use crate::run;
 use crate::run::store::DepthFile;
 use crate::well::Well;
@@ -37,7 +36,7 @@ impl Generations<'_> {
         } else {
             self.config.samples
         };
-        let mut rng = Rng::new(self.config.seed ^ (0x5A3D_u64 << 32) ^ u64::from(g));
+        let mut rng = self.rng(0x5A3D, g);
         let mut out = Vec::with_capacity(want * (1 + self.config.children));
         let mut children = Vec::new();
         for d in 1..=depths {
