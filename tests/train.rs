@@ -362,6 +362,7 @@ fn tiny_learning() -> Config {
         start_every: 200,
         gate: train::Gate {
             width: 6,
+            games: train::Learning::default().gate.games,
             cap: 25,
             first: 150,
             every: 300,
