@@ -212,7 +212,9 @@ pub struct DepthSignature {
     /// Wells kept.
     pub kept: u64,
     /// A fixed 64-bit hash of the depth's content: every (well, score)
-    /// entry in the depth file's order (see [`content_hash`]).
+    /// entry in the depth file's order (see [`content_hash`]); in JSON, 16
+    /// hexadecimal digits (a number above 2^53 loses digits in JSON tools).
+    #[serde(serialize_with = "hex")]
     pub hash: u64,
 }
 
@@ -237,10 +239,18 @@ pub struct SearchBench {
     /// Per depth, from depth 1.
     pub per_depth: Vec<DepthSignature>,
     /// A hash of every depth's hash, children and kept count: one number
-    /// that changes when anything the search produced changes.
+    /// that changes when anything the search produced changes; in JSON,
+    /// 16 hexadecimal digits.
+    #[serde(serialize_with = "hex")]
     pub signature: u64,
     /// Seconds per phase, summed over the depths.
     pub phases: crate::run::Phases,
+}
+
+/// A 64-bit hash as JSON: 16 hexadecimal digits, as the text shows it
+/// (JSON tools read numbers as doubles, which hold 53 bits).
+fn hex<S: serde::Serializer>(value: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{value:016x}"))
 }
 
 /// FNV-1a over 16-bit words (little-endian bytes): fixed, so the same on

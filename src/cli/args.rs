@@ -108,7 +108,9 @@ pub struct StatusArgs {
     /// Print the status again every SECONDS (default 10) until interrupted.
     #[arg(long, num_args = 0..=1, default_missing_value = "10", require_equals = true, value_parser = clap::value_parser!(u64).range(1..=86400))]
     pub watch: Option<u64>,
-    /// Print one JSON object (a line) instead of text.
+    /// Print one JSON object (a line) instead of text; with --watch, one
+    /// line each time. `depth` is the last complete depth, `best_depth`
+    /// where the best score was first reached (as in `search --json`).
     #[arg(long)]
     pub json: bool,
     /// Also redraw the run's pictures (as `hatetris plot`).
@@ -207,12 +209,18 @@ pub struct TrainArgs {
     /// Seed of every random choice [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,
-    /// End with one JSON line holding every generation's figures.
+    /// Print one JSON object alone on standard output, holding every
+    /// generation's figures (the lines of text go to standard error, or
+    /// nowhere with --quiet).
     #[arg(long)]
     pub json: bool,
     /// No progress bars or per-epoch lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Train even when the master beam's width seems to need more memory
+    /// than the machine has.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -284,7 +292,11 @@ pub struct SearchArgs {
     /// well before it ended].
     #[arg(long, value_name = "PIECE")]
     pub at: Option<u32>,
-    /// End with one JSON line: {"score":…,"depth":…,"replay":"…","out":"DIR"}.
+    /// Print one JSON object alone on standard output (the lines of text go
+    /// to standard error, or nowhere with --quiet):
+    /// {"score":…,"best_depth":…,"depth":…,"keys":…,"replay":"…","out":"DIR"},
+    /// `best_depth` being the best game's depth and `depth` the last
+    /// complete one, as in `status --json`.
     #[arg(long)]
     pub json: bool,
     /// No progress bar and no per-depth lines.
@@ -324,6 +336,11 @@ pub struct KeyframesArgs {
     /// A replay format, or wells (one well per line, 20 integers).
     #[arg(long, value_enum, default_value_t = KeyframesFormat::Base2048)]
     pub format: KeyframesFormat,
+    /// Print one JSON object instead: the game's score, depth and key
+    /// count, and the replay in --format (or the wells, as arrays of 20
+    /// integers).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -588,8 +605,10 @@ pub struct BenchSearchArgs {
     /// can win back, and the serial share is then also given against it.
     #[arg(long)]
     pub copies: bool,
-    /// End with one JSON line per thread count holding its figures, then
-    /// one summary line (speed-ups, serial share, limits).
+    /// Print one JSON object alone on standard output (the text goes to
+    /// standard error): {"runs": [one per count, with its figures],
+    /// "summary": {speed-ups, serial share, limits}}; hashes and the
+    /// signature as 16 hexadecimal digits.
     #[arg(long)]
     pub json: bool,
     /// Search even when the width seems to need more memory than the
@@ -645,6 +664,10 @@ pub enum ReplayCmd {
         /// The enemy.
         #[arg(long, default_value = "hatetris", value_parser = enemy_parser())]
         enemy: EnemyKind,
+        /// Print one JSON object instead: the score, the pieces (its
+        /// depth), the keys and those used, and whether the game is over.
+        #[arg(long)]
+        json: bool,
     },
     /// Step through a replay piece by piece: each lock's number, piece and
     /// lines so far, then the well after it (drawn as `eval` reads it).
@@ -744,6 +767,10 @@ pub struct FitnessArgs {
     /// Worker threads (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Go on even when the width seems to need more memory than the
+    /// machine has (a beam per thread at once).
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -777,6 +804,10 @@ pub struct TuneArgs {
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Print one JSON object alone on standard output (the lines of text go
+    /// to standard error, or nowhere with --quiet).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

@@ -8,13 +8,15 @@
 //! `replay`, `search` (with `cluster` for the sharded search and
 //! `bench_search`), `eval`, `train`, `tune`, `strength` (`bench
 //! strength`), `status`, `plot`, `verify`;
-//! `progress` draws the bars they share; `args` holds the flags.
+//! `progress` draws the bars they share; `interrupt` is Ctrl-C's handler
+//! for all of them; `args` holds the flags.
 
 mod args;
 mod bench_search;
 mod cluster;
 mod eval;
 mod input;
+mod interrupt;
 mod movegen;
 mod plot;
 mod progress;
@@ -70,13 +72,39 @@ macro_rules! note {
 }
 pub(crate) use note;
 
+/// The commands' standard output, taken for them alone: the process's
+/// standard output is moved to a new descriptor, which this writes to, and
+/// descriptor 1 then points at standard error. So whatever a library prints
+/// on its own (timely's networking threads print "awaiting connections" and
+/// the like while a sharded search connects) reaches standard error, and
+/// standard output holds only what the command writes through `out`: its
+/// `--json` value alone, when asked for. Where descriptors cannot be moved
+/// (not Unix, or no standard output open), standard output as it is.
+fn command_stdout() -> Box<dyn Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::FromRawFd;
+        // SAFETY: `dup` and `dup2` only copy descriptors; the new one is
+        // this process's own and is owned by the `File` alone.
+        unsafe {
+            let own = libc::dup(1);
+            if own >= 0 {
+                if libc::dup2(2, 1) >= 0 {
+                    return Box::new(std::fs::File::from_raw_fd(own));
+                }
+                libc::close(own);
+            }
+        }
+    }
+    Box::new(io::stdout())
+}
+
 /// Parses the command line and runs it.
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
-    // Not `stdout().lock()` for the whole command: timely's networking
-    // threads print to standard output (a peer not up yet) while a sharded
-    // search connects, and would wait on that lock forever.
-    let mut out = BufWriter::new(io::stdout());
+    // Not `stdout().lock()` for the whole command: threads that print on
+    // their own would wait on that lock forever (see `command_stdout`).
+    let mut out = BufWriter::new(command_stdout());
     let out_ref: &mut dyn Write = &mut out;
     match cli.command {
         Command::Movegen(MovegenCmd::Children { wells }) => {

@@ -89,10 +89,26 @@ fn replay_wells(keys: &[Key], enemy: EnemyKind, every: Option<u32>) -> Vec<(Stri
 /// `hatetris replay ...`.
 pub(crate) fn replay_cmd(cmd: ReplayCmd, out: &mut dyn Write) -> Result<()> {
     match cmd {
-        ReplayCmd::Score { replay, enemy } => {
+        ReplayCmd::Score {
+            replay,
+            enemy,
+            json,
+        } => {
             let kind = enemy;
             let keys = decode_replay(&replay)?;
             let trace = replay::play(&keys, kind);
+            if json {
+                // `depth`: pieces placed, as a run's depths count them.
+                let v = serde_json::json!({
+                    "score": trace.score,
+                    "depth": trace.steps.len(),
+                    "keys": keys.len(),
+                    "keys_used": trace.keys_used,
+                    "game_over": trace.game_over,
+                });
+                outln!(out, "{v}")?;
+                return Ok(());
+            }
             outln!(
                 out,
                 "keys: {} ({} used), pieces: {}, {}",

@@ -60,6 +60,7 @@ pub fn tune(
     observer: &dyn TuneObserver,
 ) -> Result<Tuned, TuneError> {
     settings.check()?;
+    crate::folder::refuse_other(dir, crate::folder::Holds::Tuning)?;
     let _lock = FolderLock::take(dir)?;
     settle_settings(dir, settings)?;
     let pool = rayon::ThreadPoolBuilder::new()
