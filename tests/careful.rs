@@ -460,3 +460,46 @@ fn json_is_alone_on_standard_output_for_every_command_that_has_it() {
         "1",
     ]);
 }
+
+/// The bench wells are built into the binary: `bench movegen` and `bench
+/// eval` run from any folder, each figure with its spread (median, then
+/// fastest to slowest).
+#[test]
+fn the_benches_run_from_any_folder_on_the_built_in_wells_with_their_spread() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let built_in = hatetris::bench::built_in_wells().unwrap();
+    let file =
+        hatetris::bench::read_wells(&hatetris::bench::source_path(hatetris::bench::WELLS_FILE))
+            .unwrap();
+    assert_eq!(built_in, file);
+    for args in [&["bench", "movegen", "--runs", "1"][..], &["bench", "eval"]] {
+        let o = Command::new(env!("CARGO_BIN_EXE_hatetris"))
+            .args(args)
+            .current_dir(elsewhere.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(
+            text.contains("2000 wells") || text.contains("wells: 2000"),
+            "{text}"
+        );
+        assert!(text.contains(" to "), "{args:?}: no spread in {text}");
+    }
+}
+
+/// A figure is doubted when its run is too short or its runs too far
+/// apart.
+#[test]
+fn a_bench_figure_says_when_it_is_not_to_be_trusted() {
+    use hatetris::bench::{doubt, Spread};
+    let steady = Spread::of(&[1.0, 1.01, 1.02, 0.99, 1.0]);
+    assert_eq!(steady.median, 1.0);
+    assert_eq!((steady.min, steady.max), (0.99, 1.02));
+    assert_eq!(doubt(&steady, 0.5), None);
+    let short = doubt(&steady, 0.06).unwrap();
+    assert!(short.contains("each run took 60 ms, too short"), "{short}");
+    let wild = Spread::of(&[1.48, 2.0, 2.1, 5.52, 2.2, 1.9]);
+    let apart = doubt(&wild, 0.5).unwrap();
+    assert!(apart.contains("apart (1.480 to 5.520)"), "{apart}");
+}

@@ -446,11 +446,28 @@ fn bench_movegen_json_has_its_keys() {
     let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
     assert_eq!(
         keys,
-        ["all7_children_us", "choice_us", "chosen_children_us"]
+        [
+            "all7_children_us",
+            "choice_us",
+            "chosen_children_us",
+            "spreads"
+        ]
     );
     assert!(v
         .as_object()
         .unwrap()
         .values()
+        .filter(|x| x.is_number())
         .all(|x| x.as_f64().unwrap() >= 0.0));
+    // Each figure's spread: the fastest run, the median (the figure), the
+    // slowest.
+    for (s, key) in v["spreads"].as_array().unwrap().iter().zip([
+        "choice_us",
+        "chosen_children_us",
+        "all7_children_us",
+    ]) {
+        assert_eq!(s["median"], v[key], "{v}");
+        assert!(s["min"].as_f64() <= s["median"].as_f64(), "{v}");
+        assert!(s["median"].as_f64() <= s["max"].as_f64(), "{v}");
+    }
 }

@@ -619,9 +619,10 @@ pub struct BenchSearchArgs {
 
 #[derive(Args, Debug)]
 pub struct BenchEvalArgs {
-    /// File of wells, 20 integers per line.
-    #[arg(long, default_value = hatetris::bench::WELLS_FILE)]
-    pub wells: PathBuf,
+    /// File of wells, 20 integers per line [default: the 2,000 wells of
+    /// data/bench-wells.txt, built into the binary].
+    #[arg(long, value_name = "FILE")]
+    pub wells: Option<PathBuf>,
     /// Also time the quiescent lookahead with this depth.
     #[arg(long, default_value_t = hatetris::evaluate::DEFAULT_QUIESCENT_DEPTH)]
     pub quiescent: u8,
@@ -640,10 +641,11 @@ pub struct BenchEvalArgs {
 
 #[derive(Args, Debug)]
 pub struct BenchMovegenArgs {
-    /// File of wells, 20 integers per line.
-    #[arg(long, default_value = hatetris::bench::WELLS_FILE)]
-    pub wells: PathBuf,
-    /// Timed runs; the median is reported.
+    /// File of wells, 20 integers per line [default: the 2,000 wells of
+    /// data/bench-wells.txt, built into the binary].
+    #[arg(long, value_name = "FILE")]
+    pub wells: Option<PathBuf>,
+    /// Timed runs; the median is reported, with the fastest and slowest.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub runs: u32,
     /// End with one JSON line: {"choice_us":…,"chosen_children_us":…,"all7_children_us":…}.

@@ -26,6 +26,10 @@ fn run_word(b: &hatetris::bench::SearchBench) -> String {
 /// serial share implies are printed for these.
 const AMDAHL_AT: [usize; 3] = [16, 64, 128];
 
+/// A search run shorter than this, in seconds, gives speed-ups too noisy
+/// for Amdahl's law read backwards (see the warning).
+const BENCH_SEARCH_TRUSTED_S: f64 = 10.0;
+
 pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
     // The lines of text, written when every run is done: to standard
     // output, or with --json to standard error (the JSON alone on
@@ -238,6 +242,8 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         let speed_up = runs[one].seconds / runs[most].seconds;
         hatetris::bench::serial_share(n, speed_up).map(|s| (n, speed_up, s))
     });
+    // Said last, after the figures (on standard error).
+    let mut warning = None;
     let limits_line = |s: f64| {
         AMDAHL_AT
             .iter()
@@ -261,6 +267,17 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
                 human,
                 "serial share: not estimated (--threads needs 1 and a larger count)"
             )?,
+        }
+        // Amdahl's law read backwards magnifies noise: a speed-up of 1.90
+        // or 1.95 on 2 threads is a serial share of 5 % or 3 %, and the
+        // limits at 128 threads 17 or 28.
+        let shortest = runs.iter().map(|b| b.seconds).fold(f64::INFINITY, f64::min);
+        if amdahl.is_some() && (a.repeat < 3 || shortest < BENCH_SEARCH_TRUSTED_S) {
+            warning = Some(format!(
+                "warning: the serial share and its limits come from {} of {:.1}s or more per count: small differences in time move them a lot; take --repeat 5 (or more) of runs of {BENCH_SEARCH_TRUSTED_S:.0}s or longer (a larger --width or --depths) before trusting them",
+                counted(a.repeat as usize, "run"),
+                shortest
+            ));
         }
     }
     // The machine's own limit: n independent 1-thread searches at once,
@@ -301,9 +318,10 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         )?;
         machine = Some((shared, ceiling, s));
     }
+    let warnings: Vec<String> = warning.into_iter().collect();
     if !a.json {
         out.write_all(&text).context(super::STDOUT)?;
-        return Ok(());
+        return super::movegen::warn_after(out, &warnings);
     }
     {
         use std::io::Write as _;
@@ -348,5 +366,5 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         });
         outln!(out, "{all}")?;
     }
-    Ok(())
+    super::movegen::warn_after(out, &warnings)
 }

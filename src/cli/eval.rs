@@ -6,7 +6,7 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use hatetris::bench::{self, bench_evaluator};
+use hatetris::bench::{self, bench_evaluator, Spread};
 use hatetris::evaluate::{Evaluator, Lookahead};
 use hatetris::heuristic::{self, Knewjade, Weights};
 use hatetris::launch::{self, load_net, Input};
@@ -16,6 +16,7 @@ use hatetris::Well;
 
 use super::args::{BenchEvalArgs, EvalArgs};
 use super::input::read_arg;
+use super::movegen::{doubts, warn_after, with_spread};
 use super::{outln, STDOUT};
 
 /// `hatetris eval`.
@@ -131,7 +132,7 @@ fn eval_net(net: &NetEvaluator, well: &Well, a: &EvalArgs, out: &mut dyn Write) 
 
 /// `hatetris bench eval`.
 pub fn bench_eval(a: BenchEvalArgs, out: &mut dyn Write) -> Result<()> {
-    let wells = bench::read_wells(&a.wells)?;
+    let wells = bench::wells(a.wells.as_deref())?;
     if let Some(path) = &a.net {
         return bench_eval_net(&wells, &load_net(path)?, a.quiescent, a.json, out);
     }
@@ -149,34 +150,33 @@ pub fn bench_eval(a: BenchEvalArgs, out: &mut dyn Write) -> Result<()> {
     };
     outln!(
         out,
-        "children: {} (of all 7 pieces of {} wells), one thread, median of 5 runs",
+        "children: {} (of all 7 pieces of {} wells), one thread, 5 runs: median, then fastest to slowest",
         plain.children,
         wells.len()
     )?;
-    outln!(
-        out,
-        "heuristic with erasability:    {:8.3} us/child",
-        plain.us_per_child
-    )?;
-    outln!(
-        out,
-        "with quiescent lookahead ({}): {:8.3} us/child",
-        a.quiescent,
-        quiescent.us_per_child
-    )?;
+    let spread = |b: &heuristic::EvalBench| Spread::of(&b.runs_us_per_child);
+    let mut rows = vec![
+        ("heuristic with erasability:   ".to_string(), spread(&plain)),
+        (
+            format!("with quiescent lookahead ({}):", a.quiescent),
+            spread(&quiescent),
+        ),
+    ];
     if let Some((p, q)) = &given {
-        outln!(
-            out,
-            "--weights, with erasability:   {:8.3} us/child",
-            p.us_per_child
-        )?;
-        outln!(
-            out,
-            "--weights, quiescent ({}):     {:8.3} us/child",
-            a.quiescent,
-            q.us_per_child
-        )?;
+        rows.push(("--weights, with erasability:  ".to_string(), spread(p)));
+        rows.push((
+            format!("--weights, quiescent ({}):    ", a.quiescent),
+            spread(q),
+        ));
     }
+    for (name, s) in &rows {
+        outln!(out, "{name} {}", with_spread(s, "us/child"))?;
+    }
+    let run_s = |s: &Spread| s.median * plain.children as f64 / 1e6;
+    let warnings = doubts(
+        rows.iter()
+            .map(|(n, s)| (n.trim_end_matches([' ', ':']), *s, run_s(s))),
+    );
     if a.json {
         let mut v = serde_json::json!({"children": plain.children, "eval_us": plain.us_per_child, "quiescent_us": quiescent.us_per_child, "quiescent_depth": a.quiescent});
         if let Some((p, q)) = &given {
@@ -185,7 +185,7 @@ pub fn bench_eval(a: BenchEvalArgs, out: &mut dyn Write) -> Result<()> {
         }
         outln!(out, "{}", v)?;
     }
-    Ok(())
+    warn_after(out, &warnings)
 }
 
 /// `bench eval --net`: the heuristic and the net through the same batch
@@ -217,13 +217,18 @@ fn bench_eval_net(
     ));
     outln!(
         out,
-        "children: {} (of all 7 pieces of {} wells), one thread, each (well, piece) in one batch call, median of 5 runs",
+        "children: {} (of all 7 pieces of {} wells), one thread, each (well, piece) in one batch call, 5 runs: median, then fastest to slowest",
         rows[0].1.children,
         wells.len()
     )?;
     for (name, b) in &rows {
-        outln!(out, "{name:<32} {:8.3} us/child", b.us_per_child)?;
+        let s = Spread::of(&b.runs_us_per_child);
+        outln!(out, "{name:<32} {}", with_spread(&s, "us/child"))?;
     }
+    let warnings = doubts(rows.iter().map(|(n, b)| {
+        let s = Spread::of(&b.runs_us_per_child);
+        (n.as_str(), s, s.median * b.children as f64 / 1e6)
+    }));
     if json {
         let j: serde_json::Map<String, serde_json::Value> = rows
             .iter()
@@ -231,5 +236,5 @@ fn bench_eval_net(
             .collect::<Result<_>>()?;
         outln!(out, "{}", serde_json::Value::Object(j))?;
     }
-    Ok(())
+    warn_after(out, &warnings)
 }

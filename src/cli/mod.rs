@@ -110,9 +110,13 @@ pub fn run() -> Result<()> {
         Command::Movegen(MovegenCmd::Children { wells }) => {
             movegen::movegen_children(wells.as_deref(), out_ref)
         }
-        Command::Bench(BenchCmd::Movegen(a)) => {
-            movegen::bench_movegen(&a.wells, a.runs as usize, a.json, a.transitions, out_ref)
-        }
+        Command::Bench(BenchCmd::Movegen(a)) => movegen::bench_movegen(
+            a.wells.as_deref(),
+            a.runs as usize,
+            a.json,
+            a.transitions,
+            out_ref,
+        ),
         Command::Replay(cmd) => replay::replay_cmd(cmd, out_ref),
         Command::Search(a) => search::search(a, out_ref),
         Command::Keyframes(a) => search::keyframes(a, out_ref),
