@@ -503,3 +503,196 @@ fn a_bench_figure_says_when_it_is_not_to_be_trusted() {
     let apart = doubt(&wild, 0.5).unwrap();
     assert!(apart.contains("apart (1.480 to 5.520)"), "{apart}");
 }
+
+/// `--quiescent` is spelled one way everywhere: alone (the default depth),
+/// `--quiescent N` and `--quiescent=N` (1 to 32); 0 is refused everywhere.
+/// Each command here then fails on a cheap later check, which shows the
+/// flag was read.
+#[test]
+fn quiescent_takes_an_optional_depth_the_same_way_everywhere() {
+    let w = "data/weights/dnf-86.toml";
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("new");
+    let d = dir.to_str().unwrap();
+    let commands: [(Vec<&str>, &str); 7] = [
+        (
+            vec!["search", "--threads", "0"],
+            "--threads must be at least 1",
+        ),
+        (
+            vec!["bench", "search", "--depths", "0"],
+            "--depths must be at least 1",
+        ),
+        (
+            vec!["train", d, "--threads", "0"],
+            "--threads must be at least 1",
+        ),
+        (
+            vec!["tune", d, "--threads", "0"],
+            "--threads must be at least 1",
+        ),
+        (
+            vec!["compare", "--weights", w, "--weights", w, "--threads", "0"],
+            "--threads must be at least 1",
+        ),
+        (
+            vec!["bench", "eval", "--wells", "/no/such/wells"],
+            "No such file or directory",
+        ),
+        (
+            vec!["bench", "strength", "--weights", w, "--threads", "0"],
+            "--threads must be at least 1",
+        ),
+    ];
+    for (args, later) in &commands {
+        for q in [
+            &["--quiescent"][..],
+            &["--quiescent", "5"],
+            &["--quiescent=5"],
+        ] {
+            let mut all = args.clone();
+            all.extend_from_slice(q);
+            let o = hatetris(&all, None);
+            one_line(&o, later);
+        }
+        let mut zero = args.clone();
+        zero.extend(["--quiescent", "0"]);
+        let o = hatetris(&zero, None);
+        assert_eq!(o.status.code(), Some(2), "{zero:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("0 is not in 1..=32"), "{}", stderr(&o));
+    }
+    // `eval` takes it before or after the well.
+    let well = "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 512 768 1015 1022";
+    for (args, depth) in [
+        (vec!["eval", "--quiescent", "5", well, "--json"], 5),
+        (vec!["eval", "--quiescent=5", well, "--json"], 5),
+        (vec!["eval", well, "--quiescent", "5", "--json"], 5),
+        (vec!["eval", "--quiescent", well, "--json"], 32),
+    ] {
+        let o = hatetris(&args, None);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["quiescent"]["depth"], depth, "{args:?}");
+    }
+    for (args, want) in [
+        (vec!["eval", well, "--quiescent", "0"], "0 is not in 1..=32"),
+        (
+            vec!["eval", "--quiescent", "5"],
+            "the WELL argument is missing",
+        ),
+    ] {
+        let o = hatetris(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+    }
+}
+
+/// `status --watch [SECONDS]` reads its value with or without `=`, before
+/// or after the folder.
+#[test]
+fn status_watch_takes_its_seconds_the_same_way_as_every_optional_value() {
+    let missing = "/no/such/run";
+    for args in [
+        vec!["status", "--watch", "5", missing],
+        vec!["status", "--watch=5", missing],
+        vec!["status", missing, "--watch", "5"],
+        vec!["status", "--watch", missing],
+    ] {
+        let o = hatetris(&args, None);
+        one_line(&o, "/no/such/run");
+    }
+    let o = hatetris(&["status", missing, "--watch", "0"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("0 is not in 1..=86400"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `@FILE` is read wherever a replay or a file of wells is taken, and a
+/// replay that looks like a file name without its `@` gets a hint.
+#[test]
+fn at_file_is_read_everywhere_and_a_missing_at_gets_a_hint() {
+    let base = tempfile::tempdir().unwrap();
+    let run = base.path().join("run");
+    let o = hatetris(
+        &[
+            "search",
+            "-q",
+            "--width",
+            "20",
+            "--max-depth",
+            "6",
+            "--threads",
+            "1",
+            "--out",
+        ]
+        .into_iter()
+        .chain([run.to_str().unwrap()])
+        .collect::<Vec<_>>(),
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = run.to_str().unwrap();
+    let wells_file = base.path().join("wells.txt");
+    let o = hatetris(
+        &["keyframes", r, "--pick", "deepest", "--format", "wells"],
+        None,
+    );
+    fs::write(&wells_file, &o.stdout).unwrap();
+    let replay_file = base.path().join("replay.txt");
+    let o = hatetris(&["keyframes", r, "--pick", "deepest"], None);
+    fs::write(&replay_file, &o.stdout).unwrap();
+    let (wf, rf) = (wells_file.to_str().unwrap(), replay_file.to_str().unwrap());
+    let (at_wells, at_replay) = (format!("@{wf}"), format!("@{rf}"));
+    // replay from-wells: FILE and @FILE alike.
+    let plain = hatetris(&["replay", "from-wells", wf], None);
+    let at = hatetris(&["replay", "from-wells", &at_wells], None);
+    assert!(at.status.success(), "{}", stderr(&at));
+    assert_eq!(at.stdout, plain.stdout);
+    // The wells files of movegen and bench movegen.
+    let o = hatetris(&["movegen", "children", "--wells", &at_wells], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = hatetris(
+        &["bench", "movegen", "--runs", "1", "--wells", &at_wells],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // compare --reference takes a replay: the replay itself or @FILE.
+    let small = [
+        "--width",
+        "20",
+        "--starts",
+        "1",
+        "--pieces",
+        "4",
+        "--threads",
+        "1",
+        "--json",
+    ];
+    let w = "data/weights/dnf-86.toml";
+    let mut args = vec![
+        "compare",
+        "--weights",
+        w,
+        "--weights",
+        w,
+        "--reference",
+        &at_replay,
+    ];
+    args.extend(small);
+    let o = hatetris(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Without the @, a file name is not a replay: one line with the hint.
+    args[6] = rf;
+    let o = hatetris(&args, None);
+    one_line(
+        &o,
+        &format!("({rf} looks like a file name: give @{rf} to read it)"),
+    );
+    let o = hatetris(&["replay", "score", rf], None);
+    one_line(&o, &format!("give @{rf} to read it"));
+    let o = hatetris(&["eval", "wells.txt"], None);
+    one_line(&o, "give @wells.txt to read it");
+}

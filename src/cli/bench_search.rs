@@ -61,7 +61,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         EvaluatorSpec {
             net: a.net.clone(),
             weights: a.weights.clone(),
-            quiescent: a.quiescent,
+            quiescent: a.quiescent.depth,
         }
         .build()?,
     );

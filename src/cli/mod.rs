@@ -111,7 +111,7 @@ pub fn run() -> Result<()> {
             movegen::movegen_children(wells.as_deref(), out_ref)
         }
         Command::Bench(BenchCmd::Movegen(a)) => movegen::bench_movegen(
-            a.wells.as_deref(),
+            a.wells.as_deref().map(input::at_file).as_deref(),
             a.runs as usize,
             a.json,
             a.transitions,

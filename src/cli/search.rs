@@ -229,7 +229,7 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
         evaluator: EvaluatorSpec {
             net: a.net.clone(),
             weights: a.weights.clone(),
-            quiescent: a.quiescent,
+            quiescent: a.quiescent.depth,
         },
         max_depth: a.max_depth,
         threads: a.threads,

@@ -12,21 +12,22 @@ use super::search::human_bytes;
 use super::{note, outln, STDOUT};
 
 pub fn status(a: StatusArgs, out: &mut dyn Write) -> Result<()> {
+    let (watch, dir) = a.watch_and_dir();
     loop {
-        let s = status::status(&a.dir)?;
+        let s = status::status(&dir)?;
         if a.json {
             outln!(out, "{}", serde_json::to_string(&s)?)?;
         } else {
-            write!(out, "{}", describe(&a.dir.display().to_string(), &s)).context(STDOUT)?;
+            write!(out, "{}", describe(&dir.display().to_string(), &s)).context(STDOUT)?;
         }
         if a.plot {
-            match super::plot::write_run_plot(&a.dir) {
+            match super::plot::write_run_plot(&dir) {
                 Ok(paths) => note!("drew {}", paths),
                 Err(e) => note!("the run's picture was not drawn: {e:#}"),
             }
         }
         out.flush().context(STDOUT)?;
-        match a.watch {
+        match watch {
             None => return Ok(()),
             Some(seconds) => {
                 std::thread::sleep(Duration::from_secs(seconds));

@@ -144,7 +144,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         c.master_depth = v;
     }
-    if let Some(v) = a.quiescent {
+    if let Some(v) = a.quiescent.depth {
         c.quiescent = v;
     }
     if let Some(v) = a.samples {

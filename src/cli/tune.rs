@@ -33,7 +33,7 @@ const DEFAULT_SIGMA: f64 = 0.3;
 fn fitness_settings(a: &FitnessArgs) -> FitnessSettings {
     FitnessSettings {
         width: a.width.unwrap_or(DEFAULT_WIDTH),
-        quiescent: a.quiescent,
+        quiescent: a.quiescent.depth,
         pieces: a.pieces.unwrap_or(DEFAULT_PIECES),
         starts: a.starts.unwrap_or(DEFAULT_STARTS),
         beam: FitnessBeam::Search,
@@ -88,7 +88,9 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
             .with_context(|| format!("{}: not a tuning folder's settings", spath.display()))?;
         let f = &a.fitness;
         let changed = f.width.is_some_and(|w| w != s.fitness.width)
-            || f.quiescent.is_some_and(|q| Some(q) != s.fitness.quiescent)
+            || f.quiescent
+                .depth
+                .is_some_and(|q| Some(q) != s.fitness.quiescent)
             || f.starts.is_some_and(|v| v != s.fitness.starts)
             || f.pieces.is_some_and(|v| v != s.fitness.pieces)
             || a.sigma.is_some_and(|v| v != s.sigma)
@@ -288,7 +290,7 @@ pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
     })?;
     let game = match &a.reference {
         Some(path) => {
-            let keys = decode_replay(&format!("@{}", path.display()))?;
+            let keys = decode_replay(path)?;
             tune::wells_of(&keys)
         }
         None => {
