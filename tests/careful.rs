@@ -696,3 +696,97 @@ fn at_file_is_read_everywhere_and_a_missing_at_gets_a_hint() {
     let o = hatetris(&["eval", "wells.txt"], None);
     one_line(&o, "give @wells.txt to read it");
 }
+
+/// `tune --budget B` makes exactly B evaluations (the generation that
+/// crosses it measures its first candidates only), and a resume with a
+/// larger budget goes on to exactly that.
+#[test]
+fn the_tuners_budget_is_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let small = [
+        "--width",
+        "20",
+        "--starts",
+        "1",
+        "--pieces",
+        "4",
+        "--population",
+        "3",
+        "--terms",
+        "holes,surface_height",
+        "--threads",
+        "2",
+        "-q",
+    ];
+    for budget in ["3", "8"] {
+        let mut args = vec!["tune", d, "--budget", budget];
+        if budget == "3" {
+            args.extend(small);
+        }
+        let o = hatetris(&args, None);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let n = hatetris::tune::evaluations(dir.path()).unwrap().len();
+        assert_eq!(n.to_string(), budget);
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(
+            text.contains(&format!("{budget} evaluations; CMA-ES stopped: the budget")),
+            "{text}"
+        );
+    }
+}
+
+/// Smaller refusals: a resume's `--max-depth` below the run's depth, and
+/// picture names the pictures cannot have; a picture that cannot be written
+/// says why in the system's words.
+#[test]
+fn a_resume_below_its_depth_and_wrong_picture_names_are_one_line() {
+    let base = tempfile::tempdir().unwrap();
+    let run = base.path().join("run");
+    let r = run.to_str().unwrap();
+    let o = hatetris(
+        &[
+            "search",
+            "-q",
+            "--width",
+            "10",
+            "--max-depth",
+            "5",
+            "--threads",
+            "1",
+            "--out",
+            r,
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = hatetris(&["search", "--resume", r, "--max-depth", "3"], None);
+    one_line(
+        &o,
+        "--max-depth 3 is below the run's last complete depth 5: a resume cannot go back; give 5 or more",
+    );
+    // plot --out: a folder gets run.svg and run.png; another extension
+    // than .svg or .png is refused.
+    let pictures = base.path().join("pictures");
+    fs::create_dir(&pictures).unwrap();
+    let o = hatetris(&["plot", r, "--out", pictures.to_str().unwrap()], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(pictures.join("run.svg").is_file() && pictures.join("run.png").is_file());
+    let jpg = base.path().join("x.jpg");
+    let o = hatetris(&["plot", r, "--out", jpg.to_str().unwrap()], None);
+    one_line(&o, "the pictures are SVG and PNG");
+    let o = hatetris(
+        &["replay", "render", "", "--out", jpg.to_str().unwrap()],
+        None,
+    );
+    one_line(&o, "the picture is PNG or SVG");
+    assert!(!jpg.exists());
+    let o = hatetris(
+        &["replay", "render", "", "--out", "/no/such/folder/x.png"],
+        None,
+    );
+    one_line(
+        &o,
+        "/no/such/folder/x.png: cannot draw: No such file or directory (os error 2)",
+    );
+}

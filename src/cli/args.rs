@@ -18,25 +18,25 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Move generation: print every well a piece can produce.
-    #[command(subcommand)]
-    Movegen(MovegenCmd),
-    /// Time the engine on a fixed workload.
-    #[command(subcommand)]
-    Bench(BenchCmd),
-    /// Check, show, encode and build replays.
-    #[command(subcommand, after_help = EXAMPLES_REPLAY)]
-    Replay(ReplayCmd),
     /// Beam search for a high-scoring game (the main job). Every depth is
     /// written to the run folder; a killed run continues with --resume.
     #[command(after_help = EXAMPLES_SEARCH)]
     Search(SearchArgs),
+    /// A run folder at a glance: depth, best score, speed, memory, disk, and
+    /// whether a process is running it. Safe while the search runs.
+    Status(StatusArgs),
     /// Rebuild a game from a run folder and print it as a replay.
     Keyframes(KeyframesArgs),
     /// Check a whole run folder: every depth file's blocks, the chain of
     /// files, the manifest's figures, the history snapshots, the log and the
     /// best replay. Exit code 1 when anything is wrong.
     Verify(VerifyArgs),
+    /// Draw a run's pictures (best score, the last beam's scores, time and
+    /// memory by depth) as DIR/run.svg and DIR/run.png.
+    Plot(PlotArgs),
+    /// Check, show, encode and build replays.
+    #[command(subcommand, after_help = EXAMPLES_REPLAY)]
+    Replay(ReplayCmd),
     /// Show the heuristic's terms, weights and contributions for one well
     /// (or, with --net, a net's value and its largest contributions).
     Eval(EvalArgs),
@@ -53,12 +53,12 @@ pub enum Command {
     /// The tuner's fitness for two or more weights files side by side, with
     /// the spread and the paired difference, to tell a gain from noise.
     Compare(CompareArgs),
-    /// A run folder at a glance: depth, best score, speed, memory, disk, and
-    /// whether a process is running it. Safe while the search runs.
-    Status(StatusArgs),
-    /// Draw a run's pictures (best score, the last beam's scores, time and
-    /// memory by depth) as DIR/run.svg and DIR/run.png.
-    Plot(PlotArgs),
+    /// Time the engine on a fixed workload.
+    #[command(subcommand)]
+    Bench(BenchCmd),
+    /// Move generation: print every well a piece can produce.
+    #[command(subcommand)]
+    Movegen(MovegenCmd),
     /// Print a shell completion script (e.g. `hatetris completions bash >
     /// ~/.local/share/bash-completion/completions/hatetris`).
     Completions {
@@ -183,8 +183,9 @@ pub struct StatusArgs {
 pub struct PlotArgs {
     /// The run folder.
     pub dir: PathBuf,
-    /// Write the pictures here instead (FILE.svg and FILE.png; give the
-    /// name without an extension, or with either).
+    /// Write the pictures here instead: into a folder (as run.svg and
+    /// run.png), or as FILE.svg and FILE.png (give the name without an
+    /// extension, or with either; another extension is refused).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 }

@@ -205,6 +205,15 @@ pub(crate) fn replay_cmd(cmd: ReplayCmd, out: &mut dyn Write) -> Result<()> {
             every,
             enemy,
         } => {
+            let ext = path
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            if !matches!(ext.as_deref(), Some("png" | "svg")) {
+                bail!(
+                    "--out {}: the picture is PNG or SVG; give a name ending in .png or .svg",
+                    path.display()
+                );
+            }
             let keys = decode_replay(&replay)?;
             let wells = replay_wells(&keys, enemy, every);
             hatetris::plot::draw_wells(&wells, &path)?;

@@ -398,7 +398,7 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
             "best game: score {} at depth {} ({}); search {} at depth {} in {}",
             kf.score(),
             kf.wells.len(),
-            counted(kf.keys.len(), "key"),
+            keys_words(kf.keys.len(), replay::decode(&text).map_or(0, |k| k.len())),
             how,
             result.depth,
             human_seconds(seconds)
@@ -539,6 +539,16 @@ pub(crate) fn human_seconds(seconds: f64) -> String {
         return format!("{seconds:.1}s");
     }
     indicatif::HumanDuration(std::time::Duration::from_secs_f64(seconds)).to_string()
+}
+
+/// The game's keys, and those the replay holds when its encoding pads
+/// them (Base2048 may add one), which `replay score` counts: "1414 keys,
+/// 1415 in the replay".
+fn keys_words(played: usize, in_replay: usize) -> String {
+    match in_replay == played {
+        true => counted(played, "key"),
+        false => format!("{}, {in_replay} in the replay", counted(played, "key")),
+    }
 }
 
 /// "1 thread", "8 threads".

@@ -53,7 +53,10 @@ fn describe(dir: &str, s: &Status) -> String {
         s.width, s.enemy
     );
     let progress = match (s.in_progress, s.in_progress_s) {
-        (Some(d), Some(secs)) => format!(", depth {d} in progress for {secs:.0} s"),
+        (Some(d), Some(secs)) => format!(
+            ", depth {d} in progress for {}",
+            super::search::human_seconds(secs)
+        ),
         (Some(d), None) => format!(", depth {d} in progress"),
         _ => String::new(),
     };

@@ -91,12 +91,12 @@ impl TrainObserver for TrainProgress {
     fn master(&self, generation: u32, m: &Master) {
         self.bar.clear();
         self.bar.say(format!(
-            "generation {generation}: master beam scored {} (depth {}), {} at depth {} in {:.0}s",
+            "generation {generation}: master beam scored {} (depth {}), {} at depth {} in {}",
             m.score,
             m.best_depth,
             if m.exhausted { "died" } else { "stopped" },
             m.depth,
-            m.seconds
+            super::search::human_seconds(m.seconds)
         ));
     }
 
