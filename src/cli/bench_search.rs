@@ -55,6 +55,12 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         }
         counts.push((threads_arg(Some(w))?, true));
     }
+    // --copies compares a 1-thread search with the largest count: refused
+    // before any search when the list cannot give both.
+    let plain: Vec<usize> = counts.iter().filter(|c| !c.1).map(|c| c.0).collect();
+    if a.copies && !(plain.contains(&1) && plain.iter().any(|&n| n > 1)) {
+        bail!("--copies needs --threads with 1 and a larger count");
+    }
     // The evaluator, built as `hatetris search` builds it, once: every run
     // shares it.
     let evaluator: Arc<dyn Evaluator + Send> = Arc::from(

@@ -477,6 +477,14 @@ pub fn keyframes(a: KeyframesArgs, out: &mut dyn Write) -> Result<()> {
         KeyframesFormat::Hex => Some(Format::Hex),
         KeyframesFormat::Raw => Some(Format::Raw),
     };
+    for folder in &a.shards {
+        if !folder.is_dir() {
+            bail!(
+                "{}: not a folder (give folders that hold a sharded run's shard-NNNN folders)",
+                folder.display()
+            );
+        }
+    }
     let started = Instant::now();
     let kf = keyframes::reconstruct_from(&a.dir, &a.shards, pick)?;
     note!(

@@ -113,6 +113,12 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
             Some(t) => t.clone(),
             None => WEIGHT_NAMES.iter().map(|s| s.to_string()).collect(),
         };
+        if a.sigma.is_some_and(|v| !(v.is_finite() && v > 0.0)) {
+            bail!("--sigma must be a positive number");
+        }
+        if a.population.is_some_and(|p| p < 2) {
+            bail!("--population must be at least 2");
+        }
         TuneSettings {
             fitness,
             terms,
