@@ -16,6 +16,19 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Cli {
+    /// Whether the command was asked to print nothing but its output and
+    /// its errors (`--quiet`).
+    pub fn quiet(&self) -> bool {
+        match &self.command {
+            Command::Search(a) => a.quiet,
+            Command::Train(a) => a.quiet,
+            Command::Tune(a) => a.quiet,
+            _ => false,
+        }
+    }
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Beam search for a high-scoring game (the main job). Every depth is

@@ -74,28 +74,40 @@ pub(crate) use note;
 
 /// The commands' standard output, taken for them alone: the process's
 /// standard output is moved to a new descriptor, which this writes to, and
-/// descriptor 1 then points at standard error. So whatever a library prints
-/// on its own (timely's networking threads print "awaiting connections" and
-/// the like while a sharded search connects) reaches standard error, and
-/// standard output holds only what the command writes through `out`: its
-/// `--json` value alone, when asked for. Where descriptors cannot be moved
-/// (not Unix, or no standard output open), standard output as it is.
-fn command_stdout() -> Box<dyn Write> {
+/// descriptor 1 then points at standard error (at `/dev/null` for a
+/// `--quiet` command). So whatever a library prints on its own (timely's
+/// networking threads print "awaiting connections" and the like while a
+/// sharded search connects) goes with the progress lines, or nowhere when
+/// they are not wanted (an error then stays one line), and standard output
+/// holds only what the command writes through `out`: its `--json` value
+/// alone, when asked for. Where descriptors cannot be moved (not Unix, or
+/// no standard output open), standard output as it is.
+fn command_stdout(quiet: bool) -> Box<dyn Write> {
     #[cfg(unix)]
     {
-        use std::os::fd::FromRawFd;
+        use std::os::fd::{AsRawFd, FromRawFd};
+        let null = quiet
+            .then(|| {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open("/dev/null")
+                    .ok()
+            })
+            .flatten();
+        let target = null.as_ref().map_or(2, |f| f.as_raw_fd());
         // SAFETY: `dup` and `dup2` only copy descriptors; the new one is
         // this process's own and is owned by the `File` alone.
         unsafe {
             let own = libc::dup(1);
             if own >= 0 {
-                if libc::dup2(2, 1) >= 0 {
+                if libc::dup2(target, 1) >= 0 {
                     return Box::new(std::fs::File::from_raw_fd(own));
                 }
                 libc::close(own);
             }
         }
     }
+    let _ = quiet;
     Box::new(io::stdout())
 }
 
@@ -104,7 +116,7 @@ pub fn run() -> Result<()> {
     let cli = Cli::parse();
     // Not `stdout().lock()` for the whole command: threads that print on
     // their own would wait on that lock forever (see `command_stdout`).
-    let mut out = BufWriter::new(command_stdout());
+    let mut out = BufWriter::new(command_stdout(cli.quiet()));
     let out_ref: &mut dyn Write = &mut out;
     match cli.command {
         Command::Movegen(MovegenCmd::Children { wells }) => {
