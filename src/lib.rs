@@ -51,14 +51,17 @@
 //!   files read with a cap;
 //! - [`plot`]: pictures, SVG and PNG with a built-in font: a run's figures
 //!   by depth and a game's wells;
-//! - [`train`]: the generational trainer (master beams, samples, targets
-//!   from small searches, the fit, the training folder and its picture);
+//! - [`strength`]: how long an evaluator survives and how many lines it
+//!   clears from start positions in long games, each with the game's
+//!   history: the suite of `bench strength`, and the trainer's gate (on
+//!   its own positions: the suite's judging-only ones never reach it);
+//! - [`train`]: the generational trainer (master beams and steady-state
+//!   starts, samples, targets from small searches, a window of
+//!   generations, the fit, the gate that keeps a champion, the training
+//!   folder and its picture);
 //! - [`tune`]: the weights tuner (CMA-ES over a fitness measured from the
 //!   start wells of a reference game, for weights or any evaluator) and the
 //!   fitness `compare` reports;
-//! - [`strength`]: the strength suite (`bench strength`): how long an
-//!   evaluator survives and how many lines it clears from fixed start
-//!   positions in long games, each with the game's history;
 //! - [`bench`](mod@bench): fixed workloads that time the engine and double as
 //!   determinism signatures.
 #![deny(missing_docs)]

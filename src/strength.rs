@@ -20,9 +20,11 @@
 //! thread count.
 //!
 //! Some positions are **judging only** (the 3,711-line record's): the file
-//! marks them, and nothing under [`crate::train`] reads this module
-//! (`tests/layering.rs` keeps it so: `train` is listed before it), so no
-//! training step can learn from them.
+//! marks them, and the trainer never loads a [`Suite`]: its gate plays its
+//! own positions (its games, never the record's) through
+//! [`Position::all`] and [`measure_positions`], so no training step can
+//! learn from the judging positions (`tests/strength.rs` checks that
+//! nothing under `src/train/` names the suite or its judging-only games).
 
 use std::path::{Path, PathBuf};
 
@@ -80,6 +82,28 @@ pub struct Position {
     pub origin: Origin,
 }
 
+impl Position {
+    /// The starts `starts` (pieces locked before each) of the game `name`
+    /// whose replay is `text`, each played again against HATETRIS with the
+    /// game's history; not judging only. The error names the start that is
+    /// not a live position of the game.
+    pub fn all(name: &str, text: &str, starts: &[u32]) -> Result<Vec<Position>, (u32, StartError)> {
+        starts
+            .iter()
+            .map(|&at| {
+                let (_, prefix) =
+                    Start::from_replay(text, Some(at), EnemyKind::Hatetris).map_err(|e| (at, e))?;
+                Ok(Position {
+                    game: name.to_string(),
+                    at,
+                    judging_only: false,
+                    origin: Origin::after(&prefix),
+                })
+            })
+            .collect()
+    }
+}
+
 /// A loaded suite.
 #[derive(Clone, Debug)]
 pub struct Suite {
@@ -135,20 +159,18 @@ impl Suite {
         for game in &file.games {
             let replay = dir.join(&game.replay);
             let text = input::read_text(Some(&replay), Input::Replay)?;
-            for &at in &game.starts {
-                let (_, prefix) = Start::from_replay(&text, Some(at), EnemyKind::Hatetris)
-                    .map_err(|error| StrengthError::Start {
+            let mut these =
+                Position::all(&game.name, &text, &game.starts).map_err(|(at, error)| {
+                    StrengthError::Start {
                         path: replay.clone(),
                         at,
                         error,
-                    })?;
-                positions.push(Position {
-                    game: game.name.clone(),
-                    at,
-                    judging_only: game.judging_only,
-                    origin: Origin::after(&prefix),
-                });
+                    }
+                })?;
+            for p in &mut these {
+                p.judging_only = game.judging_only;
             }
+            positions.extend(these);
         }
         if positions.is_empty() {
             return Err(format("it has no starts"));
@@ -250,12 +272,20 @@ pub fn paired_difference(a: &[f64], b: &[f64]) -> (f64, f64) {
 /// Plays every start of `suite` with `eval` at `width` (the suite's cap),
 /// in parallel on the current rayon pool; the outcomes in start order.
 pub fn measure(suite: &Suite, eval: &dyn Evaluator, width: usize) -> Vec<Outcome> {
-    let shape = Shape {
-        width,
-        pieces: suite.cap,
-    };
-    suite
-        .positions
+    measure_positions(&suite.positions, suite.cap, eval, width)
+}
+
+/// Plays from every one of `positions` with `eval` at `width` for at most
+/// `cap` pieces, in parallel on the current rayon pool; the outcomes in
+/// order.
+pub fn measure_positions(
+    positions: &[Position],
+    cap: u32,
+    eval: &dyn Evaluator,
+    width: usize,
+) -> Vec<Outcome> {
+    let shape = Shape { width, pieces: cap };
+    positions
         .par_iter()
         .map(|p| {
             let played = small::play(&p.origin, shape, EnemyKind::Hatetris, eval, Order::Search);

@@ -155,10 +155,7 @@ fn each_command_refuses_a_folder_that_holds_another_kind_in_one_line() {
             vec!["search", "--out", t],
             format!("{tuning_is}, not a search run"),
         ),
-        (
-            vec!["status", tr],
-            format!("{training_is}, not a search run"),
-        ),
+        (vec!["status", t], format!("{tuning_is}, not a search run")),
     ];
     for (args, want) in cases {
         let o = hatetris(&args, None);
@@ -227,6 +224,7 @@ fn ctrl_c_on_train_says_how_to_go_on_and_leaves_no_temporary_file() {
         "train",
         d,
         "-q",
+        "--no-learning",
         "--generations",
         "1",
         "--threads",
@@ -441,6 +439,7 @@ fn json_is_alone_on_standard_output_for_every_command_that_has_it() {
         "train",
         n,
         "-q",
+        "--no-learning",
         "--json",
         "--generations",
         "1",

@@ -139,7 +139,8 @@ fn a_width_one_small_search_from_a_prefix_plays_the_game_itself_for_every_enemy(
 
 /// The suite file loads: every start is its game's well after `at`
 /// pieces, the 3,711-line record's starts are marked judging only, and
-/// nothing under `src/train/` reads the suite.
+/// nothing under `src/train/` loads the suite or names its judging-only
+/// games (the trainer's gate plays its own positions).
 #[test]
 fn the_suite_loads_and_keeps_its_judging_only_starts_from_the_trainer() {
     let suite = Suite::load(&root().join(SUITE_FILE)).unwrap();
@@ -166,7 +167,14 @@ fn the_suite_loads_and_keeps_its_judging_only_starts_from_the_trainer() {
     for entry in std::fs::read_dir(root().join("src/train")).unwrap() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
-        for word in ["strength", "judging"] {
+        for word in [
+            "Suite",
+            "SUITE_FILE",
+            "suite.json",
+            "judging",
+            "3711",
+            "3,711",
+        ] {
             assert!(!text.contains(word), "{} mentions {word}", path.display());
         }
     }

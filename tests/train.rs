@@ -173,6 +173,7 @@ fn tiny() -> Config {
             validation: 0.2,
         },
         seed: 5,
+        learning: None,
     }
 }
 
@@ -346,4 +347,171 @@ fn a_search_with_a_net_is_the_same_on_one_and_two_threads_and_after_a_resume() {
     assert!(want.len() > 18, "the beam died at depth {}", want.len());
     assert!(depth_files(&two) == want, "1 and 2 threads differ");
     assert!(depth_files(&resumed) == want, "the resumed run differs");
+}
+
+/// The tiny settings with a tiny learning loop: a window of two
+/// generations, a few steady-state samples, a narrow gate.
+fn tiny_learning() -> Config {
+    let learning = train::Learning {
+        window: 2,
+        start_samples: 150,
+        start_beam: Shape {
+            width: 6,
+            pieces: 6,
+        },
+        start_every: 200,
+        gate: train::Gate {
+            width: 6,
+            cap: 25,
+            first: 150,
+            every: 300,
+        },
+        ..train::Learning::default()
+    };
+    Config {
+        beam: Shape {
+            width: 8,
+            pieces: 12,
+        },
+        learning: Some(learning),
+        ..tiny()
+    }
+}
+
+/// The learning loop from a start net: every generation is gated against
+/// the champion, whose figures never fall, and `champion.json` names it;
+/// the fit reads the window; the same files on 1 and 2 threads and after a
+/// kill in the middle of the second generation's targets.
+#[test]
+fn the_learning_loop_gates_its_nets_and_resumes_to_the_same_files() {
+    let start = hatetris::nnue::Net::new(16, hatetris::nnue::Layout::Shared, -0.5, 3).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let report = train::train(
+        dir.path(),
+        Some(&tiny_learning()),
+        Some(&start),
+        3,
+        2,
+        &Silent,
+    )
+    .unwrap();
+    assert_eq!(report.generations.len(), 3);
+    let gates = train::gates(dir.path()).unwrap();
+    assert_eq!(gates.len(), 3);
+    let mut champion: Option<u32> = None;
+    let mut best = 0.0f64;
+    for (g, gate) in gates.iter().enumerate() {
+        assert_eq!(gate.generation, g as u32);
+        assert_eq!(gate.champion, champion, "generation {g}'s champion");
+        assert_eq!(
+            gate.outcomes.len(),
+            gate.candidate.deaths as usize + gate.outcomes.iter().filter(|o| !o.died).count()
+        );
+        if g > 0 {
+            assert_eq!(gate.champion_figures.pieces_mean, best, "generation {g}");
+        }
+        if gate.kept {
+            assert!(
+                gate.candidate.pieces > gate.champion_figures.pieces
+                    || (gate.candidate.pieces == gate.champion_figures.pieces
+                        && gate.candidate.lines_mean > gate.champion_figures.lines_mean),
+                "{}",
+                gate.why
+            );
+            champion = Some(g as u32);
+            best = gate.candidate.pieces_mean;
+        } else {
+            best = gate.champion_figures.pieces_mean;
+        }
+        let summary = &report.generations[g].gate.clone().unwrap();
+        assert_eq!(summary.kept, gate.kept);
+        assert_eq!(summary.champion, champion);
+        // Steady-state samples and graded deaths.
+        let gen = train::generation_dir(dir.path(), g as u32);
+        let samples = data::load_samples(&gen.join("samples.bin")).unwrap();
+        assert!(samples.iter().any(|s| s.depth > 150), "generation {g}");
+        let died = data::load_targets(&gen.join("died.bin")).unwrap();
+        assert_eq!(died.len(), samples.len());
+        assert!(died.iter().all(|d| (0.0..=12.0).contains(d)));
+    }
+    let pointer: train::Champion =
+        serde_json::from_str(&fs::read_to_string(train::champion_path(dir.path())).unwrap())
+            .unwrap();
+    assert_eq!(pointer.generation, champion);
+    assert_eq!(pointer.through, 2);
+    // A master beam whose champion did not change is the previous one.
+    for g in 1..3 {
+        let m = &report.generations[g].master;
+        let unchanged = !gates[g - 1].kept;
+        assert_eq!(m.reused_from.is_some(), unchanged, "generation {g}");
+    }
+    let svg = fs::read_to_string(train::plot_path(dir.path())).unwrap();
+    assert!(svg.contains("Gate"));
+    // `status` reads the same from the folder.
+    let status = train::status::status(dir.path()).unwrap();
+    assert!(status.learning && !status.running);
+    assert_eq!(status.generations.len(), 3);
+    assert_eq!(
+        status.champion.as_ref().map(|c| c.generation),
+        Some(champion)
+    );
+    // The last net's master beam made gen-003, which has no net: in progress.
+    assert_eq!(status.in_progress, Some(3));
+    assert_eq!(status.step.as_deref(), Some("samples"));
+
+    // Graded targets: at or before `from` the lost value, then rising
+    // towards half of it.
+    assert_eq!(train::graded(-4.0, 10, 20, 10), -4.0);
+    assert!(train::graded(-4.0, 11, 20, 10) > -4.0);
+    assert!(train::graded(-4.0, 20, 20, 10) < -2.0);
+    assert!(train::graded(-4.0, 20, 20, 10) > train::graded(-4.0, 15, 20, 10));
+
+    // One thread, stopped after one generation and again half-way through
+    // the second's targets, makes the same files.
+    let other = tempfile::tempdir().unwrap();
+    train::train(
+        other.path(),
+        Some(&tiny_learning()),
+        Some(&start),
+        1,
+        1,
+        &Silent,
+    )
+    .unwrap();
+    let gen1 = train::generation_dir(other.path(), 1);
+    fs::create_dir_all(&gen1).unwrap();
+    for name in ["master.json", "samples.bin"] {
+        let from = dir.path().join("gen-001").join(name);
+        fs::copy(from, gen1.join(name)).unwrap();
+    }
+    let full = data::load_targets(&dir.path().join("gen-001/targets.bin")).unwrap();
+    let died = data::load_targets(&dir.path().join("gen-001/died.bin")).unwrap();
+    data::save_targets(&gen1.join("targets-partial.bin"), &full[..100]).unwrap();
+    data::save_targets(&gen1.join("died-partial.bin"), &died[..90]).unwrap();
+    train::train(other.path(), None, None, 3, 1, &Silent).unwrap();
+    let files = |d: &Path| {
+        let mut out = outputs(d);
+        for g in 0..3 {
+            for name in ["died.bin", "gate.json"] {
+                let p = train::generation_dir(d, g).join(name);
+                out.push((format!("gen-{g}/{name}"), fs::read(p).unwrap()));
+            }
+        }
+        out
+    };
+    let (got, want) = (files(other.path()), files(dir.path()));
+    assert_eq!(got.len(), want.len());
+    for ((name, a), (_, b)) in got.iter().zip(&want) {
+        if name.ends_with("gate.json") {
+            // The gate's seconds differ; its figures may not.
+            let strip = |x: &[u8]| {
+                let mut v: serde_json::Value = serde_json::from_slice(x).unwrap();
+                v["seconds"] = 0.into();
+                v
+            };
+            assert_eq!(strip(a), strip(b), "{name}");
+        } else {
+            assert!(a == b, "{name} differs after the resume");
+        }
+    }
 }

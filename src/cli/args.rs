@@ -284,6 +284,32 @@ pub struct TrainArgs {
     /// Seed of every random choice [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// The plain loop of a new folder: each net follows the last, fitted
+    /// on its own generation's master-beam samples alone (no gate, window,
+    /// steady-state starts or graded targets).
+    #[arg(long)]
+    pub no_learning: bool,
+    /// Generations whose samples and targets a fit reads [default: 4].
+    #[arg(long, value_name = "GENERATIONS")]
+    pub window: Option<u32>,
+    /// Wells sampled per generation from beams started in the steady state
+    /// of long games and of the master beam's game [default: 50000].
+    #[arg(long, value_name = "WELLS")]
+    pub start_samples: Option<usize>,
+    /// The steady-state sampling beams' width [default: 100].
+    #[arg(long, value_name = "WIDTH")]
+    pub start_width: Option<usize>,
+    /// A training beam that dies after this many pieces gets a target
+    /// graded by how late it died [default: 10].
+    #[arg(long, value_name = "PIECES")]
+    pub graded_from: Option<u32>,
+    /// The gate's search width (a candidate net becomes the champion only
+    /// if it survives longer from the gate's positions) [default: 300].
+    #[arg(long, value_name = "WIDTH")]
+    pub gate_width: Option<usize>,
+    /// Pieces the gate plays at most from each position [default: 300].
+    #[arg(long, value_name = "PIECES")]
+    pub gate_cap: Option<u32>,
     /// Print one JSON object alone on standard output, holding every
     /// generation's figures (the lines of text go to standard error, or
     /// nowhere with --quiet).

@@ -1,11 +1,13 @@
 //! `hatetris status`: a run folder at a glance, once or every few seconds.
 
 use std::io::Write;
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 
 use hatetris::run::status::{self, Status};
+use hatetris::train::{self, status::TrainStatus};
 
 use super::args::StatusArgs;
 use super::search::human_bytes;
@@ -13,6 +15,9 @@ use super::{note, outln, STDOUT};
 
 pub fn status(a: StatusArgs, out: &mut dyn Write) -> Result<()> {
     let (watch, dir) = a.watch_and_dir();
+    if hatetris::folder::holds(&dir) == Some(hatetris::folder::Holds::Training) {
+        return training(&dir, watch, a.json, out);
+    }
     loop {
         let s = status::status(&dir)?;
         if a.json {
@@ -104,5 +109,82 @@ fn describe(dir: &str, s: &Status) -> String {
         s.disk_free
             .map_or(String::new(), |f| format!(", {} free", human_bytes(f)))
     );
+    t
+}
+
+/// `status` on a training folder, once or every few seconds.
+fn training(dir: &Path, watch: Option<u64>, json: bool, out: &mut dyn Write) -> Result<()> {
+    loop {
+        let s = train::status::status(dir)?;
+        if json {
+            outln!(out, "{}", serde_json::to_string(&s)?)?;
+        } else {
+            write!(out, "{}", describe_training(&dir.display().to_string(), &s)).context(STDOUT)?;
+        }
+        out.flush().context(STDOUT)?;
+        match watch {
+            None => return Ok(()),
+            Some(seconds) => std::thread::sleep(Duration::from_secs(seconds)),
+        }
+    }
+}
+
+/// A training folder's status as lines of text.
+fn describe_training(dir: &str, s: &TrainStatus) -> String {
+    let mut t = format!(
+        "training folder {dir}: {} generations done, {}{}\n",
+        s.generations.len(),
+        if s.learning {
+            "learning loop (gated)"
+        } else {
+            "plain loop"
+        },
+        match (s.running, s.pid) {
+            (true, Some(pid)) => format!(", running (process {pid})"),
+            (true, None) => ", running".to_string(),
+            (false, _) => ", not running".to_string(),
+        }
+    );
+    for g in &s.generations {
+        let gate = match &g.gate {
+            Some(x) => format!(
+                ", gate {:.1} pieces a start against {:.1}: {}",
+                x.candidate_pieces,
+                x.champion_pieces,
+                if x.kept { "kept" } else { "not kept" }
+            ),
+            None => String::new(),
+        };
+        t += &format!(
+            "  generation {}: master {} lines{}, {} samples, validation loss {:.4}{gate}\n",
+            g.generation,
+            g.master.score,
+            if g.master.reused_from.is_some() {
+                " (taken over)"
+            } else {
+                ""
+            },
+            g.samples,
+            g.validation_loss,
+        );
+    }
+    if let Some(c) = &s.champion {
+        t += &format!(
+            "champion: {} ({:.1} pieces and {:.1} lines a gate position)\n",
+            c.net.display(),
+            c.figures.pieces_mean,
+            c.figures.lines_mean
+        );
+    }
+    if let (Some(g), Some(step)) = (s.in_progress, &s.step) {
+        t += &format!("in progress: generation {g}, {step}");
+        if let Some((done, of)) = s.targets_done {
+            t += &format!(" ({done} of {of})");
+        }
+        t += "\n";
+    }
+    if let Some(secs) = s.seconds_per_generation {
+        t += &format!("a generation takes about {:.1} min\n", secs / 60.0);
+    }
     t
 }

@@ -107,6 +107,17 @@ impl TrainObserver for TrainProgress {
 }
 
 fn describe(s: &Generation) -> String {
+    let gate = match &s.gate {
+        Some(g) => format!(
+            "; gate: {:.1} pieces and {:.1} lines a start against the champion's {:.1} and {:.1}, {}",
+            g.candidate_pieces,
+            g.candidate_lines,
+            g.champion_pieces,
+            g.champion_lines,
+            if g.kept { "kept" } else { "not kept" }
+        ),
+        None => String::new(),
+    };
     format!(
         "generation {}: master score {}, {} samples ({} beams died), targets {:.3} ± {:.3}, validation loss {:.5} (epoch {} of {}), {:.2} core-hours",
         s.generation,
@@ -119,7 +130,7 @@ fn describe(s: &Generation) -> String {
         s.best_epoch,
         s.epochs,
         s.core_seconds / 3600.0
-    )
+    ) + &gate
 }
 
 /// The settings asked for: the folder's own (or the defaults) with every
@@ -218,6 +229,51 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
     }
     if let Some(v) = a.seed {
         c.seed = v;
+    }
+    if a.no_learning {
+        c.learning = None;
+    }
+    let learning_flags = [
+        (a.window.is_some(), "--window"),
+        (a.start_samples.is_some(), "--start-samples"),
+        (a.start_width.is_some(), "--start-width"),
+        (a.graded_from.is_some(), "--graded-from"),
+        (a.gate_width.is_some(), "--gate-width"),
+        (a.gate_cap.is_some(), "--gate-cap"),
+    ];
+    if let Some(l) = c.learning.as_mut() {
+        if let Some(v) = a.window {
+            if v == 0 {
+                bail!("--window must be at least 1");
+            }
+            l.window = v;
+        }
+        if let Some(v) = a.start_samples {
+            l.start_samples = v;
+        }
+        if let Some(v) = a.start_width {
+            if v == 0 {
+                bail!("--start-width must be at least 1");
+            }
+            l.start_beam.width = v;
+        }
+        if let Some(v) = a.graded_from {
+            l.graded_from = v;
+        }
+        if let Some(v) = a.gate_width {
+            if v == 0 {
+                bail!("--gate-width must be at least 1");
+            }
+            l.gate.width = v;
+        }
+        if let Some(v) = a.gate_cap {
+            if v == 0 {
+                bail!("--gate-cap must be at least 1");
+            }
+            l.gate.cap = v;
+        }
+    } else if let Some((_, flag)) = learning_flags.iter().find(|f| f.0) {
+        bail!("{flag} is a setting of the learning loop, which this folder does not run (--no-learning, or a folder made before it)");
     }
     Ok(c)
 }

@@ -278,6 +278,25 @@ pub fn play(
     }
 }
 
+/// Plays a small search from `origin` against `enemy` in `order` until it
+/// dies or reaches its last depth, and returns the wells of every level
+/// after the start well's (level `i` holds the wells `i + 1` pieces on):
+/// the trainer samples the wells a beam keeps in a game's steady state.
+pub fn levels(
+    origin: &Origin,
+    shape: Shape,
+    enemy: EnemyKind,
+    eval: &dyn Evaluator,
+    order: Order,
+) -> Vec<Vec<Well>> {
+    let (levels, _) = walk(origin, shape, enemy, eval, order);
+    levels
+        .iter()
+        .skip(1)
+        .map(|level| level.iter().map(|e| e.well).collect())
+        .collect()
+}
+
 /// The beam's levels, from the start well's to the last depth reached, and
 /// the depth where no child was left, if there was one. Entries' lines are
 /// the whole game's (the origin's score and the search's).

@@ -124,7 +124,13 @@ macro_rules! json_step {
     )*};
 }
 
-json_step!(super::Master, Generation, Rescale);
+json_step!(
+    super::Master,
+    Generation,
+    Rescale,
+    super::learning::GateRecord,
+    super::learning::StartFigures
+);
 
 /// `rescale.json`: the map from the previous net's value units to this
 /// generation's.

@@ -14,7 +14,8 @@ use super::folder::{
     append_log, generation_dir, net_path, plot_path, read_json, step, Rescale, StepFile, FROM_F32,
 };
 use super::{
-    fit, plot, Config, Generation, Master, Phase, TrainError, TrainObserver, Trained, Units,
+    fit, plot, Config, GateFigures, Generation, Master, Phase, TrainError, TrainObserver, Trained,
+    Units,
 };
 use crate::enemy::EnemyKind;
 use crate::evaluate::{Evaluator, Lookahead};
@@ -22,7 +23,7 @@ use crate::folder::atomic::write_atomic;
 use crate::folder::io;
 use crate::heuristic::{Knewjade, Weights};
 use crate::launch::{self, Folder};
-use crate::nnue::{Layout, Net, NetEvaluator, QuantNet, Sample};
+use crate::nnue::{Layout, Net, Sample};
 use crate::run;
 use crate::search::small::{self, Survival};
 use crate::search::{Adversary, RunResult, Search};
@@ -64,10 +65,13 @@ impl Generations<'_> {
         if generation_dir(self.dir, 0).is_dir() {
             self.plot()?;
         }
-        let last_net = generations
-            .checked_sub(1)
-            .map(|g| net_path(self.dir, g))
-            .filter(|p| p.exists());
+        let last_net = match self.config.learning {
+            Some(_) => self
+                .champion_before(generations)?
+                .map(|g| net_path(self.dir, g)),
+            None => generations.checked_sub(1).map(|g| net_path(self.dir, g)),
+        }
+        .filter(|p| p.exists());
         Ok(Trained {
             generations: super::folder::generations(self.dir)?,
             last_master,
@@ -101,25 +105,10 @@ impl Generations<'_> {
         g == 0 && !self.dir.join(FROM_F32).exists()
     }
 
-    /// The f32 net generation `g` starts from, if it starts from one.
-    fn start_net(&self, g: u32) -> Result<Option<Net>, TrainError> {
-        if g == 0 {
-            let from = self.dir.join(FROM_F32);
-            return Ok(if from.exists() {
-                Some(Net::load(&from)?)
-            } else {
-                None
-            });
-        }
-        Ok(Some(Net::load(&self.gen_dir(g - 1).join("net.f32"))?))
-    }
-
-    /// The quantised form of the net generation `g` starts from.
-    pub(super) fn start_evaluator(&self, g: u32) -> Result<Option<NetEvaluator>, TrainError> {
-        Ok(match self.start_net(g)? {
-            Some(net) => Some(NetEvaluator::new(QuantNet::from_net(&net)?)),
-            None => None,
-        })
+    /// The directory of the master beam generation `g` samples from (its
+    /// own, or an earlier one taken over: [`Self::master_source`]).
+    pub(super) fn master_dir(&self, g: u32) -> Result<PathBuf, TrainError> {
+        Ok(self.gen_dir(self.master_source(g)?).join("master"))
     }
 
     fn generation(&self, g: u32) -> Result<Generation, TrainError> {
@@ -148,9 +137,24 @@ impl Generations<'_> {
             .find(|e| e.epoch == fitted.best_epoch)
             .copied()
             .expect("the kept epoch is listed");
+        let gate = self.gate(g)?;
+        let gate_seconds = gate.as_ref().map_or(0.0, |r| r.seconds);
+        let gate = match gate {
+            Some(r) => Some(GateFigures {
+                candidate_pieces: r.candidate.pieces_mean,
+                candidate_lines: r.candidate.lines_mean,
+                champion_pieces: r.champion_figures.pieces_mean,
+                champion_lines: r.champion_figures.lines_mean,
+                kept: r.kept,
+                champion: self.champion_before(g + 1)?,
+                seconds: r.seconds,
+            }),
+            None => None,
+        };
         Ok(Generation {
             generation: g,
-            core_seconds: (master.seconds + data_seconds) * self.threads as f64 + fit_seconds,
+            core_seconds: (master.seconds + data_seconds + gate_seconds) * self.threads as f64
+                + fit_seconds,
             master,
             samples: samples.len(),
             died,
@@ -163,13 +167,31 @@ impl Generations<'_> {
             train_loss: kept.train_loss,
             validation_loss: kept.validation_loss,
             threads: self.threads,
+            gate,
         })
     }
 
-    /// Step 1: the master beam of generation `g`.
+    /// Step 1: the master beam of generation `g` (with the learning loop,
+    /// an earlier generation's when the champion has not changed since).
     fn master(&self, g: u32) -> Result<Master, TrainError> {
+        create_dir(&self.gen_dir(g))?;
         let path = self.gen_dir(g).join("master.json");
-        let (m, fresh) = step(&path, || self.play_master(g))?;
+        let source = self.master_source(g)?;
+        let (m, fresh) = step(&path, || {
+            if source == g {
+                return self.play_master(g);
+            }
+            let path = self.gen_dir(source).join("master.json");
+            let m: Master = read_json(&path)?.ok_or_else(|| TrainError::Config {
+                path,
+                why: "missing (its generation's master beam wrote it)".into(),
+            })?;
+            Ok(Master {
+                seconds: 0.0,
+                reused_from: Some(source),
+                ..m
+            })
+        })?;
         if !fresh {
             self.observer.done_before(g, Phase::Master);
             return Ok(m);
@@ -186,7 +208,7 @@ impl Generations<'_> {
         self.observer.phase(g, Phase::Master, 0);
         let heuristic;
         let net;
-        let evaluator: &dyn Evaluator = match self.start_evaluator(g)? {
+        let evaluator: &dyn Evaluator = match self.champion_evaluator(g)? {
             None => {
                 heuristic = Knewjade::new(Weights::dnf86(), Some(self.config.quiescent));
                 &heuristic
@@ -212,6 +234,7 @@ impl Generations<'_> {
             depth: result.depth,
             exhausted: result.exhausted,
             seconds: before + started.elapsed().as_secs_f64(),
+            reused_from: None,
         })
     }
 
@@ -241,15 +264,17 @@ impl Generations<'_> {
     fn targets(&self, g: u32, samples: &[Sampled]) -> Result<(Vec<f32>, usize), TrainError> {
         let path = self.gen_dir(g).join("targets.bin");
         let partial = self.gen_dir(g).join("targets-partial.bin");
+        let died_partial = self.gen_dir(g).join("died-partial.bin");
         let targets = self.step(g, Phase::Targets, &path, || {
             self.observer.phase(g, Phase::Targets, samples.len() as u64);
             if self.learns_heuristic(g) {
                 self.heuristic_targets(g, samples)
             } else {
-                self.beam_targets(g, samples, &partial)
+                self.beam_targets(g, samples, &partial, &died_partial)
             }
         })?;
         let _ = fs::remove_file(&partial);
+        let _ = fs::remove_file(&died_partial);
         let lost = self.config.lost_value as f32;
         let died = match self.learns_heuristic(g) {
             true => 0,
@@ -259,43 +284,62 @@ impl Generations<'_> {
     }
 
     /// A later generation's targets: a small search from each sample with
-    /// the current net, saved every [`CHUNK`] samples to `partial` (and
-    /// resumed from it).
+    /// the champion's net, saved every [`CHUNK`] samples to `partial` (and
+    /// resumed from it). With the learning loop, the piece each dying beam
+    /// died at (0: it survived) goes to `died.bin` (and `died_partial`)
+    /// before the targets are written.
     fn beam_targets(
         &self,
         g: u32,
         samples: &[Sampled],
         partial: &Path,
+        died_partial: &Path,
     ) -> Result<Vec<f32>, TrainError> {
         let lost = self.config.lost_value as f32;
         let eval = self
-            .start_evaluator(g)?
+            .champion_evaluator(g)?
             .expect("a generation after the first starts from a net");
-        let mut targets = if partial.exists() {
-            data::load_targets(partial)?
-        } else {
-            Vec::new()
+        let keep_died = self.config.learning.is_some();
+        let load = |p: &Path| -> Result<Vec<f32>, TrainError> {
+            Ok(if p.exists() {
+                data::load_targets(p)?
+            } else {
+                Vec::new()
+            })
         };
+        let mut targets = load(partial)?;
+        let mut died = load(died_partial)?;
+        if keep_died {
+            targets.truncate(died.len());
+        }
         targets.truncate(samples.len());
+        died.truncate(targets.len());
         self.observer.advanced(targets.len() as u64);
         let shape = self.config.beam;
         while targets.len() < samples.len() {
             let chunk = &samples[targets.len()..(targets.len() + CHUNK).min(samples.len())];
-            let values: Vec<f32> = chunk
+            let values: Vec<(f32, f32)> = chunk
                 .par_iter()
                 .map(|s| {
                     let value = |w: &crate::well::Well| eval.value(w);
                     let t = match small::survive(&s.well, shape, EnemyKind::Hatetris, &eval, value)
                     {
-                        Survival::Died { .. } => lost,
-                        Survival::Survived { best } => best as f32,
+                        Survival::Died { at } => (lost, at as f32),
+                        Survival::Survived { best } => (best as f32, 0.0),
                     };
                     self.observer.advanced(1);
                     t
                 })
                 .collect();
-            targets.extend(values);
+            targets.extend(values.iter().map(|v| v.0));
+            died.extend(values.iter().map(|v| v.1));
+            if keep_died {
+                data::save_targets(died_partial, &died)?;
+            }
             data::save_targets(partial, &targets)?;
+        }
+        if keep_died {
+            data::save_targets(&self.gen_dir(g).join("died.bin"), &died)?;
         }
         Ok(targets)
     }
@@ -376,7 +420,7 @@ impl Generations<'_> {
     ) -> Result<fit::Fitted, TrainError> {
         let dir = self.gen_dir(g);
         let rescale = self.rescale(g, targets)?;
-        let start = match self.start_net(g)? {
+        let start = match self.champion_net(g)? {
             Some(mut net) => {
                 // In the units the targets are standardised to.
                 if let Some(r) = rescale {
@@ -399,17 +443,20 @@ impl Generations<'_> {
             }
         };
         let lost = self.config.lost_value as f32;
-        let batch: Vec<Sample> = samples
-            .iter()
-            .zip(targets)
-            .map(|(s, &t)| Sample {
-                well: s.well,
-                target: match rescale {
-                    Some(r) if t != lost => r.scale * t + r.shift,
-                    _ => t,
-                },
-            })
-            .collect();
+        let batch: Vec<Sample> = match self.window_batch(g)? {
+            Some(batch) => batch,
+            None => samples
+                .iter()
+                .zip(targets)
+                .map(|(s, &t)| Sample {
+                    well: s.well,
+                    target: match rescale {
+                        Some(r) if t != lost => r.scale * t + r.shift,
+                        _ => t,
+                    },
+                })
+                .collect(),
+        };
         self.observer
             .phase(g, Phase::Fit, u64::from(self.config.fit.max_epochs));
         let mut log_error = None;

@@ -39,7 +39,16 @@
 //!    net's output is mapped the same way), so that the values keep their
 //!    resolution instead of sinking towards the lost value generation after
 //!    generation;
-//! 5. the generation's figures go to `generation.json`, one line to
+//! 5. with the learning loop (the default for a new folder; [`Learning`],
+//!    whose module doc says why), the **gate**: the new net becomes the
+//!    champion only if it survives longer than the champion from fixed
+//!    positions in long games (`gate.json`, then `champion.json`); the
+//!    "current evaluator" above is then always the champion, a master
+//!    beam whose champion has not changed is taken over rather than played
+//!    again, the samples add wells from the steady state of long games,
+//!    the targets of beams that die late are graded, and the fit reads a
+//!    window of generations;
+//! 6. the generation's figures go to `generation.json`, one line to
 //!    `DIR/log.jsonl`, and the picture `DIR/progress.svg` is redrawn.
 //!
 //! After the last generation, the master beam of the next one is run too,
@@ -62,8 +71,10 @@ pub mod data;
 pub mod fit;
 mod folder;
 mod generation;
+mod learning;
 mod plot;
 mod samples;
+pub mod status;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -85,6 +96,7 @@ pub use fit::{Epoch, FitConfig};
 pub use folder::{
     config_path, generation_dir, generations, log_path, net_path, plot_path, read_config,
 };
+pub use learning::{champion_path, gates, graded, Champion, Game, Gate, GateRecord, Learning};
 
 /// Everything that decides what a training folder computes. Stored in
 /// `DIR/train.json`; a resumed trainer uses it unchanged.
@@ -126,6 +138,11 @@ pub struct Config {
     pub fit: FitConfig,
     /// The seed of every random choice.
     pub seed: u64,
+    /// The learning loop: a gate and a champion, a window of generations,
+    /// steady-state samples, graded targets ([`Learning`]). A folder
+    /// without it runs the plain loop, each net following the last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learning: Option<Learning>,
 }
 
 impl Default for Config {
@@ -141,12 +158,13 @@ impl Default for Config {
             chain_points: true,
             beam: Shape {
                 width: 50,
-                pieces: 10,
+                pieces: 20,
             },
             lost_value: -4.0,
             standardise: true,
             fit: FitConfig::default(),
             seed: 1,
+            learning: Some(Learning::default()),
         }
     }
 }
@@ -175,8 +193,12 @@ pub struct Master {
     pub depth: u32,
     /// Whether the beam died out (or stopped at the depth cap).
     pub exhausted: bool,
-    /// Wall seconds (summed over resumes).
+    /// Wall seconds (summed over resumes; 0 for a beam taken over).
     pub seconds: f64,
+    /// The generation whose master beam this is, when it was taken over
+    /// because the champion had not changed (the learning loop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reused_from: Option<u32>,
 }
 
 /// One generation's figures, `generation.json` and a line of the log.
@@ -211,6 +233,28 @@ pub struct Generation {
     pub core_seconds: f64,
     /// The threads of the run that made it.
     pub threads: usize,
+    /// The gate's verdict on this generation's net (the learning loop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<GateFigures>,
+}
+
+/// A generation's gate in brief (the whole record is `gate.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GateFigures {
+    /// The candidate's mean pieces per gate position.
+    pub candidate_pieces: f64,
+    /// Its mean lines.
+    pub candidate_lines: f64,
+    /// The champion's mean pieces (before this gate).
+    pub champion_pieces: f64,
+    /// Its mean lines.
+    pub champion_lines: f64,
+    /// Whether the candidate became the champion.
+    pub kept: bool,
+    /// The champion after this gate (`None`: the start net).
+    pub champion: Option<u32>,
+    /// Wall seconds of the gate.
+    pub seconds: f64,
 }
 
 /// The steps of a generation, for progress reports.
@@ -224,6 +268,8 @@ pub enum Phase {
     Targets,
     /// Fitting the net.
     Fit,
+    /// The gate: the net against the champion.
+    Gate,
 }
 
 impl Phase {
@@ -234,6 +280,7 @@ impl Phase {
             Phase::Samples => "samples",
             Phase::Targets => "targets",
             Phase::Fit => "fit",
+            Phase::Gate => "gate",
         }
     }
 }

@@ -1,6 +1,8 @@
 //! The training folder's picture, `progress.svg`: the loss curves of every
 //! generation (training and validation, one epoch per step along a shared
-//! axis), and the master beam's score by generation.
+//! axis), the master beam's score by generation, and with the learning
+//! loop the gate: each candidate's pieces per gate position (filled when
+//! it was kept) and the champion's after each gate.
 //!
 //! Drawn with `plotters` into an SVG string from the files in the folder
 //! alone, so it can be redrawn at any time and matches what is on disk.
@@ -10,12 +12,13 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::folder::{generation_dir, plot_path, read_json, FitRecord};
-use super::{Master, TrainError};
+use super::{GateRecord, Master, TrainError};
 
-/// One generation's curves and score, as far as they exist.
+/// One generation's curves, score and gate, as far as they exist.
 struct Drawn {
     epochs: Vec<super::Epoch>,
     score: Option<u16>,
+    gate: Option<GateRecord>,
 }
 
 fn read(dir: &Path) -> Result<Vec<Drawn>, TrainError> {
@@ -30,6 +33,7 @@ fn read(dir: &Path) -> Result<Vec<Drawn>, TrainError> {
         out.push(Drawn {
             epochs: fit.map(|f| f.epochs).unwrap_or_default(),
             score: master.map(|m| m.score),
+            gate: read_json(&gen.join("gate.json"))?,
         });
     }
     Ok(out)
@@ -52,9 +56,17 @@ const VALIDATION: RGBColor = RGBColor(220, 90, 40);
 const SCORE: RGBColor = RGBColor(40, 140, 70);
 
 fn draw_into(svg: &mut String, drawn: &[Drawn]) -> Result<(), String> {
-    let root = SVGBackend::with_string(svg, (1100, 450)).into_drawing_area();
+    let gated = drawn.iter().any(|d| d.gate.is_some());
+    let size = if gated { (1500, 450) } else { (1100, 450) };
+    let root = SVGBackend::with_string(svg, size).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
     let (left, right) = root.split_horizontally(640);
+    let (right, gate) = if gated {
+        let (r, g) = right.split_horizontally(430);
+        (r, Some(g))
+    } else {
+        (right.clone(), None)
+    };
 
     // Loss curves: x is the epoch counted over all generations.
     let mut train = Vec::new();
@@ -176,6 +188,86 @@ fn draw_into(svg: &mut String, drawn: &[Drawn]) -> Result<(), String> {
                 .map(|&(g, s)| Circle::new((g, s), 4, SCORE.filled())),
         )
         .map_err(|e| e.to_string())?;
+    if let Some(area) = gate {
+        draw_gate(&area, drawn)?;
+    }
     root.present().map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+const CANDIDATE: RGBColor = RGBColor(120, 80, 170);
+const CHAMPION: RGBColor = RGBColor(200, 150, 20);
+
+/// The gate by generation: each candidate's mean pieces per position
+/// (filled: kept) and the champion's after the gate.
+fn draw_gate<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    drawn: &[Drawn],
+) -> Result<(), String> {
+    let gates: Vec<(f64, &GateRecord)> = drawn
+        .iter()
+        .enumerate()
+        .filter_map(|(g, d)| d.gate.as_ref().map(|r| (g as f64, r)))
+        .collect();
+    let champion: Vec<(f64, f64)> = gates
+        .iter()
+        .map(|&(g, r)| {
+            let best = if r.kept {
+                &r.candidate
+            } else {
+                &r.champion_figures
+            };
+            (g, best.pieces_mean)
+        })
+        .collect();
+    let candidates: Vec<(f64, f64, bool)> = gates
+        .iter()
+        .map(|&(g, r)| (g, r.candidate.pieces_mean, r.kept))
+        .collect();
+    let values = champion
+        .iter()
+        .map(|p| p.1)
+        .chain(candidates.iter().map(|p| p.1));
+    let top = values.fold(1.0, f64::max) * 1.15;
+    let mut chart = ChartBuilder::on(area)
+        .caption("Gate: pieces per position", ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(34)
+        .y_label_area_size(50)
+        .build_cartesian_2d(-0.5f64..(drawn.len().max(1) as f64 - 0.5), 0f64..top)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("generation")
+        .y_desc("pieces")
+        .x_labels(drawn.len().clamp(2, 12))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    chart
+        .draw_series(LineSeries::new(champion, CHAMPION.stroke_width(2)))
+        .map_err(|e| e.to_string())?
+        .label("champion")
+        .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], CHAMPION.stroke_width(2)));
+    chart
+        .draw_series(candidates.iter().map(|&(g, p, kept)| {
+            let style = if kept {
+                CANDIDATE.filled()
+            } else {
+                CANDIDATE.stroke_width(2)
+            };
+            Circle::new((g, p), 5, style)
+        }))
+        .map_err(|e| e.to_string())?
+        .label("candidate (filled: kept)")
+        .legend(|(x, y)| Circle::new((x + 10, y), 5, CANDIDATE.filled()));
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())?;
     Ok(())
 }

@@ -31,7 +31,7 @@ impl Generations<'_> {
             return Err(TrainError::NoSamples(g));
         }
         self.observer.phase(g, Phase::Samples, u64::from(depths));
-        let dir = self.gen_dir(g).join("master");
+        let dir = self.master_dir(g)?;
         let want = if self.learns_heuristic(g) {
             self.config.heuristic_samples.max(self.config.samples)
         } else {
@@ -70,6 +70,7 @@ impl Generations<'_> {
             }
             self.observer.advanced(1);
         }
+        out.extend(self.steady_samples(g)?);
         if self.config.chain_points {
             out = self.with_chain_points(g, out)?;
         }
@@ -83,7 +84,7 @@ impl Generations<'_> {
     fn with_chain_points(&self, g: u32, samples: Vec<Sampled>) -> Result<Vec<Sampled>, TrainError> {
         let depth = self.config.quiescent;
         let knewjade = Knewjade::new(Weights::dnf86(), Some(depth));
-        let net = self.start_evaluator(g)?;
+        let net = self.champion_evaluator(g)?;
         let inner: &dyn Evaluator = match &net {
             Some(e) => e,
             None => knewjade.heuristic(),

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Copies a training folder's small files (settings, every generation's JSON
+# figures and gate, the log, the picture, and the champion's nets) into a
+# folder under version control, so a long run's results outlive the machine
+# it runs on. Usage: scripts/snapshot-train.sh runs/learn-1 data/train/learn-1
+# (The samples and targets stay behind: a resume elsewhere needs the whole
+# folder, whose window reads the last generations' samples.)
+set -euo pipefail
+src=${1:?usage: snapshot-train.sh TRAINING_DIR DEST}
+dest=${2:?usage: snapshot-train.sh TRAINING_DIR DEST}
+[ -f "$src/train.json" ] || { echo "snapshot-train.sh: $src is not a training folder (no train.json)" >&2; exit 2; }
+mkdir -p "$dest"
+for f in train.json champion.json gate-start.json log.jsonl progress.svg; do
+    [ -f "$src/$f" ] && cp "$src/$f" "$dest/$f.tmp" && mv "$dest/$f.tmp" "$dest/$f"
+done
+for gen in "$src"/gen-*/; do
+    name=$(basename "$gen")
+    mkdir -p "$dest/$name"
+    for f in generation.json gate.json master.json fit.json rescale.json; do
+        [ -f "$gen/$f" ] && cp "$gen/$f" "$dest/$name/$f"
+    done
+done
+if [ -f "$src/champion.json" ]; then
+    net=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["net"])' "$src/champion.json")
+    dir=$(dirname "$net")
+    mkdir -p "$dest/$dir"
+    cp "$src/$net" "$dest/$net"
+    cp "$src/${net%.f32}.nnue" "$dest/${net%.f32}.nnue"
+fi
+echo "copied $src's small files to $dest"

@@ -1,0 +1,620 @@
+//! The learning loop's additions to a generation: a champion kept by a
+//! gate, a window of generations to fit on, samples from the steady state
+//! of long games, and training targets graded by how long a dying beam
+//! lasted. All of it is off in a folder whose settings have no
+//! [`Learning`] (the folders made before it go on as they were).
+//!
+//! # Why
+//! The plain loop fitted each net to its own generation's data alone, made
+//! the next master beam with it whatever it was worth, and sampled only
+//! master beams from the empty well, which die by piece 400: it got worse
+//! after its third generation (79 lines at width 10,000, then 68 and 39),
+//! and it never saw the steady state every long record lives in (from
+//! about piece 100: stack 10-16 rows, about 0.40 lines a piece;
+//! `NNUE.md`). So:
+//! - **the gate**: a generation's net (the candidate) becomes the champion
+//!   only if it survives longer than the champion from a fixed set of
+//!   positions ([`Gate`]: the empty well and starts spread over the
+//!   [`Learning::games`], each with its game's history; compared by the
+//!   total pieces survived, then the total lines), played by
+//!   [`crate::strength::measure_positions`] with the lookahead the master
+//!   beam uses. Master beams, sampling beams and training beams all use the
+//!   champion. `gen-NNN/gate.json` holds each candidate's figures, the
+//!   champion's, the paired difference and why it was kept or not, and
+//!   `champion.json` points at the champion (written after `gate.json`:
+//!   the trainer's commit point; the champion is always what the gates on
+//!   disk say, [`Generations::champion_before`]). A master beam whose
+//!   champion has not changed is the previous one's, not played again.
+//! - **the window**: a fit reads the samples and targets of the last
+//!   [`Learning::window`] generations, each generation's surviving targets
+//!   standardised by its own map (mean 0, standard deviation 1), so every
+//!   generation's values are on one scale, and a lost game is the fixed
+//!   anchor `lost_value`;
+//! - **the steady state**: besides the master beam's wells, a generation
+//!   samples the beams of small searches ([`crate::search::small::levels`])
+//!   started every [`Learning::start_every`] pieces from piece 100 of each
+//!   of [`Learning::games`] (the 302- and 366-line records by default,
+//!   never the longest record, whose positions judge) and of the master
+//!   beam's best game, and a few pieces before that game's end
+//!   ([`Learning::before_death`]), where the champion's beam died;
+//! - **graded targets**: a training beam that dies after
+//!   [`Learning::graded_from`] of its pieces is less lost than one that
+//!   dies at once: its target rises linearly from `lost_value` towards half
+//!   of it as its death comes later (each death's piece is kept in
+//!   `died.bin`, so the grading is a setting of the fit, not of the data).
+//!
+//! Every step is one [`super::folder::step`], seeded, and collected in
+//! order, so a killed trainer goes on to the same files.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::data::{self, Sampled};
+use super::folder::{generation_dir, read_json, write_json, Rescale, FROM_F32};
+use super::generation::Generations;
+use super::{Phase, TrainError};
+use crate::enemy::{mild_choice, EnemyKind};
+use crate::evaluate::Lookahead;
+use crate::movegen::MoveGen;
+use crate::nnue::{Net, NetEvaluator, QuantNet, Rng, Sample};
+use crate::run::start::Start;
+use crate::search::small::{self, Order, Shape};
+use crate::strength::{measure_positions, paired_difference, Outcome, Position, Summary};
+
+/// The learning loop's settings (see the module doc).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Learning {
+    /// Generations whose samples and targets a fit reads: this one and the
+    /// `window − 1` before it.
+    pub window: u32,
+    /// Long games: starts for the sampling beams and for the gate.
+    pub games: Vec<Game>,
+    /// A sampling beam starts every this many pieces, from piece 100, in
+    /// each game and in the master beam's best game.
+    pub start_every: u32,
+    /// The sampling beams.
+    pub start_beam: Shape,
+    /// Wells drawn from the sampling beams per generation (each followed
+    /// by `children` children and its chain point, as the master's are).
+    pub start_samples: usize,
+    /// Sampling beams also start this many pieces before the master
+    /// beam's best game ended.
+    pub before_death: Vec<u32>,
+    /// A training beam that dies after this many pieces gets a graded
+    /// target.
+    pub graded_from: u32,
+    /// The gate.
+    pub gate: Gate,
+}
+
+/// A long game, by name and replay (any of the game's formats).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Game {
+    /// A short name.
+    pub name: String,
+    /// The replay.
+    pub replay: String,
+}
+
+/// The gate's positions and search.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Gate {
+    /// The small search's width.
+    pub width: usize,
+    /// Pieces it plays at most from a start.
+    pub cap: u32,
+    /// The first start in each game (besides the empty well).
+    pub first: u32,
+    /// Then a start every this many pieces, up to 30 pieces before the
+    /// game's end.
+    pub every: u32,
+}
+
+impl Default for Learning {
+    fn default() -> Learning {
+        Learning {
+            window: 4,
+            games: vec![
+                Game {
+                    name: "dnf-302".into(),
+                    replay: include_str!("../../data/strength/dnf-302.txt")
+                        .trim()
+                        .into(),
+                },
+                Game {
+                    name: "dnf-366".into(),
+                    replay: include_str!("../../data/strength/dnf-366.txt")
+                        .trim()
+                        .into(),
+                },
+            ],
+            start_every: 50,
+            start_beam: Shape {
+                width: 100,
+                pieces: 30,
+            },
+            start_samples: 50_000,
+            before_death: vec![40, 20],
+            graded_from: 10,
+            gate: Gate {
+                width: 300,
+                cap: 300,
+                first: 100,
+                every: 40,
+            },
+        }
+    }
+}
+
+/// Where the steady state begins in the records (`NNUE.md`).
+const STEADY: u32 = 100;
+
+/// A gate's result for one generation, `gen-NNN/gate.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GateRecord {
+    /// The candidate's generation.
+    pub generation: u32,
+    /// The candidate's figures.
+    pub candidate: Summary,
+    /// Its outcome per gate position.
+    pub outcomes: Vec<Outcome>,
+    /// The champion it was measured against: the generation that made it
+    /// (`None`: the start net).
+    pub champion: Option<u32>,
+    /// The champion's figures.
+    pub champion_figures: Summary,
+    /// Candidate minus champion, pieces per start: mean and standard
+    /// error.
+    pub pieces_difference: (f64, f64),
+    /// The same for lines.
+    pub lines_difference: (f64, f64),
+    /// Whether the candidate became the champion.
+    pub kept: bool,
+    /// Why, in words.
+    pub why: String,
+    /// Wall seconds of the gate.
+    pub seconds: f64,
+}
+
+/// `champion.json`: the net master, sampling and training beams use.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Champion {
+    /// The generation that made it (`None`: the start net).
+    pub generation: Option<u32>,
+    /// Its training net, relative to the folder.
+    pub net: PathBuf,
+    /// Its gate figures.
+    pub figures: Summary,
+    /// The generations after which it was the champion.
+    pub through: u32,
+}
+
+/// `gate-start.json`: the start net's gate figures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(super) struct StartFigures {
+    figures: Summary,
+    outcomes: Vec<Outcome>,
+}
+
+/// The champion's file.
+pub fn champion_path(dir: &Path) -> PathBuf {
+    dir.join("champion.json")
+}
+
+/// The target of a training beam that died at piece `at` of `pieces`
+/// (graded after `from` pieces: see the module doc).
+pub fn graded(lost: f32, at: u32, pieces: u32, from: u32) -> f32 {
+    if at <= from || pieces <= from {
+        return lost;
+    }
+    let share = (at - from) as f32 / (pieces - from + 1) as f32;
+    lost * (1.0 - 0.5 * share)
+}
+
+impl Generations<'_> {
+    fn learning(&self) -> Option<&Learning> {
+        self.config.learning.as_ref()
+    }
+
+    /// The generation whose net is the champion when generation `g` starts
+    /// (`None`: the start net, or the heuristic when there is none). The
+    /// plain loop's champion is always the previous generation's net.
+    pub(super) fn champion_before(&self, g: u32) -> Result<Option<u32>, TrainError> {
+        if self.learning().is_none() {
+            return Ok(g.checked_sub(1));
+        }
+        let mut champion = None;
+        for h in 0..g {
+            let path = generation_dir(self.dir, h).join("gate.json");
+            if let Some(gate) = read_json::<GateRecord>(&path)? {
+                if gate.kept {
+                    champion = Some(h);
+                }
+            }
+        }
+        Ok(champion)
+    }
+
+    /// The champion's training net when generation `g` starts.
+    pub(super) fn champion_net(&self, g: u32) -> Result<Option<Net>, TrainError> {
+        let path = match self.champion_before(g)? {
+            Some(h) => generation_dir(self.dir, h).join("net.f32"),
+            None => self.dir.join(FROM_F32),
+        };
+        Ok(if path.exists() {
+            Some(Net::load(&path)?)
+        } else {
+            None
+        })
+    }
+
+    /// The generation whose master beam generation `g` uses: its own, or
+    /// with the learning loop an earlier one's when the champion is the
+    /// same (a master beam depends on nothing else).
+    pub(super) fn master_source(&self, g: u32) -> Result<u32, TrainError> {
+        if self.learning().is_none() {
+            return Ok(g);
+        }
+        let champion = self.champion_before(g)?;
+        let mut source = g;
+        while source > 0 && self.champion_before(source - 1)? == champion {
+            source -= 1;
+        }
+        Ok(source)
+    }
+
+    /// The gate's positions: the empty well and the starts of every game.
+    fn gate_positions(&self, learning: &Learning) -> Result<Vec<Position>, TrainError> {
+        let mut out = Vec::new();
+        for (i, game) in learning.games.iter().enumerate() {
+            let length = self.game_length(game)?;
+            let mut starts: Vec<u32> = if i == 0 { vec![0] } else { Vec::new() };
+            let every = learning.gate.every.max(1);
+            starts.extend(
+                (learning.gate.first..length.saturating_sub(30))
+                    .step_by(every as usize)
+                    .filter(|&a| a > 0),
+            );
+            out.extend(self.positions(game, &starts)?);
+        }
+        Ok(out)
+    }
+
+    /// The pieces `game` lasts against HATETRIS.
+    fn game_length(&self, game: &Game) -> Result<u32, TrainError> {
+        let (_, prefix) = Start::from_replay(&game.replay, None, EnemyKind::Hatetris)
+            .map_err(|e| self.bad_game(game, 0, e))?;
+        Ok(prefix.at())
+    }
+
+    fn positions(&self, game: &Game, starts: &[u32]) -> Result<Vec<Position>, TrainError> {
+        Position::all(&game.name, &game.replay, starts)
+            .map_err(|(at, e)| self.bad_game(game, at, e))
+    }
+
+    fn bad_game(&self, game: &Game, at: u32, e: impl std::fmt::Display) -> TrainError {
+        TrainError::Config {
+            path: super::folder::config_path(self.dir),
+            why: format!("game {}, piece {at}: {e}", game.name),
+        }
+    }
+
+    /// The steady-state samples of generation `g`: wells of sampling beams
+    /// started in the games and in the master beam's best game (see the
+    /// module doc), `start_samples` of them drawn without replacement, each
+    /// followed by `children` random children. Empty without the learning
+    /// loop.
+    pub(super) fn steady_samples(&self, g: u32) -> Result<Vec<Sampled>, TrainError> {
+        let Some(learning) = self.learning() else {
+            return Ok(Vec::new());
+        };
+        let mut positions = Vec::new();
+        let every = learning.start_every.max(1) as usize;
+        for game in &learning.games {
+            let length = self.game_length(game)?;
+            let starts: Vec<u32> = (STEADY..length.saturating_sub(10)).step_by(every).collect();
+            positions.extend(self.positions(game, &starts)?);
+        }
+        let best = crate::run::best_replay_path(&self.master_dir(g)?);
+        if let Ok(text) = std::fs::read_to_string(&best) {
+            let game = Game {
+                name: "master".into(),
+                replay: text.trim().to_string(),
+            };
+            let length = self.game_length(&game)?;
+            let mut starts: Vec<u32> = (STEADY..length).step_by(every).collect();
+            starts.extend(
+                learning
+                    .before_death
+                    .iter()
+                    .filter(|&&b| b < length)
+                    .map(|&b| length - b),
+            );
+            starts.sort_unstable();
+            starts.dedup();
+            positions.extend(self.positions(&game, &starts)?);
+        }
+        let eval = self
+            .champion_evaluator(g)?
+            .ok_or_else(|| TrainError::Config {
+                path: super::folder::config_path(self.dir),
+                why: "the learning loop's sampling beams need a net: start the folder with --from, or learn the heuristic first".into(),
+            })?;
+        self.observer
+            .phase(g, Phase::Samples, positions.len() as u64);
+        let levels: Vec<Vec<Sampled>> = positions
+            .par_iter()
+            .map(|p| {
+                let levels = small::levels(
+                    &p.origin,
+                    learning.start_beam,
+                    EnemyKind::Hatetris,
+                    &eval,
+                    Order::Trainer,
+                );
+                self.observer.advanced(1);
+                levels
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, level)| {
+                        level.iter().map(move |&well| Sampled {
+                            well,
+                            depth: p.at + i as u32 + 1,
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut pool: Vec<Sampled> = levels.into_iter().flatten().collect();
+        let mut rng = Rng::new(self.config.seed ^ (0x0057_EAD1_u64 << 32) ^ u64::from(g));
+        let want = learning.start_samples.min(pool.len());
+        // The first `want` of a partial Fisher-Yates shuffle.
+        for i in 0..want {
+            let j = i + rng.below(pool.len() - i);
+            pool.swap(i, j);
+        }
+        pool.truncate(want);
+        let mut out = Vec::with_capacity(want * (1 + self.config.children));
+        let mut children = Vec::new();
+        for s in pool {
+            out.push(s);
+            let gen = MoveGen::new(&s.well);
+            children.clear();
+            gen.children(mild_choice(&gen), &mut children);
+            for _ in 0..self.config.children.min(children.len()) {
+                let c = children.swap_remove(rng.below(children.len()));
+                out.push(Sampled {
+                    well: c.well,
+                    depth: s.depth + 1,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The champion's quantised net when generation `g` starts, without
+    /// the lookahead.
+    pub(super) fn champion_evaluator(&self, g: u32) -> Result<Option<NetEvaluator>, TrainError> {
+        Ok(match self.champion_net(g)? {
+            Some(net) => Some(NetEvaluator::new(QuantNet::from_net(&net)?)),
+            None => None,
+        })
+    }
+
+    /// The training batch of generation `g` with the learning loop: the
+    /// samples and targets of the window's generations, each on the one
+    /// scale (survivors standardised by their generation's map, deaths
+    /// graded from the lost value). `None` without the learning loop.
+    pub(super) fn window_batch(&self, g: u32) -> Result<Option<Vec<Sample>>, TrainError> {
+        let Some(learning) = self.learning() else {
+            return Ok(None);
+        };
+        let first = g.saturating_sub(learning.window.max(1) - 1);
+        let lost = self.config.lost_value as f32;
+        let pieces = self.config.beam.pieces;
+        let mut batch = Vec::new();
+        for h in first..=g {
+            if self.learns_heuristic(h) && h != g {
+                continue;
+            }
+            let gen = generation_dir(self.dir, h);
+            let samples = data::load_samples(&gen.join("samples.bin"))?;
+            let targets = data::load_targets(&gen.join("targets.bin"))?;
+            let died = match gen.join("died.bin") {
+                p if p.exists() => data::load_targets(&p)?,
+                _ => vec![0.0; targets.len()],
+            };
+            let rescale: Option<Rescale> = read_json(&gen.join("rescale.json"))?;
+            for ((s, &t), &d) in samples.iter().zip(&targets).zip(&died) {
+                let target = if d > 0.0 {
+                    graded(lost, d as u32, pieces, learning.graded_from)
+                } else if t == lost {
+                    lost
+                } else {
+                    match rescale {
+                        Some(r) => r.scale * t + r.shift,
+                        None => t,
+                    }
+                };
+                batch.push(Sample {
+                    well: s.well,
+                    target,
+                });
+            }
+        }
+        Ok(Some(batch))
+    }
+
+    /// Step 5 with the learning loop: generation `g`'s net against the
+    /// champion on the gate positions; `gate.json`, then `champion.json`.
+    pub(super) fn gate(&self, g: u32) -> Result<Option<GateRecord>, TrainError> {
+        let Some(learning) = self.learning() else {
+            return Ok(None);
+        };
+        let path = generation_dir(self.dir, g).join("gate.json");
+        let record = self.step(g, Phase::Gate, &path, || {
+            let started = std::time::Instant::now();
+            let positions = self.gate_positions(learning)?;
+            self.observer.phase(g, Phase::Gate, 2);
+            let champion = self.champion_before(g)?;
+            let champion_outcomes = match champion {
+                Some(h) => {
+                    let path = generation_dir(self.dir, h).join("gate.json");
+                    read_json::<GateRecord>(&path)?
+                        .map(|r| r.outcomes)
+                        .ok_or_else(|| TrainError::Config {
+                            path,
+                            why: "missing (the champion's gate wrote it)".into(),
+                        })?
+                }
+                None => self.start_figures(learning, &positions)?,
+            };
+            self.observer.advanced(1);
+            let net = Net::load(&generation_dir(self.dir, g).join("net.f32"))?;
+            let eval = Lookahead::new(
+                NetEvaluator::new(QuantNet::from_net(&net)?),
+                self.config.quiescent,
+            );
+            let outcomes =
+                measure_positions(&positions, learning.gate.cap, &eval, learning.gate.width);
+            self.observer.advanced(1);
+            Ok(judge(
+                g,
+                champion,
+                outcomes,
+                &champion_outcomes,
+                started.elapsed().as_secs_f64(),
+            ))
+        })?;
+        self.commit_champion(g, &record)?;
+        Ok(Some(record))
+    }
+
+    /// The start net's gate outcomes (`gate-start.json`, once per
+    /// folder); empty when there is no start net (the first generation then
+    /// learns the heuristic, and its net is kept whatever it does).
+    fn start_figures(
+        &self,
+        learning: &Learning,
+        positions: &[Position],
+    ) -> Result<Vec<Outcome>, TrainError> {
+        let from = self.dir.join(FROM_F32);
+        if !from.exists() {
+            return Ok(Vec::new());
+        }
+        let path = self.dir.join("gate-start.json");
+        let (f, _) = super::folder::step(&path, || {
+            let net = Net::load(&from)?;
+            let eval = Lookahead::new(
+                NetEvaluator::new(QuantNet::from_net(&net)?),
+                self.config.quiescent,
+            );
+            let outcomes =
+                measure_positions(positions, learning.gate.cap, &eval, learning.gate.width);
+            Ok(StartFigures {
+                figures: Summary::of(&outcomes),
+                outcomes,
+            })
+        })?;
+        Ok(f.outcomes)
+    }
+
+    /// Writes `champion.json` for the champion after generation `g`.
+    fn commit_champion(&self, g: u32, record: &GateRecord) -> Result<(), TrainError> {
+        let champion = self.champion_before(g + 1)?;
+        let (net, figures) = match champion {
+            Some(h) if h == g => (
+                PathBuf::from(format!("gen-{h:03}/net.f32")),
+                record.candidate.clone(),
+            ),
+            Some(h) => (
+                PathBuf::from(format!("gen-{h:03}/net.f32")),
+                record.champion_figures.clone(),
+            ),
+            None => (PathBuf::from(FROM_F32), record.champion_figures.clone()),
+        };
+        write_json(
+            &champion_path(self.dir),
+            &Champion {
+                generation: champion,
+                net,
+                figures,
+                through: g,
+            },
+        )
+    }
+}
+
+/// The gate's verdict: kept if the candidate survived more pieces in all
+/// (ties: more lines); the first net of a folder without a start net is
+/// kept whatever it does.
+fn judge(
+    g: u32,
+    champion: Option<u32>,
+    outcomes: Vec<Outcome>,
+    champion_outcomes: &[Outcome],
+    seconds: f64,
+) -> GateRecord {
+    let candidate = Summary::of(&outcomes);
+    let pieces = |o: &[Outcome]| o.iter().map(|o| f64::from(o.pieces)).collect::<Vec<_>>();
+    let lines = |o: &[Outcome]| o.iter().map(|o| f64::from(o.lines)).collect::<Vec<_>>();
+    let (kept, why, champion_figures, pieces_difference, lines_difference) =
+        if champion_outcomes.is_empty() {
+            (
+                true,
+                "the folder's first net (no start net to beat)".to_string(),
+                candidate.clone(),
+                (0.0, 0.0),
+                (0.0, 0.0),
+            )
+        } else {
+            let theirs = Summary::of(champion_outcomes);
+            let ours = (candidate.pieces, sum(&lines(&outcomes)));
+            let best = (theirs.pieces, sum(&lines(champion_outcomes)));
+            let dp = paired_difference(&pieces(&outcomes), &pieces(champion_outcomes));
+            let dl = paired_difference(&lines(&outcomes), &lines(champion_outcomes));
+            let kept = ours.0 > best.0 || (ours.0 == best.0 && ours.1 > best.1);
+            let why = format!(
+                "{} pieces and {} lines in all against the champion's {} and {}: {}",
+                ours.0,
+                ours.1,
+                best.0,
+                best.1,
+                if kept { "kept" } else { "not kept" }
+            );
+            (kept, why, theirs, dp, dl)
+        };
+    GateRecord {
+        generation: g,
+        candidate,
+        outcomes,
+        champion,
+        champion_figures,
+        pieces_difference,
+        lines_difference,
+        kept,
+        why,
+        seconds,
+    }
+}
+
+fn sum(xs: &[f64]) -> u64 {
+    xs.iter().sum::<f64>() as u64
+}
+
+/// The gate figures of every generation in `dir` that was gated.
+pub fn gates(dir: &Path) -> Result<Vec<GateRecord>, TrainError> {
+    let mut out = Vec::new();
+    for g in 0.. {
+        let gen = generation_dir(dir, g);
+        if !gen.is_dir() {
+            break;
+        }
+        if let Some(r) = read_json::<GateRecord>(&gen.join("gate.json"))? {
+            out.push(r);
+        }
+    }
+    Ok(out)
+}
