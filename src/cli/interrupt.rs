@@ -36,9 +36,20 @@ const WRITE_WAIT: Duration = Duration::from_secs(10);
 /// The temporary folders of this process, removed by [`exit_at_once`].
 static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// Set when a signal's handler has begun ending the process.
+static EXITING: AtomicBool = AtomicBool::new(false);
+
+/// Whether a signal's handler is ending the process: the command's own
+/// thread then reports nothing (what fails under it, a temporary folder
+/// removed, is the handler's doing) and waits for the end.
+pub fn exiting() -> bool {
+    EXITING.load(Ordering::SeqCst)
+}
+
 /// Ends the process now with [`EXIT_CODE`], leaving nothing half-written
 /// and no temporary folder.
 fn exit_now() -> ! {
+    EXITING.store(true, Ordering::SeqCst);
     // Kept to the end: no write starts after this.
     let gate = hatetris::folder::atomic::close_gate(WRITE_WAIT);
     let dirs = TEMPORARY.lock().map(|d| d.clone()).unwrap_or_default();
@@ -68,6 +79,7 @@ pub fn stop_search(stop: Arc<AtomicBool>) -> Result<()> {
 /// `message` is its one line (what is kept, how to go on).
 pub fn exit_at_once(message: String) -> Result<()> {
     ctrlc::set_handler(move || {
+        EXITING.store(true, Ordering::SeqCst);
         note!("{message}");
         exit_now();
     })

@@ -46,6 +46,12 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// Whether a signal's handler is ending the process (see
+/// [`interrupt::exiting`]): `main` then waits for it instead of reporting.
+pub fn exiting() -> bool {
+    interrupt::exiting()
+}
+
 /// The context of every error writing to standard output (a full disk, say).
 pub(crate) const STDOUT: &str = "writing to standard output";
 
