@@ -9,10 +9,17 @@
 //! The machines are noisy, so compare figures taken in one run, and read
 //! the ratios, not the absolute numbers.
 //!
-//! The per-well workloads run over a file of wells, [`WELLS_FILE`] by
-//! default, read by [`read_wells`] (the command line and the criterion
-//! benches alike). The search workload starts from the empty well and is
+//! The per-well workloads run over a list of wells: [`WELLS_FILE`]'s, built
+//! into the binary ([`built_in_wells`], so an installed `hatetris` runs
+//! them from any folder), or a file read by [`read_wells`] ([`wells`]
+//! picks). The search workload starts from the empty well and is
 //! assembled by [`crate::launch`], as a command's search is.
+//!
+//! Each timed figure keeps its spread over the runs ([`Spread`]: min,
+//! median, max), and [`doubt`] says when a figure is not to be trusted: a
+//! run too short for the clock (a few milliseconds, where timer and clock
+//! ramp-up dominate: `bench movegen` once gave 1.48 to 5.52 µs for one
+//! figure over six runs of 0.06 s), or runs too far apart.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -30,6 +37,91 @@ use crate::well::Well;
 /// in searches, one per line), relative to the crate's root.
 pub const WELLS_FILE: &str = "data/bench-wells.txt";
 
+/// [`WELLS_FILE`]'s text, built into the binary.
+pub const BUILT_IN_WELLS: &str = include_str!("../data/bench-wells.txt");
+
+/// [`WELLS_FILE`]'s wells, from the copy built into the binary.
+pub fn built_in_wells() -> Result<Vec<Well>, InputError> {
+    input::parse_wells(BUILT_IN_WELLS, WELLS_FILE)
+}
+
+/// The wells of `path`, or the built-in ones ([`built_in_wells`]) when
+/// `None`.
+pub fn wells(path: Option<&Path>) -> Result<Vec<Well>, InputError> {
+    match path {
+        Some(path) => read_wells(path),
+        None => built_in_wells(),
+    }
+}
+
+/// A figure's spread over its timed runs.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Spread {
+    /// The fastest run.
+    pub min: f64,
+    /// The median run (the figure reported).
+    pub median: f64,
+    /// The slowest run.
+    pub max: f64,
+}
+
+impl Spread {
+    /// The spread of `runs` (NaN figures when there are none).
+    pub fn of(runs: &[f64]) -> Spread {
+        let min = runs.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = runs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        match runs.is_empty() {
+            true => Spread {
+                min: f64::NAN,
+                median: f64::NAN,
+                max: f64::NAN,
+            },
+            false => Spread {
+                min,
+                median: median(runs.to_vec()),
+                max,
+            },
+        }
+    }
+
+    /// (max − min) / median: 0.1 is runs 10 % apart.
+    pub fn relative(&self) -> f64 {
+        (self.max - self.min) / self.median
+    }
+}
+
+/// One timed run shorter than this is too short to trust (timer
+/// resolution, the clock's ramp-up and one interruption weigh on it).
+pub const SHORTEST_TRUSTED_RUN_S: f64 = 0.1;
+
+/// Runs further apart than this share of the median make a figure one
+/// not to trust (one slow run among five, from another process's burst,
+/// moves the median little; a quarter of it is past that).
+pub const WIDEST_TRUSTED_SPREAD: f64 = 0.25;
+
+/// Why a figure is not to be trusted, or `None`: a timed run (of
+/// `run_s` seconds, the median one) shorter than
+/// [`SHORTEST_TRUSTED_RUN_S`], or runs further apart than
+/// [`WIDEST_TRUSTED_SPREAD`].
+pub fn doubt(spread: &Spread, run_s: f64) -> Option<String> {
+    if run_s < SHORTEST_TRUSTED_RUN_S {
+        return Some(format!(
+            "each run took {:.0} ms, too short to trust (under {:.0} ms)",
+            run_s * 1e3,
+            SHORTEST_TRUSTED_RUN_S * 1e3
+        ));
+    }
+    if spread.relative() > WIDEST_TRUSTED_SPREAD {
+        return Some(format!(
+            "the runs are {:.0} % apart ({:.3} to {:.3}): the machine was busy",
+            100.0 * spread.relative(),
+            spread.min,
+            spread.max
+        ));
+    }
+    None
+}
+
 /// A non-empty file of wells, one per line (see [`WELLS_FILE`]).
 pub fn read_wells(path: &Path) -> Result<Vec<Well>, InputError> {
     let name = input::name(Some(path));
@@ -46,10 +138,9 @@ pub fn source_path(relative: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
 }
 
-/// [`WELLS_FILE`] in this crate's source tree: the criterion benches'
-/// workload.
+/// [`WELLS_FILE`]'s wells (built in): the criterion benches' workload.
 pub fn source_wells() -> Result<Vec<Well>, InputError> {
-    read_wells(&source_path(WELLS_FILE))
+    built_in_wells()
 }
 
 /// Every (well, piece) family of children of `wells`: the children of all
@@ -96,6 +187,11 @@ pub struct MovegenBench {
     pub chosen_children_us: f64,
     /// The children of all seven pieces built as wells.
     pub all7_children_us: f64,
+    /// The three figures' spreads over the runs, in their order.
+    pub spreads: [Spread; 3],
+    /// Seconds of each figure's median run (as many passes over the wells
+    /// as last about twice [`SHORTEST_TRUSTED_RUN_S`]).
+    pub run_seconds: [f64; 3],
     /// Signature: the sum over wells of the chosen piece's index.
     pub choice_signature: u64,
     /// Signature: children built for the chosen pieces.
@@ -118,21 +214,34 @@ pub fn median(mut xs: Vec<f64>) -> f64 {
     }
 }
 
-/// Runs `f` over all wells `runs` times and returns the median µs per well
-/// and the (identical across runs) signature.
-fn time_per_well(wells: &[Well], runs: usize, mut f: impl FnMut(&Well) -> u64) -> (f64, u64) {
+/// Runs `f` over all wells `runs` times and returns the spread of µs per
+/// well and the (identical across runs) signature of one pass. A run is
+/// as many passes over the wells as make it last twice
+/// [`SHORTEST_TRUSTED_RUN_S`] (one untimed pass first warms the caches and
+/// measures a pass, which the first, cold pass overestimates): one pass of the 2,000 built-in wells takes 1 to 8 ms,
+/// which the clock alone made vary threefold.
+fn time_per_well(
+    wells: &[Well],
+    runs: usize,
+    mut f: impl FnMut(&Well) -> u64,
+) -> (Spread, u64, f64) {
+    let mut pass = || -> u64 { wells.iter().map(|w| f(black_box(w))).sum() };
+    let start = Instant::now();
+    let signature = black_box(pass());
+    let once = start.elapsed().as_secs_f64().max(1e-9);
+    let passes = ((2.0 * SHORTEST_TRUSTED_RUN_S / once).ceil() as usize).clamp(1, 10_000);
     let mut times = Vec::with_capacity(runs);
-    let mut signature = 0;
     for _ in 0..runs {
         let start = Instant::now();
-        let mut sum = 0u64;
-        for well in wells {
-            sum += f(black_box(well));
+        for _ in 0..passes {
+            black_box(pass());
         }
-        times.push(start.elapsed().as_secs_f64() * 1e6 / wells.len().max(1) as f64);
-        signature = black_box(sum);
+        let per = (passes * wells.len()).max(1) as f64;
+        times.push(start.elapsed().as_secs_f64() * 1e6 / per);
     }
-    (median(times), signature)
+    let spread = Spread::of(&times);
+    let run_s = spread.median * (passes * wells.len()) as f64 / 1e6;
+    (spread, signature, run_s)
 }
 
 /// The piece choice timed with each way of computing wave transitions.
@@ -159,12 +268,12 @@ pub fn bench_transitions(wells: &[Well], runs: usize) -> TransitionBench {
         best.1 as u64
     }
     let mut cache = Cached::default();
-    let (direct_us, a) = time_per_well(wells, runs, |w| choice(&MoveGen::new(w), &mut Direct));
-    let (cached_us, b) = time_per_well(wells, runs, |w| choice(&MoveGen::new(w), &mut cache));
+    let (direct, a, _) = time_per_well(wells, runs, |w| choice(&MoveGen::new(w), &mut Direct));
+    let (cached, b, _) = time_per_well(wells, runs, |w| choice(&MoveGen::new(w), &mut cache));
     assert_eq!(a, b, "both ways choose the same pieces");
     TransitionBench {
-        direct_us,
-        cached_us,
+        direct_us: direct.median,
+        cached_us: cached.median,
         distinct: cache.len(),
     }
 }
@@ -172,18 +281,18 @@ pub fn bench_transitions(wells: &[Well], runs: usize) -> TransitionBench {
 /// Times the three move-generation workloads (median of `runs`).
 pub fn bench_movegen(wells: &[Well], runs: usize) -> MovegenBench {
     let mut buf: Vec<Child> = Vec::with_capacity(256);
-    let (choice_us, choice_signature) = time_per_well(wells, runs, |w| {
+    let (choice, choice_signature, choice_s) = time_per_well(wells, runs, |w| {
         let gen = MoveGen::new(w);
         mild_choice(&gen).index() as u64
     });
-    let (chosen_children_us, chosen_children) = time_per_well(wells, runs, |w| {
+    let (chosen, chosen_children, chosen_s) = time_per_well(wells, runs, |w| {
         let gen = MoveGen::new(w);
         let piece = mild_choice(&gen);
         buf.clear();
         gen.children(piece, &mut buf);
         buf.len() as u64
     });
-    let (all7_children_us, all7_children) = time_per_well(wells, runs, |w| {
+    let (all7, all7_children, all7_s) = time_per_well(wells, runs, |w| {
         let gen = MoveGen::new(w);
         buf.clear();
         for piece in Piece::ALL {
@@ -193,9 +302,11 @@ pub fn bench_movegen(wells: &[Well], runs: usize) -> MovegenBench {
     });
     MovegenBench {
         wells: wells.len(),
-        choice_us,
-        chosen_children_us,
-        all7_children_us,
+        choice_us: choice.median,
+        chosen_children_us: chosen.median,
+        all7_children_us: all7.median,
+        spreads: [choice, chosen, all7],
+        run_seconds: [choice_s, chosen_s, all7_s],
         choice_signature,
         chosen_children,
         all7_children,
@@ -212,7 +323,9 @@ pub struct DepthSignature {
     /// Wells kept.
     pub kept: u64,
     /// A fixed 64-bit hash of the depth's content: every (well, score)
-    /// entry in the depth file's order (see [`content_hash`]).
+    /// entry in the depth file's order (see [`content_hash`]); in JSON, 16
+    /// hexadecimal digits (a number above 2^53 loses digits in JSON tools).
+    #[serde(serialize_with = "hex")]
     pub hash: u64,
 }
 
@@ -237,10 +350,18 @@ pub struct SearchBench {
     /// Per depth, from depth 1.
     pub per_depth: Vec<DepthSignature>,
     /// A hash of every depth's hash, children and kept count: one number
-    /// that changes when anything the search produced changes.
+    /// that changes when anything the search produced changes; in JSON,
+    /// 16 hexadecimal digits.
+    #[serde(serialize_with = "hex")]
     pub signature: u64,
     /// Seconds per phase, summed over the depths.
     pub phases: crate::run::Phases,
+}
+
+/// A 64-bit hash as JSON: 16 hexadecimal digits, as the text shows it
+/// (JSON tools read numbers as doubles, which hold 53 bits).
+fn hex<S: serde::Serializer>(value: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{value:016x}"))
 }
 
 /// FNV-1a over 16-bit words (little-endian bytes): fixed, so the same on

@@ -63,7 +63,14 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    match cli::run() {
+    let result = cli::run();
+    // A signal's handler is ending the process (Ctrl-C on a command that
+    // ends at once): whatever failed under it is its doing, and it sets
+    // the exit code.
+    while cli::exiting() {
+        std::thread::park();
+    }
+    match result {
         Ok(()) if cli::interrupted() => ExitCode::from(130),
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

@@ -35,6 +35,37 @@ pub fn fonts() {
     });
 }
 
+/// A tick label: the value to at most 6 significant digits, without the
+/// float noise of its sum (0.1 + 0.2 is "0.3", not "0.30000000000000004"),
+/// or in scientific notation when very large or very small.
+pub fn tick(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let magnitude = v.abs().log10().floor() as i32;
+    if !(-4..7).contains(&magnitude) {
+        return format!("{v:.2e}");
+    }
+    let decimals = (5 - magnitude).clamp(0, 10) as usize;
+    let text = format!("{v:.decimals$}");
+    match text.contains('.') {
+        true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
+        false => text,
+    }
+}
+
+/// Refuses a picture's path that cannot be written (a missing folder, a
+/// file where a folder should be) with the system's own words, before the
+/// drawing: the backends' errors only print the debug form of it.
+fn writable(path: &Path) -> Result<(), PlotError> {
+    std::fs::File::create(path)
+        .map(drop)
+        .map_err(|e| PlotError {
+            path: path.display().to_string(),
+            why: e.to_string(),
+        })
+}
+
 /// Why a picture could not be drawn or written.
 #[derive(Debug, thiserror::Error)]
 #[error("{path}: cannot draw: {why}")]
@@ -69,6 +100,8 @@ pub fn draw_run(
             why,
         }
     };
+    writable(svg)?;
+    writable(png)?;
     let root = SVGBackend::new(svg, RUN_SIZE).into_drawing_area();
     run_into(&root, depths, title).map_err(err(svg))?;
     root.present().map_err(|e| err(svg)(e.to_string()))?;
@@ -197,6 +230,7 @@ fn run_into<DB: DrawingBackend>(
         .x_desc("depth (pieces)")
         .y_desc("seconds")
         .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| tick(*y))
         .draw()
         .map_err(text)?;
     chart
@@ -268,6 +302,7 @@ pub fn draw_wells(wells: &[(String, Board)], path: &Path) -> Result<(), PlotErro
     let svg = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+    writable(path)?;
     if svg {
         let root = SVGBackend::new(path, size).into_drawing_area();
         wells_into(&root, wells).map_err(err)?;
@@ -315,4 +350,19 @@ fn wells_into<DB: DrawingBackend>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tick;
+
+    #[test]
+    fn tick_labels_have_no_float_noise() {
+        assert_eq!(tick(0.1 + 0.2), "0.3");
+        assert_eq!(tick(0.0), "0");
+        assert_eq!(tick(1500.0), "1500");
+        assert_eq!(tick(2.5), "2.5");
+        assert_eq!(tick(-0.125), "-0.125");
+        assert_eq!(tick(1e-7), "1.00e-7");
+    }
 }

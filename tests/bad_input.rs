@@ -15,6 +15,9 @@ use std::time::Instant;
 const NET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/nets/best.nnue");
 const NET_F32: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/nets/best.f32");
 
+/// The 86-record weights.
+const DNF86: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/weights/dnf-86.toml");
+
 /// The empty well as 20 integers.
 const EMPTY: &str = "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
 
@@ -530,8 +533,10 @@ fn cases(t: &Path) -> Vec<Case> {
         case!["bench", "movegen", "--runs", "0"].usage(),
         case!["bench", "movegen", "--runs", "1001"].usage(),
         case!["bench", "movegen", "--runs", "-5"].usage(),
-        // The default wells file is relative to the current folder.
-        case!["bench", "movegen"].fails("data/bench-wells.txt: No such file or directory"),
+        // (The default wells are built in: `bench movegen` alone runs from
+        // any folder, see tests/careful.rs.)
+        case!["bench", "movegen", "--wells", "data/bench-wells.txt"]
+            .fails("data/bench-wells.txt: No such file or directory"),
         case!["bench", "movegen", "--wells", &wells, "--runs", "1"].full(),
         // bench eval.
         case!["bench", "eval", "--wells", &missing].fails("No such file or directory"),
@@ -591,6 +596,7 @@ fn cases(t: &Path) -> Vec<Case> {
         .fails("Not a directory"),
         case!["bench", "search", "--width", "5", "--depths", "2"].full(),
     ];
+    v.extend(every_flag(t));
     // A size cap leaves an ordinary input of the same kind alone.
     v.push(
         case!["replay", "score", "-"]
@@ -598,6 +604,189 @@ fn cases(t: &Path) -> Vec<Case> {
             .full(),
     );
     v
+}
+
+/// The flags the table above leaves out, command by command: each with
+/// no value, a value of the wrong kind (usage errors), and a value out of
+/// its range or naming what is not there (one line each), so every flag of
+/// every command is tried at least once.
+fn every_flag(t: &Path) -> Vec<Case> {
+    let p = |name: &str| t.join(name);
+    let (missing, garbage, run) = (p("missing.txt"), p("garbage.txt"), p("run"));
+    let at_missing = format!("@{}", missing.display());
+    let new = p("new-folder");
+    let n = new.as_os_str();
+    let w = DNF86;
+    vec![
+        // search: the flags past the width, threads and enemy.
+        case!["search", "--from"].usage(),
+        case!["search", "--from", "garbage", "-q"].fails("the replay does not decode"),
+        case!["search", "--from", &at_missing, "-q"].fails("No such file or directory"),
+        case!["search", "--from", "LLLL", "--resume", &run, "-q"].fails("--from starts a new run"),
+        case!["search", "--at", "5", "-q"].fails("--at needs --from REPLAY"),
+        case!["search", "--at", "x"].usage(),
+        case!["search", "--process", "x"].usage(),
+        case!["search", "--processes", "-2"].usage(),
+        case!["search", "--hostfile"].usage(),
+        case!["search", "--hostfile", &missing, "--workers", "1", "-q"]
+            .fails("No such file or directory"),
+        case!["search", "--process", "1", "--processes", "2", "-q"].fails("give it --out DIR"),
+        case!["search", "--workers", "1", "--threads", "1"].usage(),
+        case!["search", "--weights", w, "--net", NET].usage(),
+        case!["search", "--out", &run, "--resume", &run].usage(),
+        case!["search", "--quiescent", "x"].usage(),
+        case!["search", "--quiescent", "33"].usage(),
+        case!["search", "--json", "--width", "0"].fails("--width must be at least 1"),
+        case!["search", "--force", "--width", "0"].fails("--width must be at least 1"),
+        case!["search", "--resume", &run, "--max-depth", "1", "-q"]
+            .fails("--max-depth 1 is below the run's last complete depth 3"),
+        case!["search", "--resume", &run, "--max-depth", "x"].usage(),
+        case!["search", "--net", &garbage].fails("garbage.txt"),
+        // status, plot, keyframes, verify.
+        case!["status", &run, "--watch", "x"].usage(),
+        case!["status", &run, "--watch", "86401"].usage(),
+        case!["status", "--watch"].usage(),
+        case!["status", &missing, "--json"].fails("holds no run"),
+        case!["status", &missing, "--plot"].fails("holds no run"),
+        case!["status", &run, "--nope"].usage(),
+        case!["plot"].usage(),
+        case!["plot", &run, "--out"].usage(),
+        case!["plot", &run, "--out", p("x.jpg")].fails("the pictures are SVG and PNG"),
+        case!["keyframes", &missing, "--json"].fails("holds no run"),
+        case!["keyframes", &run, &missing].fails("missing.txt: not a folder"),
+        case!["verify", &missing, "--json"].fails("holds no run"),
+        case!["verify", &run, "--nope"].usage(),
+        // train: every flag's value.
+        case!["train", n, "--generations", "x"].usage(),
+        case!["train", n, "--generations", "-1"].usage(),
+        case!["train", n, "--hidden", "0"].fails("--hidden must be 1 to 64"),
+        case!["train", n, "--master-depth", "0"].fails("--master-depth must be at least 1"),
+        case!["train", n, "--quiescent", "0"].usage(),
+        case!["train", n, "--quiescent", "x"].usage(),
+        case!["train", n, "--heuristic-samples", "x"].usage(),
+        case!["train", n, "--children", "-1"].usage(),
+        case!["train", n, "--beam-width", "0"].fails("--beam-width must be at least 1"),
+        case!["train", n, "--beam-pieces", "0"].fails("--beam-pieces must be at least 1"),
+        case!["train", n, "--epochs", "0"].fails("--epochs must be at least 1"),
+        case!["train", n, "--patience", "x"].usage(),
+        case!["train", n, "--batch", "0"].fails("--batch must be at least 1"),
+        case!["train", n, "--weight-decay", "nan"].fails("--weight-decay must be 0 or more"),
+        case!["train", n, "--seed", "-1"].usage(),
+        case!["train", n, "--width", "1000000000000", "--threads", "1"]
+            .fails("needs about 96 TB of memory"),
+        case!["train", &run].fails("holds a search run (manifest.json), not a training folder"),
+        case!["train", n, "--no-chain-points=yes"].usage(),
+        // tune: every flag's value.
+        case!["tune"].usage(),
+        case!["tune", n, "--width", "0"].fails("must be at least 1"),
+        case!["tune", n, "--starts", "0"].fails("must be at least 1"),
+        case!["tune", n, "--pieces", "0"].fails("must be at least 1"),
+        case!["tune", n, "--jitter", "0"].fails("must be at least 1"),
+        case!["tune", n, "--budget", "1"].fails("--budget must be at least 2"),
+        case!["tune", n, "--budget", "x"].usage(),
+        case!["tune", n, "--sigma", "0"].fails("--sigma must be a positive number"),
+        case!["tune", n, "--sigma", "nan"].fails("--sigma must be a positive number"),
+        case!["tune", n, "--population", "1"].fails("--population must be at least 2"),
+        case!["tune", n, "--terms", "holes,nope"].fails("unknown weight `nope`"),
+        case!["tune", n, "--weights", &missing].fails("No such file or directory"),
+        case!["tune", n, "--weights", &garbage].fails("garbage.txt"),
+        case!["tune", n, "--seed", "x"].usage(),
+        case!["tune", n, "--threads", "0"].fails("--threads must be at least 1"),
+        case!["tune", n, "--quiescent", "0"].usage(),
+        case!["tune", n, "--width", "1000000000000", "--threads", "1"]
+            .fails("needs about 96 TB of memory"),
+        case!["tune", &run, "--width", "20"].fails("holds a search run"),
+        // compare.
+        case!["compare"].usage(),
+        case!["compare", "--weights", w].fails("give --weights or --net at least twice"),
+        case!["compare", "--weights", &missing, "--weights", w].fails("No such file or directory"),
+        case!["compare", "--net", &missing, "--weights", w].fails("No such file or directory"),
+        case!["compare", "--weights", w, "--net", NET, "--jitter", "2"]
+            .fails("--jitter moves a weights file's weights"),
+        case![
+            "compare",
+            "--weights",
+            w,
+            "--weights",
+            w,
+            "--reference",
+            "garbage"
+        ]
+        .fails("decoding the replay"),
+        case![
+            "compare",
+            "--weights",
+            w,
+            "--weights",
+            w,
+            "--reference",
+            &at_missing
+        ]
+        .fails("No such file or directory"),
+        case![
+            "compare",
+            "--weights",
+            w,
+            "--weights",
+            w,
+            "--reference",
+            "wells.txt"
+        ]
+        .fails("give @wells.txt to read it"),
+        case!["compare", "--weights", w, "--weights", w, "--width", "0"]
+            .fails("must be at least 1"),
+        case!["compare", "--weights", w, "--weights", w, "--threads", "0"]
+            .fails("--threads must be at least 1"),
+        case!["compare", "--weights", w, "--weights", w, "--reference-dir"].usage(),
+        case![
+            "compare",
+            "--weights",
+            w,
+            "--weights",
+            w,
+            "--quiescent",
+            "0"
+        ]
+        .usage(),
+        // bench strength.
+        case!["bench", "strength"].usage(),
+        case!["bench", "strength", "--weights", &missing].fails("No such file or directory"),
+        case!["bench", "strength", "--net", &missing].fails("No such file or directory"),
+        case!["bench", "strength", "--weights", w, "--suite", &missing]
+            .fails("No such file or directory"),
+        case!["bench", "strength", "--weights", w, "--width", "0"]
+            .fails("--width must be at least 1"),
+        case!["bench", "strength", "--weights", w, "--cap", "0"].fails("--cap must be at least 1"),
+        case!["bench", "strength", "--weights", w, "--threads", "0"]
+            .fails("--threads must be at least 1"),
+        case!["bench", "strength", "--weights", w, "--quiescent", "0"].usage(),
+        // bench search, bench eval: the rest of their flags.
+        case!["bench", "search", "--net", &missing].fails("No such file or directory"),
+        case!["bench", "search", "--weights", &missing].fails("No such file or directory"),
+        case!["bench", "search", "--workers", "0"].fails("--workers must be at least 1"),
+        case!["bench", "search", "--copies", "--threads", "2"]
+            .fails("--copies needs --threads with 1 and a larger count"),
+        case!["bench", "search", "--repeat", "0"].usage(),
+        case!["bench", "search", "--quiescent", "0"].usage(),
+        case!["bench", "eval", "--weights", &missing].fails("No such file or directory"),
+        case!["bench", "eval", "--quiescent", "0"].usage(),
+        case!["bench", "eval", "--quiescent", "33"].usage(),
+        // replay render, completions.
+        case!["replay", "render", "LLL"].usage(),
+        case!["replay", "render", "LLL", "--out", p("x.jpg")].fails("the picture is PNG or SVG"),
+        case![
+            "replay",
+            "render",
+            "LLL",
+            "--out",
+            p("x.png"),
+            "--every",
+            "0"
+        ]
+        .usage(),
+        case!["replay", "render", "LLL", "--out", "/dev/null/x.png"].fails("Not a directory"),
+        case!["completions"].usage(),
+    ]
 }
 
 /// The files the cases name, in a fresh folder, and a small run folder.

@@ -197,7 +197,9 @@ fn bench_search_compares_thread_counts() {
         None,
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    // With --json, the text goes to standard error and the JSON alone to
+    // standard output.
+    let text = stderr(&o);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
@@ -231,19 +233,12 @@ fn bench_search_compares_thread_counts() {
     for at in ["at 16", "at 64", "at 128 threads"] {
         assert!(amdahl.contains(at), "{amdahl}");
     }
-    let objects: Vec<serde_json::Value> = lines
-        .iter()
-        .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(objects.len(), 3, "{text}");
-    let (runs, summary) = (&objects[..2], &objects[2]["summary"]);
+    let all: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let (runs, summary) = (all["runs"].as_array().unwrap(), &all["summary"]);
+    assert_eq!(runs.len(), 2);
     for (run, threads) in runs.iter().zip([1, 2]) {
         assert_eq!(run["threads"], threads);
-        assert_eq!(
-            format!("{:016x}", run["signature"].as_u64().unwrap()),
-            signature
-        );
+        assert_eq!(run["signature"].as_str().unwrap(), signature);
         assert_eq!(run["per_depth"].as_array().unwrap().len(), 8);
         assert!(run["seconds_per_depth"].as_f64().unwrap() > 0.0);
     }
@@ -266,7 +261,7 @@ fn bench_search_runs_the_sharded_search_to_the_same_signature() {
     let args = "bench search --width 300 --depths 8 --threads 1 --workers 1,2 --json";
     let o = hatetris(&args.split(' ').collect::<Vec<_>>(), None);
     assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let text = stderr(&o);
     assert!(
         text.starts_with("search: width 300, 8 depths, threads 1, workers 1,2, "),
         "{text}"
@@ -274,17 +269,14 @@ fn bench_search_runs_the_sharded_search_to_the_same_signature() {
     for run in ["1 thread: ", "1 worker: ", "2 workers: "] {
         assert!(text.lines().any(|l| l.starts_with(run)), "{run}: {text}");
     }
-    let runs: Vec<serde_json::Value> = text
-        .lines()
-        .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let sharded: Vec<_> = runs[..3].iter().map(|r| r["sharded"].clone()).collect();
+    // Standard output is the JSON alone (timely's connection messages do
+    // not reach it).
+    let all: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let runs = all["runs"].as_array().unwrap();
+    let sharded: Vec<_> = runs.iter().map(|r| r["sharded"].clone()).collect();
     assert_eq!(sharded, [false, true, true]);
-    assert!(runs[..3]
-        .iter()
-        .all(|r| r["signature"] == runs[0]["signature"]));
-    assert_eq!(runs[3]["summary"]["workers"], serde_json::json!([1, 2]));
+    assert!(runs.iter().all(|r| r["signature"] == runs[0]["signature"]));
+    assert_eq!(all["summary"]["workers"], serde_json::json!([1, 2]));
     let o = hatetris(&["bench", "search", "--workers", "0"], None);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stderr(&o).trim(), "hatetris: --workers must be at least 1");
@@ -315,7 +307,7 @@ fn bench_search_repeats_and_measures_the_machine() {
     };
     let o = hatetris(&args("1,2"), None);
     assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let text = stderr(&o);
     assert!(
         text.starts_with("search: width 200, 6 depths, threads 1,2 (2 times each, medians), "),
         "{text}"
@@ -333,8 +325,8 @@ fn bench_search_repeats_and_measures_the_machine() {
         text.contains("serial share against that (Amdahl, "),
         "{text}"
     );
-    let summary: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
-    let summary = &summary["summary"];
+    let all: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let summary = &all["summary"];
     assert_eq!(summary["repeat"], 2);
     assert!(
         summary["machine_ceiling"].as_f64().unwrap() > 0.0,
@@ -454,11 +446,28 @@ fn bench_movegen_json_has_its_keys() {
     let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
     assert_eq!(
         keys,
-        ["all7_children_us", "choice_us", "chosen_children_us"]
+        [
+            "all7_children_us",
+            "choice_us",
+            "chosen_children_us",
+            "spreads"
+        ]
     );
     assert!(v
         .as_object()
         .unwrap()
         .values()
+        .filter(|x| x.is_number())
         .all(|x| x.as_f64().unwrap() >= 0.0));
+    // Each figure's spread: the fastest run, the median (the figure), the
+    // slowest.
+    for (s, key) in v["spreads"].as_array().unwrap().iter().zip([
+        "choice_us",
+        "chosen_children_us",
+        "all7_children_us",
+    ]) {
+        assert_eq!(s["median"], v[key], "{v}");
+        assert!(s["min"].as_f64() <= s["median"].as_f64(), "{v}");
+        assert!(s["median"].as_f64() <= s["max"].as_f64(), "{v}");
+    }
 }

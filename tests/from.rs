@@ -143,8 +143,8 @@ fn from_the_366_game_the_files_agree_across_threads_and_a_resume_and_the_replay_
         // record's key for key.
         let (a, b) = (json(&first), json(&resumed));
         assert_eq!(a["score"], b["score"]);
-        assert_eq!(a["depth"], b["depth"]);
-        let depth = a["depth"].as_u64().unwrap() as u32;
+        assert_eq!(a["best_depth"], b["best_depth"]);
+        let depth = a["best_depth"].as_u64().unwrap() as u32;
         assert!(depth >= root && depth <= root + 6, "{depth}");
         let written = std::fs::read_to_string(one.join("best-replay.txt")).unwrap();
         assert_eq!(written.trim(), a["replay"].as_str().unwrap());

@@ -252,3 +252,53 @@ fn status_names_the_depth_in_progress_while_a_process_holds_the_run() {
     assert_eq!(s["running"], false, "{s}");
     assert!(s["in_progress"].is_null(), "{s}");
 }
+
+/// The crontab line `scripts/long-run.sh` prints works under cron: run as
+/// cron runs it (`/bin/sh`, from another folder, with nothing but
+/// `PATH=/usr/bin:/bin`, where there is no cargo), it starts the run, and
+/// run again (after a reboot) it goes on from the folder.
+#[test]
+fn the_long_run_scripts_crontab_line_works_from_a_bare_environment() {
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("run");
+    let o = Command::new("bash")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/long-run.sh"))
+        .arg("--print-cron")
+        .arg(&dir)
+        .args(["--width", "20", "--max-depth", "3", "--threads", "1"])
+        .env("HATETRIS_BIN", env!("CARGO_BIN_EXE_hatetris"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let line = stdout(&o);
+    let command = line
+        .trim_end()
+        .strip_prefix("@reboot ")
+        .unwrap_or_else(|| panic!("not a crontab line: {line}"));
+    assert!(!dir.exists(), "--print-cron started nothing");
+    let cron = || {
+        Command::new("env")
+            .args(["-i", "PATH=/usr/bin:/bin", "/bin/sh", "-c", command])
+            .current_dir(base.path())
+            .status()
+            .unwrap()
+    };
+    let log = || fs::read_to_string(base.path().join("run.cron.log")).unwrap_or_default();
+    assert!(cron().success(), "{}", log());
+    // The search runs in the background: wait for its end.
+    let until = Instant::now() + Duration::from_secs(60);
+    while !dir.join("best-replay.txt").exists() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(dir.join("best-replay.txt").exists(), "{}", log());
+    // After a reboot: the same line resumes the run from its folder.
+    assert!(cron().success(), "{}", log());
+    assert!(
+        log().contains(&format!("the run in {} is already complete", dir.display())),
+        "{}",
+        log()
+    );
+    let out = fs::read_to_string(base.path().join("run.out")).unwrap();
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["depth"], 3, "{out}");
+}

@@ -140,18 +140,15 @@ fn bench_search_runs_the_record_configuration() {
         ],
         None,
     );
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{text}");
     let first = text.lines().next().unwrap();
     assert!(
         first.starts_with("search: width 200, 6 depths, threads 1,2, lookahead depth 32, net "),
         "{first}"
     );
-    let runs: Vec<serde_json::Value> = text
-        .lines()
-        .filter(|l| l.starts_with('{') && l.contains("per_depth"))
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let all: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let runs = all["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 2);
     assert_eq!(runs[0]["signature"], runs[1]["signature"]);
     assert!(runs[0]["ranker"].as_str().unwrap().starts_with("net "));

@@ -7,6 +7,7 @@ mod util;
 #[cfg(target_os = "linux")]
 mod bad_input;
 mod beam;
+mod careful;
 mod cli;
 mod codec;
 mod distributed;

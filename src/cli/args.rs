@@ -16,52 +16,123 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Cli {
+    /// Whether the command was asked to print nothing but its output and
+    /// its errors (`--quiet`).
+    pub fn quiet(&self) -> bool {
+        match &self.command {
+            Command::Search(a) => a.quiet,
+            Command::Train(a) => a.quiet,
+            Command::Tune(a) => a.quiet,
+            _ => false,
+        }
+    }
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Move generation: print every well a piece can produce.
-    #[command(subcommand)]
-    Movegen(MovegenCmd),
-    /// Time the engine on a fixed workload.
-    #[command(subcommand)]
-    Bench(BenchCmd),
-    /// Check, show, encode and build replays.
-    #[command(subcommand)]
-    Replay(ReplayCmd),
     /// Beam search for a high-scoring game (the main job). Every depth is
     /// written to the run folder; a killed run continues with --resume.
+    #[command(after_help = EXAMPLES_SEARCH)]
     Search(SearchArgs),
+    /// A run folder at a glance: depth, best score, speed, memory, disk, and
+    /// whether a process is running it. Safe while the search runs.
+    Status(StatusArgs),
     /// Rebuild a game from a run folder and print it as a replay.
     Keyframes(KeyframesArgs),
     /// Check a whole run folder: every depth file's blocks, the chain of
     /// files, the manifest's figures, the history snapshots, the log and the
     /// best replay. Exit code 1 when anything is wrong.
     Verify(VerifyArgs),
+    /// Draw a run's pictures (best score, the last beam's scores, time and
+    /// memory by depth) as DIR/run.svg and DIR/run.png.
+    Plot(PlotArgs),
+    /// Check, show, encode and build replays.
+    #[command(subcommand, after_help = EXAMPLES_REPLAY)]
+    Replay(ReplayCmd),
     /// Show the heuristic's terms, weights and contributions for one well
     /// (or, with --net, a net's value and its largest contributions).
     Eval(EvalArgs),
     /// Train a neural evaluator, generation by generation, in a folder that
     /// holds everything (master beams, samples, targets, nets, losses, a
     /// picture). A killed trainer goes on when run again on the folder.
+    #[command(after_help = EXAMPLES_TRAIN)]
     Train(TrainArgs),
     /// Tune the heuristic's weights with CMA-ES in a folder (a killed tuner
     /// goes on when run again on it); the best weights so far are always in
     /// DIR/best.toml, which `search --weights` reads.
+    #[command(after_help = EXAMPLES_TUNE)]
     Tune(TuneArgs),
     /// The tuner's fitness for two or more weights files side by side, with
     /// the spread and the paired difference, to tell a gain from noise.
     Compare(CompareArgs),
-    /// A run folder at a glance: depth, best score, speed, memory, disk, and
-    /// whether a process is running it. Safe while the search runs.
-    Status(StatusArgs),
-    /// Draw a run's pictures (best score, the last beam's scores, time and
-    /// memory by depth) as DIR/run.svg and DIR/run.png.
-    Plot(PlotArgs),
+    /// Time the engine on a fixed workload.
+    #[command(subcommand)]
+    Bench(BenchCmd),
+    /// Move generation: print every well a piece can produce.
+    #[command(subcommand)]
+    Movegen(MovegenCmd),
     /// Print a shell completion script (e.g. `hatetris completions bash >
     /// ~/.local/share/bash-completion/completions/hatetris`).
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
+}
+
+/// `hatetris search --help`'s examples.
+const EXAMPLES_SEARCH: &str = "\
+Examples:
+  hatetris search                                   width 2,000 into a new folder under runs/
+  hatetris search --width 100000 --quiescent --out runs/big
+  hatetris search --resume runs/big                 go on after a kill, with the run's own settings
+  hatetris search --net data/nets/best.nnue --quiescent --width 10000
+  hatetris search --from @record.txt --at 900 --max-depth 1200
+  hatetris search --json -q | jq .score             the JSON alone on standard output";
+
+/// `hatetris train --help`'s examples.
+const EXAMPLES_TRAIN: &str = "\
+Examples:
+  hatetris train runs/my-nets --generations 4       run it again after a kill: it goes on
+  hatetris train runs/my-nets --generations 6       two more generations in the same folder
+  hatetris search --net runs/my-nets/gen-003/net.nnue --quiescent --width 10000";
+
+/// `hatetris tune --help`'s examples.
+const EXAMPLES_TUNE: &str = "\
+Examples:
+  hatetris tune runs/tune --width 10000 --quiescent --budget 400
+  hatetris tune runs/tune --budget 600              go on with a larger budget
+  hatetris compare --weights data/weights/dnf-86.toml --weights runs/tune/best.toml --width 10000 --quiescent
+  hatetris search --weights runs/tune/best.toml --width 10000 --quiescent";
+
+/// `hatetris bench strength --help`'s examples.
+const EXAMPLES_STRENGTH: &str = "\
+Examples:
+  hatetris bench strength --net data/nets/best.nnue --quiescent --weights data/weights/dnf-86.toml
+  hatetris bench strength --weights data/weights/dnf-86.toml --weights runs/tune/best.toml --quiescent 8";
+
+/// `hatetris replay --help`'s examples.
+const EXAMPLES_REPLAY: &str = "\
+Examples:
+  hatetris replay score @runs/big/best-replay.txt   a replay from a file: @FILE (- is standard input)
+  hatetris replay show @game.txt --from 100 --to 110
+  hatetris replay convert @game.txt --format raw
+  hatetris replay render @game.txt --out game.png --every 50
+  hatetris keyframes runs/big --format wells | hatetris replay from-wells -";
+
+/// `--quiescent [DEPTH]`, one syntax for every command that ranks wells
+/// (`search`, `bench search`, `bench eval`, `train`, `tune`, `compare`;
+/// `eval` and `bench strength` spell it the same way by hand, see there):
+/// alone, the default depth; `--quiescent N` or `--quiescent=N`, 1 to 32
+/// (0 is refused everywhere: leave the flag out for no lookahead).
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct Quiescent {
+    /// Rank wells with the quiescent lookahead, following chains of up to
+    /// DEPTH single-line clears (1 to 32; 32, no cap, when given without a
+    /// value).
+    // Keep "32" equal to hatetris::evaluate::DEFAULT_QUIESCENT_DEPTH (a test checks it).
+    #[arg(long = "quiescent", value_name = "DEPTH", num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
+    pub depth: Option<u8>,
 }
 
 /// A replay format, for `--format`.
@@ -104,11 +175,16 @@ pub enum KeyframesFormat {
 #[derive(Args, Debug)]
 pub struct StatusArgs {
     /// The run folder.
-    pub dir: PathBuf,
-    /// Print the status again every SECONDS (default 10) until interrupted.
-    #[arg(long, num_args = 0..=1, default_missing_value = "10", require_equals = true, value_parser = clap::value_parser!(u64).range(1..=86400))]
-    pub watch: Option<u64>,
-    /// Print one JSON object (a line) instead of text.
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Print the status again every SECONDS (1 to 86400; 10 when given
+    /// without a value) until interrupted: `--watch`, `--watch 5` or
+    /// `--watch=5`, before or after DIR.
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "10")]
+    pub watch: Option<String>,
+    /// Print one JSON object (a line) instead of text; with --watch, one
+    /// line each time. `depth` is the last complete depth, `best_depth`
+    /// where the best score was first reached (as in `search --json`).
     #[arg(long)]
     pub json: bool,
     /// Also redraw the run's pictures (as `hatetris plot`).
@@ -120,9 +196,10 @@ pub struct StatusArgs {
 pub struct PlotArgs {
     /// The run folder.
     pub dir: PathBuf,
-    /// Write the pictures here instead (FILE.svg and FILE.png; give the
-    /// name without an extension, or with either).
-    #[arg(long)]
+    /// Write the pictures here instead: into a folder (as run.svg and
+    /// run.png), or as FILE.svg and FILE.png (give the name without an
+    /// extension, or with either; another extension is refused).
+    #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 }
 
@@ -137,7 +214,7 @@ pub struct TrainArgs {
     pub generations: u32,
     /// Start from this training net (a .f32 file) instead of learning the
     /// heuristic first. Only for a new folder.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub from: Option<PathBuf>,
     /// Worker threads (default: every core).
     #[arg(long)]
@@ -149,11 +226,11 @@ pub struct TrainArgs {
     #[arg(long)]
     pub width: Option<usize>,
     /// The master beam stops at this depth [default: 10000].
-    #[arg(long)]
+    #[arg(long, value_name = "DEPTH")]
     pub master_depth: Option<u32>,
-    /// The master beam's lookahead depth [default: 32].
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=32))]
-    pub quiescent: Option<u8>,
+    /// The master beam's lookahead (always on in training) [default: 32].
+    #[command(flatten)]
+    pub quiescent: Quiescent,
     /// Wells sampled per generation, spread evenly over the master beam's
     /// depths [default: 50000].
     #[arg(long)]
@@ -233,12 +310,18 @@ pub struct TrainArgs {
     /// Pieces the gate plays at most from each position [default: 300].
     #[arg(long, value_name = "PIECES")]
     pub gate_cap: Option<u32>,
-    /// End with one JSON line holding every generation's figures.
+    /// Print one JSON object alone on standard output, holding every
+    /// generation's figures (the lines of text go to standard error, or
+    /// nowhere with --quiet).
     #[arg(long)]
     pub json: bool,
     /// No progress bars or per-epoch lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Train even when the master beam's width seems to need more memory
+    /// than the machine has.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -250,7 +333,7 @@ pub struct SearchArgs {
     /// Stop after this many pieces (the search also stops when every child
     /// ends the game) [default: 10000; a resume: the run's, and a value
     /// given here becomes the run's].
-    #[arg(long)]
+    #[arg(long, value_name = "DEPTH")]
     pub max_depth: Option<u32>,
     /// Worker threads [default: every core; a resume: the run's].
     #[arg(long)]
@@ -276,28 +359,25 @@ pub struct SearchArgs {
     pub hostfile: Option<PathBuf>,
     /// Heuristic weights, a TOML file (default: data/weights/dnf-86.toml's
     /// values, built in; a resume: the run's).
-    #[arg(long, conflicts_with = "net")]
+    #[arg(long, value_name = "FILE", conflicts_with = "net")]
     pub weights: Option<PathBuf>,
     /// Rank wells with this neural net (a .nnue file, as `hatetris train`
     /// writes) instead of the heuristic. The run folder keeps a copy
     /// (net.nnue), so a resume needs no --net.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub net: Option<PathBuf>,
-    /// Rank wells with the quiescent lookahead, following chains of up to
-    /// DEPTH single-line clears (default 32, no cap, when given without a
-    /// value; a resume: the run's).
-    #[arg(long, num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
-    // Keep "32" equal to hatetris::evaluate::DEFAULT_QUIESCENT_DEPTH (a test checks it).
-    pub quiescent: Option<u8>,
+    /// The lookahead (a resume: the run's).
+    #[command(flatten)]
+    pub quiescent: Quiescent,
     /// Who gives the pieces [default: hatetris; a resume: the run's].
     #[arg(long, value_parser = enemy_parser())]
     pub enemy: Option<EnemyKind>,
     /// The run folder (default: a new folder under runs/).
-    #[arg(long, conflicts_with = "resume")]
+    #[arg(long, value_name = "DIR", conflicts_with = "resume")]
     pub out: Option<PathBuf>,
     /// Continue the run in this folder from its last complete depth, with
     /// the run's own settings (a flag given too must agree with them).
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
     /// Start from a game: the well its replay reaches after --at pieces
     /// (played against --enemy), with the game's whole history, so the
@@ -310,7 +390,11 @@ pub struct SearchArgs {
     /// well before it ended].
     #[arg(long, value_name = "PIECE")]
     pub at: Option<u32>,
-    /// End with one JSON line: {"score":…,"depth":…,"replay":"…","out":"DIR"}.
+    /// Print one JSON object alone on standard output (the lines of text go
+    /// to standard error, or nowhere with --quiet):
+    /// {"score":…,"best_depth":…,"depth":…,"keys":…,"replay":"…","out":"DIR"},
+    /// `best_depth` being the best game's depth and `depth` the last
+    /// complete one, as in `status --json`.
     #[arg(long)]
     pub json: bool,
     /// No progress bar and no per-depth lines.
@@ -350,30 +434,40 @@ pub struct KeyframesArgs {
     /// A replay format, or wells (one well per line, 20 integers).
     #[arg(long, value_enum, default_value_t = KeyframesFormat::Base2048)]
     pub format: KeyframesFormat,
+    /// Print one JSON object instead: the game's score, depth and key
+    /// count, and the replay in --format (or the wells, as arrays of 20
+    /// integers).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
     /// The well: 20 integers, or a drawing of `.` and `#` rows (top first;
-    /// missing rows at the top are empty). `-` reads standard input.
-    pub well: String,
+    /// missing rows at the top are empty); `-` reads standard input, `@FILE`
+    /// a file.
+    #[arg(value_name = "WELL")]
+    pub well: Option<String>,
     /// Lines cleared so far (the score term).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, value_name = "LINES", default_value_t = 0)]
     pub score: u32,
     /// Heuristic weights, a TOML file (default: the built-in dnf-86 weights).
-    #[arg(long, conflicts_with = "net")]
+    #[arg(long, value_name = "FILE", conflicts_with = "net")]
     pub weights: Option<PathBuf>,
     /// Show this neural net's value (a .nnue file) instead of the heuristic.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub net: Option<PathBuf>,
     /// With --net: list the features that move the value most.
     #[arg(long, requires = "net")]
     pub explain: bool,
-    /// Add the quiescent lookahead, up to DEPTH clears (default 32, no cap).
-    /// A depth is given as `--quiescent=DEPTH`, so that `--quiescent WELL`
-    /// leaves the well alone.
-    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
-    pub quiescent: Option<u8>,
+    /// Add the quiescent lookahead, up to DEPTH single-line clears (1 to
+    /// 32; 32, no cap, when given without a value), as everywhere:
+    /// `--quiescent WELL`, `--quiescent 5 WELL` and `WELL --quiescent 5`
+    /// all read as meant.
+    // Read as text: clap hands the well to a flag with an optional value
+    // (`--quiescent WELL`), and `split_optional` gives it back.
+    #[arg(long, value_name = "DEPTH", num_args = 0..=1, default_missing_value = "32")]
+    pub quiescent: Option<String>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -468,6 +562,7 @@ pub enum BenchCmd {
     ///
     /// Example: `hatetris bench strength --net data/nets/best.nnue
     /// --quiescent --weights data/weights/dnf-86.toml`.
+    #[command(after_help = EXAMPLES_STRENGTH)]
     Strength(BenchStrengthArgs),
 }
 
@@ -587,21 +682,21 @@ pub struct BenchSearchArgs {
     /// against the first run; Amdahl's figures use the thread counts only.
     #[arg(long, value_delimiter = ',')]
     pub workers: Vec<usize>,
-    /// Rank wells with the quiescent lookahead (default depth 32, no cap).
-    #[arg(long, num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
-    pub quiescent: Option<u8>,
+    /// The lookahead.
+    #[command(flatten)]
+    pub quiescent: Quiescent,
     /// Rank wells with this neural net (a .nnue file) instead of the
     /// heuristic, built as `hatetris search --net` builds it: with
     /// `--quiescent`, the record configuration.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub net: Option<PathBuf>,
     /// Heuristic weights, a TOML file (default: the built-in dnf-86 weights).
-    #[arg(long, conflicts_with = "net")]
+    #[arg(long, value_name = "FILE", conflicts_with = "net")]
     pub weights: Option<PathBuf>,
     /// Keep the run folder here (default: a temporary folder, removed).
     /// With several thread counts, the first count's run is kept (the
     /// others made the same files).
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Run the list of counts this many times over, in turn (1,2,1,2…);
     /// each count's figures are then those of its median run, which a
@@ -614,8 +709,10 @@ pub struct BenchSearchArgs {
     /// can win back, and the serial share is then also given against it.
     #[arg(long)]
     pub copies: bool,
-    /// End with one JSON line per thread count holding its figures, then
-    /// one summary line (speed-ups, serial share, limits).
+    /// Print one JSON object alone on standard output (the text goes to
+    /// standard error): {"runs": [one per count, with its figures],
+    /// "summary": {speed-ups, serial share, limits}}; hashes and the
+    /// signature as 16 hexadecimal digits.
     #[arg(long)]
     pub json: bool,
     /// Search even when the width seems to need more memory than the
@@ -626,19 +723,21 @@ pub struct BenchSearchArgs {
 
 #[derive(Args, Debug)]
 pub struct BenchEvalArgs {
-    /// File of wells, 20 integers per line.
-    #[arg(long, default_value = hatetris::bench::WELLS_FILE)]
-    pub wells: PathBuf,
-    /// Also time the quiescent lookahead with this depth.
-    #[arg(long, default_value_t = hatetris::evaluate::DEFAULT_QUIESCENT_DEPTH)]
-    pub quiescent: u8,
+    /// File of wells, 20 integers per line [default: the 2,000 wells of
+    /// data/bench-wells.txt, built into the binary].
+    #[arg(long, value_name = "FILE")]
+    pub wells: Option<PathBuf>,
+    /// The lookahead's depth for its timings (the lookahead is always timed
+    /// too; 32 when not given).
+    #[command(flatten)]
+    pub quiescent: Quiescent,
     /// Also time this neural net (a .nnue file), with each kernel, next to
     /// the heuristic, all through the search's batch call.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub net: Option<PathBuf>,
     /// Also time the heuristic with these weights (for example with the
     /// reach terms weighted), next to the default weights.
-    #[arg(long, conflicts_with = "net")]
+    #[arg(long, value_name = "FILE", conflicts_with = "net")]
     pub weights: Option<PathBuf>,
     /// End with one JSON line.
     #[arg(long)]
@@ -647,10 +746,11 @@ pub struct BenchEvalArgs {
 
 #[derive(Args, Debug)]
 pub struct BenchMovegenArgs {
-    /// File of wells, 20 integers per line.
-    #[arg(long, default_value = hatetris::bench::WELLS_FILE)]
-    pub wells: PathBuf,
-    /// Timed runs; the median is reported.
+    /// File of wells, 20 integers per line [default: the 2,000 wells of
+    /// data/bench-wells.txt, built into the binary].
+    #[arg(long, value_name = "FILE")]
+    pub wells: Option<PathBuf>,
+    /// Timed runs; the median is reported, with the fastest and slowest.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub runs: u32,
     /// End with one JSON line: {"choice_us":…,"chosen_children_us":…,"all7_children_us":…}.
@@ -671,6 +771,10 @@ pub enum ReplayCmd {
         /// The enemy.
         #[arg(long, default_value = "hatetris", value_parser = enemy_parser())]
         enemy: EnemyKind,
+        /// Print one JSON object instead: the score, the pieces (its
+        /// depth), the keys and those used, and whether the game is over.
+        #[arg(long)]
+        json: bool,
     },
     /// Step through a replay piece by piece: each lock's number, piece and
     /// lines so far, then the well after it (drawn as `eval` reads it).
@@ -717,7 +821,7 @@ pub enum ReplayCmd {
         /// The replay: the string itself, `-` for standard input, or `@FILE`.
         replay: String,
         /// The picture to write.
-        #[arg(long)]
+        #[arg(long, value_name = "FILE")]
         out: PathBuf,
         /// Draw the well after every Nth lock too.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
@@ -729,7 +833,8 @@ pub enum ReplayCmd {
     /// Build a replay from a chain of wells (one per line, 20 integers, each
     /// the well after one more lock; the empty starting well is implied).
     FromWells {
-        /// The file of wells (`-` for standard input).
+        /// The file of wells: `FILE` or `@FILE`, `-` for standard input.
+        #[arg(value_name = "FILE")]
         file: PathBuf,
         /// The enemy.
         #[arg(long, default_value = "hatetris", value_parser = enemy_parser())]
@@ -747,10 +852,9 @@ pub struct FitnessArgs {
     /// [tune default: 10000; a resume: the folder's].
     #[arg(long)]
     pub width: Option<usize>,
-    /// Rank wells with the quiescent lookahead, up to DEPTH clears (default
-    /// 32 when given without a value).
-    #[arg(long, num_args = 0..=1, default_missing_value = "32", value_parser = clap::value_parser!(u8).range(1..=32))]
-    pub quiescent: Option<u8>,
+    /// The lookahead of the reference game and every fitness beam.
+    #[command(flatten)]
+    pub quiescent: Quiescent,
     /// Start wells taken from the reference game at evenly spaced depths
     /// (depth 0 first) [default: 4].
     #[arg(long)]
@@ -770,6 +874,10 @@ pub struct FitnessArgs {
     /// Worker threads (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Go on even when the width seems to need more memory than the
+    /// machine has (a beam per thread at once).
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -780,7 +888,7 @@ pub struct TuneArgs {
     #[command(flatten)]
     pub fitness: FitnessArgs,
     /// The weights to start from (default: the 86-record weights).
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
     /// The weights to tune, comma-separated (names as in the weights file,
     /// `erasability.S` for one piece) [default: every weight].
@@ -803,6 +911,10 @@ pub struct TuneArgs {
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Print one JSON object alone on standard output (the lines of text go
+    /// to standard error, or nowhere with --quiet).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -811,12 +923,13 @@ pub struct CompareArgs {
     pub contenders: Contenders,
     #[command(flatten)]
     pub fitness: FitnessArgs,
-    /// Take the start wells from this replay instead of the baseline's game.
-    #[arg(long)]
-    pub reference: Option<PathBuf>,
+    /// Take the start wells from this replay instead of the baseline's
+    /// game: the replay itself, `-` for standard input, or `@FILE`.
+    #[arg(long, value_name = "REPLAY")]
+    pub reference: Option<String>,
     /// Keep the reference game's run folder here (default: a temporary
     /// folder, removed at the end).
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     pub reference_dir: Option<PathBuf>,
     /// One JSON object instead of the table.
     #[arg(long)]
@@ -899,5 +1012,114 @@ impl Args for Contenders {
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
         Self::augment_args(cmd)
+    }
+}
+
+/// A usage error as clap reports its own (its message and the command's
+/// usage on standard error, exit code 2), for a rule the derive cannot
+/// state; `path` is the subcommand's (`["status"]`).
+fn usage_error(path: &[&str], kind: clap::error::ErrorKind, message: String) -> ! {
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    for name in path {
+        cmd.build();
+        cmd = match cmd.find_subcommand(name) {
+            Some(sub) => sub.clone(),
+            None => break,
+        };
+    }
+    cmd.error(kind, message).exit()
+}
+
+/// A flag with an optional value (`--flag [VALUE]`) beside a positional
+/// argument: clap hands the positional to the flag when the flag comes
+/// just before it (`--quiescent WELL`), so a value that is not a number
+/// goes back to the positional when that is missing. Returns the flag's
+/// value (`None`: not given; `default` when given alone) and the
+/// positional; what cannot be read is a usage error (see
+/// [`usage_error`]).
+fn split_optional(
+    path: &[&str],
+    flag: &str,
+    value: Option<&str>,
+    positional: Option<&str>,
+    default: &str,
+    what: &str,
+) -> (Option<String>, String) {
+    use clap::error::ErrorKind;
+    let number = |v: &str| v.parse::<u64>().is_ok();
+    match (value, positional) {
+        (Some(v), None) if !number(v) => (Some(default.to_string()), v.to_string()),
+        (_, None) => usage_error(
+            path,
+            ErrorKind::MissingRequiredArgument,
+            format!("the {what} argument is missing"),
+        ),
+        (v, Some(p)) => {
+            if let Some(v) = v.filter(|v| !number(v)) {
+                usage_error(
+                    path,
+                    ErrorKind::ValueValidation,
+                    format!("invalid value '{v}' for '{flag}': not a number"),
+                );
+            }
+            (v.map(str::to_string), p.to_string())
+        }
+    }
+}
+
+/// `value` as a number from `range`, or a usage error naming `flag` in
+/// clap's own words.
+fn in_range<T>(path: &[&str], flag: &str, value: &str, range: std::ops::RangeInclusive<T>) -> T
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    match value.parse::<T>() {
+        Ok(v) if range.contains(&v) => v,
+        _ => usage_error(
+            path,
+            clap::error::ErrorKind::ValueValidation,
+            format!(
+                "invalid value '{value}' for '{flag}': {value} is not in {}..={}",
+                range.start(),
+                range.end()
+            ),
+        ),
+    }
+}
+
+impl EvalArgs {
+    /// The lookahead's depth and the well argument (see
+    /// [`split_optional`]).
+    pub fn quiescent_and_well(&self) -> (Option<u8>, String) {
+        let path = ["eval"];
+        let (q, well) = split_optional(
+            &path,
+            "--quiescent [<DEPTH>]",
+            self.quiescent.as_deref(),
+            self.well.as_deref(),
+            "32",
+            "WELL",
+        );
+        let depth = q.map(|q| in_range(&path, "--quiescent [<DEPTH>]", &q, 1..=32u8));
+        (depth, well)
+    }
+}
+
+impl StatusArgs {
+    /// The seconds between two statuses and the run folder (see
+    /// [`split_optional`]; the folder is kept as given, UTF-8 or not).
+    pub fn watch_and_dir(&self) -> (Option<u64>, PathBuf) {
+        let path = ["status"];
+        let flag = "--watch [<SECONDS>]";
+        let watch = self.watch.as_deref();
+        let (w, dir) = match (&self.dir, watch) {
+            (Some(dir), w) => (w.map(str::to_string), dir.clone()),
+            (None, w) => {
+                let (w, dir) = split_optional(&path, flag, w, None, "10", "DIR");
+                (w, PathBuf::from(dir))
+            }
+        };
+        let seconds = w.map(|w| in_range(&path, flag, &w, 1..=86_400u64));
+        (seconds, dir)
     }
 }

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use hatetris::evaluate::Evaluator;
 use hatetris::launch::EvaluatorSpec;
@@ -26,7 +26,16 @@ fn run_word(b: &hatetris::bench::SearchBench) -> String {
 /// serial share implies are printed for these.
 const AMDAHL_AT: [usize; 3] = [16, 64, 128];
 
+/// A search run shorter than this, in seconds, gives speed-ups too noisy
+/// for Amdahl's law read backwards (see the warning).
+const BENCH_SEARCH_TRUSTED_S: f64 = 10.0;
+
 pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
+    // The lines of text, written when every run is done: to standard
+    // output, or with --json to standard error (the JSON alone on
+    // standard output).
+    let mut text: Vec<u8> = Vec::new();
+    let human: &mut dyn Write = &mut text;
     use hatetris::bench::SearchBench;
     if a.depths == 0 {
         bail!("--depths must be at least 1");
@@ -46,24 +55,28 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         }
         counts.push((threads_arg(Some(w))?, true));
     }
+    // --copies compares a 1-thread search with the largest count: refused
+    // before any search when the list cannot give both.
+    let plain: Vec<usize> = counts.iter().filter(|c| !c.1).map(|c| c.0).collect();
+    if a.copies && !(plain.contains(&1) && plain.iter().any(|&n| n > 1)) {
+        bail!("--copies needs --threads with 1 and a larger count");
+    }
     // The evaluator, built as `hatetris search` builds it, once: every run
     // shares it.
     let evaluator: Arc<dyn Evaluator + Send> = Arc::from(
         EvaluatorSpec {
             net: a.net.clone(),
             weights: a.weights.clone(),
-            quiescent: a.quiescent,
+            quiescent: a.quiescent.depth,
         }
         .build()?,
     );
     let most = counts.iter().map(|&(n, _)| n).max().unwrap_or(1);
     check_width(a.width, most, a.force)?;
-    let scratch = |tag: String| {
-        std::env::temp_dir().join(format!(
-            "hatetris-bench-search-{}-{tag}",
-            std::process::id()
-        ))
-    };
+    super::interrupt::exit_at_once(
+        "interrupted: no figures (each is a whole run); its temporary folders are removed"
+            .to_string(),
+    )?;
     let same = |first: &SearchBench, b: &SearchBench| -> Result<()> {
         if b.signature != first.signature {
             bail!(
@@ -82,17 +95,18 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
     let mut all: Vec<Vec<SearchBench>> = vec![Vec::new(); counts.len()];
     for round in 0..a.repeat {
         for (i, &(threads, sharded)) in counts.iter().enumerate() {
-            let (dir, temporary) = match (&a.out, round, i) {
-                (Some(dir), 0, 0) => (dir.clone(), false),
-                _ => (scratch(format!("{round}-{i}")), true),
+            // A temporary folder is removed when dropped, whatever the
+            // result.
+            let (dir, _temporary) = match (&a.out, round, i) {
+                (Some(dir), 0, 0) => (dir.clone(), None),
+                _ => {
+                    let t = super::interrupt::temporary_dir("bench-search")?;
+                    (t.path().join("run"), Some(t))
+                }
             };
-            let result = hatetris::bench::bench_search(
+            let b = hatetris::bench::bench_search(
                 &dir, a.width, a.depths, threads, &evaluator, sharded,
-            );
-            if temporary {
-                let _ = std::fs::remove_dir_all(&dir);
-            }
-            let b = result?;
+            )?;
             if let Some(first) = all[0].first() {
                 same(first, &b)?;
             }
@@ -123,7 +137,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         (_, t, w) => format!("threads {}, workers {}", t.join(","), w.join(",")),
     };
     outln!(
-        out,
+        human,
         "search: width {}, {} depths, {threads}{}, lookahead {}{}",
         first.width,
         first.depths,
@@ -140,7 +154,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         }
     )?;
     outln!(
-        out,
+        human,
         "{:>6} {:>12} {:>10}  {:<16}",
         "depth",
         "children",
@@ -149,7 +163,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
     )?;
     for d in &first.per_depth {
         outln!(
-            out,
+            human,
             "{:>6} {:>12} {:>10}  {:016x}",
             d.depth,
             d.children,
@@ -159,7 +173,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
     }
     let children: u64 = first.per_depth.iter().map(|d| d.children).sum();
     outln!(
-        out,
+        human,
         "children {children}  signature {:016x}{}",
         first.signature,
         match runs.len() {
@@ -181,7 +195,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
             ),
         };
         outln!(
-            out,
+            human,
             "{}: {:.2}s{every}  {:.2} ms/depth  {:.3} us/child  speed-up {speed_up:.2}",
             run_word(b),
             b.seconds,
@@ -201,10 +215,10 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
                 format!("{name} {s:.2}s ({:.1}%{during})", 100.0 * s / total)
             })
             .collect();
-        outln!(out, "  phases: {}", split.join("  "))?;
+        outln!(human, "  phases: {}", split.join("  "))?;
         let expand = b.phases.expand.max(f64::MIN_POSITIVE) * b.threads as f64;
         outln!(
-            out,
+            human,
             "  the kept set's lock: held {:.2}s, waited for {:.2}s ({:.2}% and {:.2}% of the threads' expand time)",
             b.phases.locked,
             b.phases.waited,
@@ -212,7 +226,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
             100.0 * b.phases.waited / expand
         )?;
         outln!(
-            out,
+            human,
             "  idle at the expansions' ends, out of work while other threads finished: {:.2}s ({:.2}% of the threads' expand time)",
             b.phases.idle,
             100.0 * b.phases.idle / expand
@@ -234,6 +248,8 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         let speed_up = runs[one].seconds / runs[most].seconds;
         hatetris::bench::serial_share(n, speed_up).map(|s| (n, speed_up, s))
     });
+    // Said last, after the figures (on standard error).
+    let mut warning = None;
     let limits_line = |s: f64| {
         AMDAHL_AT
             .iter()
@@ -244,7 +260,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
     if runs.len() > 1 {
         match amdahl {
             Some((n, speed_up, s)) => outln!(
-                out,
+                human,
                 "serial share (Amdahl, speed-up {speed_up:.2} from 1 to {n} threads): {:.1}%{}; speed-up limits: {} threads",
                 100.0 * s,
                 match s < 0.0 {
@@ -254,9 +270,20 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
                 limits_line(s)
             )?,
             None => outln!(
-                out,
+                human,
                 "serial share: not estimated (--threads needs 1 and a larger count)"
             )?,
+        }
+        // Amdahl's law read backwards magnifies noise: a speed-up of 1.90
+        // or 1.95 on 2 threads is a serial share of 5 % or 3 %, and the
+        // limits at 128 threads 17 or 28.
+        let shortest = runs.iter().map(|b| b.seconds).fold(f64::INFINITY, f64::min);
+        if amdahl.is_some() && (a.repeat < 3 || shortest < BENCH_SEARCH_TRUSTED_S) {
+            warning = Some(format!(
+                "warning: the serial share and its limits come from {} of {:.1}s or more per count: small differences in time move them a lot; take --repeat 5 (or more) of runs of {BENCH_SEARCH_TRUSTED_S:.0}s or longer (a larger --width or --depths) before trusting them",
+                counted(a.repeat as usize, "run"),
+                shortest
+            ));
         }
     }
     // The machine's own limit: n independent 1-thread searches at once,
@@ -266,12 +293,12 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         let Some(one) = one.filter(|_| n > 1) else {
             bail!("--copies needs --threads with 1 and a larger count");
         };
-        let dirs: Vec<PathBuf> = (0..n).map(|c| scratch(format!("copy-{c}"))).collect();
-        let result = hatetris::bench::bench_copies(&dirs, a.width, a.depths, &evaluator);
-        for dir in &dirs {
-            let _ = std::fs::remove_dir_all(dir);
-        }
-        let copies = result?;
+        let temporary = super::interrupt::temporary_dir("bench-copies")?;
+        let dirs: Vec<PathBuf> = (0..n)
+            .map(|c| temporary.path().join(format!("copy-{c}")))
+            .collect();
+        let copies = hatetris::bench::bench_copies(&dirs, a.width, a.depths, &evaluator)?;
+        drop(temporary);
         for b in &copies {
             same(first, b)?;
         }
@@ -282,11 +309,11 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         // threads do: s = (n t_n / t_shared - 1) / (n - 1).
         let s = (n as f64 * runs[most].seconds / shared - 1.0) / (n as f64 - 1.0);
         outln!(
-            out,
+            human,
             "the machine: {n} independent 1-thread searches at once took {shared:.2}s each (alone {alone:.2}s), so {n} threads can reach at most {ceiling:.2}x here",
         )?;
         outln!(
-            out,
+            human,
             "serial share against that (Amdahl, a 1-thread search taking {shared:.2}s): {:.1}%{}; speed-up limits: {} threads (before the machine's own)",
             100.0 * s,
             match s < 0.0 {
@@ -297,13 +324,21 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
         )?;
         machine = Some((shared, ceiling, s));
     }
-    if a.json {
+    let warnings: Vec<String> = warning.into_iter().collect();
+    if !a.json {
+        out.write_all(&text).context(super::STDOUT)?;
+        return super::movegen::warn_after(out, &warnings);
+    }
+    {
+        use std::io::Write as _;
+        let _ = std::io::stderr().write_all(&text);
+        let mut each = Vec::new();
         for ((b, speed_up), tries) in runs.iter().zip(&speed_ups).zip(&all) {
             let mut j = serde_json::to_value(b)?;
             j["seconds_per_depth"] = (b.seconds / f64::from(b.depths)).into();
             j["speed_up"] = (*speed_up).into();
             j["runs_seconds"] = tries.iter().map(|t| t.seconds).collect::<Vec<_>>().into();
-            outln!(out, "{j}")?;
+            each.push(j);
         }
         let limits = |s: f64| {
             AMDAHL_AT
@@ -316,12 +351,13 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
                 })
                 .collect::<serde_json::Map<_, _>>()
         };
-        let summary = serde_json::json!({
+        let all = serde_json::json!({
+            "runs": each,
             "summary": {
                 "threads": counts.iter().filter(|c| !c.1).map(|c| c.0).collect::<Vec<_>>(),
                 "workers": counts.iter().filter(|c| c.1).map(|c| c.0).collect::<Vec<_>>(),
                 "repeat": a.repeat,
-                "signature": first.signature,
+                "signature": format!("{:016x}", first.signature),
                 "children": children,
                 "seconds": runs.iter().map(|b| b.seconds).collect::<Vec<_>>(),
                 "speed_up": speed_ups,
@@ -334,7 +370,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
                 "speed_up_limits_against_machine": machine.map(|(_, _, s)| limits(s)),
             }
         });
-        outln!(out, "{summary}")?;
+        outln!(out, "{all}")?;
     }
-    Ok(())
+    super::movegen::warn_after(out, &warnings)
 }

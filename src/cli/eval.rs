@@ -6,7 +6,7 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use hatetris::bench::{self, bench_evaluator};
+use hatetris::bench::{self, bench_evaluator, Spread};
 use hatetris::evaluate::{Evaluator, Lookahead};
 use hatetris::heuristic::{self, Knewjade, Weights};
 use hatetris::launch::{self, load_net, Input};
@@ -15,18 +15,23 @@ use hatetris::nnue::{NetEvaluator, Simd};
 use hatetris::Well;
 
 use super::args::{BenchEvalArgs, EvalArgs};
-use super::input::read_arg;
+use super::input::{at_file, file_hint, read_arg};
+use super::movegen::{doubts, warn_after, with_spread};
 use super::{outln, STDOUT};
 
 /// `hatetris eval`.
 pub fn eval(a: EvalArgs, out: &mut dyn Write) -> Result<()> {
-    let text = read_arg(&a.well, Input::Well)?;
-    let well: Well = text.parse().context("reading the well")?;
+    let (quiescent, well_arg) = a.quiescent_and_well();
+    let text = read_arg(&well_arg, Input::Well)?;
+    let well: Well = text
+        .parse()
+        .map_err(|e| anyhow::anyhow!("{e}{}", file_hint(&well_arg)))
+        .context("reading the well")?;
     if let Some(path) = &a.net {
-        return eval_net(&load_net(path)?, &well, &a, out);
+        return eval_net(&load_net(path)?, &well, quiescent, &a, out);
     }
     let weights = launch::weights_or_default(a.weights.as_deref())?;
-    let eval = Knewjade::new(weights, a.quiescent);
+    let eval = Knewjade::new(weights, quiescent);
     let b = eval.breakdown(&well, a.score);
     if a.json {
         outln!(out, "{}", serde_json::to_string(&b)?)?;
@@ -39,14 +44,19 @@ pub fn eval(a: EvalArgs, out: &mut dyn Write) -> Result<()> {
 
 /// `eval --net`: the net's value and cost, and with `--explain` the
 /// features that move it most.
-fn eval_net(net: &NetEvaluator, well: &Well, a: &EvalArgs, out: &mut dyn Write) -> Result<()> {
+fn eval_net(
+    net: &NetEvaluator,
+    well: &Well,
+    quiescent: Option<u8>,
+    a: &EvalArgs,
+    out: &mut dyn Write,
+) -> Result<()> {
     const SHOWN: usize = 12;
     let value = net.value(well);
     let score = f64::from(a.score);
     let cost = net.cost(well, score);
-    let quiescent = a
-        .quiescent
-        .map(|depth| (depth, Lookahead::new(net.clone(), depth).cost(well, score)));
+    let quiescent =
+        quiescent.map(|depth| (depth, Lookahead::new(net.clone(), depth).cost(well, score)));
     let explained = if a.explain {
         net.explain(well)
     } else {
@@ -131,61 +141,61 @@ fn eval_net(net: &NetEvaluator, well: &Well, a: &EvalArgs, out: &mut dyn Write) 
 
 /// `hatetris bench eval`.
 pub fn bench_eval(a: BenchEvalArgs, out: &mut dyn Write) -> Result<()> {
-    let wells = bench::read_wells(&a.wells)?;
+    let wells = bench::wells(a.wells.as_deref().map(at_file).as_deref())?;
+    let depth = a
+        .quiescent
+        .depth
+        .unwrap_or(hatetris::evaluate::DEFAULT_QUIESCENT_DEPTH);
     if let Some(path) = &a.net {
-        return bench_eval_net(&wells, &load_net(path)?, a.quiescent, a.json, out);
+        return bench_eval_net(&wells, &load_net(path)?, depth, a.json, out);
     }
     let plain = heuristic::bench_eval(&wells, Weights::dnf86(), None);
-    let quiescent = heuristic::bench_eval(&wells, Weights::dnf86(), Some(a.quiescent));
+    let quiescent = heuristic::bench_eval(&wells, Weights::dnf86(), Some(depth));
     let given = match &a.weights {
         Some(path) => {
             let w = launch::read_weights(path)?;
             Some((
                 heuristic::bench_eval(&wells, w, None),
-                heuristic::bench_eval(&wells, w, Some(a.quiescent)),
+                heuristic::bench_eval(&wells, w, Some(depth)),
             ))
         }
         None => None,
     };
     outln!(
         out,
-        "children: {} (of all 7 pieces of {} wells), one thread, median of 5 runs",
+        "children: {} (of all 7 pieces of {} wells), one thread, 5 runs: median, then fastest to slowest",
         plain.children,
         wells.len()
     )?;
-    outln!(
-        out,
-        "heuristic with erasability:    {:8.3} us/child",
-        plain.us_per_child
-    )?;
-    outln!(
-        out,
-        "with quiescent lookahead ({}): {:8.3} us/child",
-        a.quiescent,
-        quiescent.us_per_child
-    )?;
+    let spread = |b: &heuristic::EvalBench| Spread::of(&b.runs_us_per_child);
+    let mut rows = vec![
+        ("heuristic with erasability:   ".to_string(), spread(&plain)),
+        (
+            format!("with quiescent lookahead ({depth}):"),
+            spread(&quiescent),
+        ),
+    ];
     if let Some((p, q)) = &given {
-        outln!(
-            out,
-            "--weights, with erasability:   {:8.3} us/child",
-            p.us_per_child
-        )?;
-        outln!(
-            out,
-            "--weights, quiescent ({}):     {:8.3} us/child",
-            a.quiescent,
-            q.us_per_child
-        )?;
+        rows.push(("--weights, with erasability:  ".to_string(), spread(p)));
+        rows.push((format!("--weights, quiescent ({depth}):    "), spread(q)));
     }
+    for (name, s) in &rows {
+        outln!(out, "{name} {}", with_spread(s, "us/child"))?;
+    }
+    let run_s = |s: &Spread| s.median * plain.children as f64 / 1e6;
+    let warnings = doubts(
+        rows.iter()
+            .map(|(n, s)| (n.trim_end_matches([' ', ':']), *s, run_s(s))),
+    );
     if a.json {
-        let mut v = serde_json::json!({"children": plain.children, "eval_us": plain.us_per_child, "quiescent_us": quiescent.us_per_child, "quiescent_depth": a.quiescent});
+        let mut v = serde_json::json!({"children": plain.children, "eval_us": plain.us_per_child, "quiescent_us": quiescent.us_per_child, "quiescent_depth": depth});
         if let Some((p, q)) = &given {
             v["weights_eval_us"] = p.us_per_child.into();
             v["weights_quiescent_us"] = q.us_per_child.into();
         }
         outln!(out, "{}", v)?;
     }
-    Ok(())
+    warn_after(out, &warnings)
 }
 
 /// `bench eval --net`: the heuristic and the net through the same batch
@@ -217,13 +227,18 @@ fn bench_eval_net(
     ));
     outln!(
         out,
-        "children: {} (of all 7 pieces of {} wells), one thread, each (well, piece) in one batch call, median of 5 runs",
+        "children: {} (of all 7 pieces of {} wells), one thread, each (well, piece) in one batch call, 5 runs: median, then fastest to slowest",
         rows[0].1.children,
         wells.len()
     )?;
     for (name, b) in &rows {
-        outln!(out, "{name:<32} {:8.3} us/child", b.us_per_child)?;
+        let s = Spread::of(&b.runs_us_per_child);
+        outln!(out, "{name:<32} {}", with_spread(&s, "us/child"))?;
     }
+    let warnings = doubts(rows.iter().map(|(n, b)| {
+        let s = Spread::of(&b.runs_us_per_child);
+        (n.as_str(), s, s.median * b.children as f64 / 1e6)
+    }));
     if json {
         let j: serde_json::Map<String, serde_json::Value> = rows
             .iter()
@@ -231,5 +246,5 @@ fn bench_eval_net(
             .collect::<Result<_>>()?;
         outln!(out, "{}", serde_json::Value::Object(j))?;
     }
-    Ok(())
+    warn_after(out, &warnings)
 }

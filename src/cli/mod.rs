@@ -8,13 +8,15 @@
 //! `replay`, `search` (with `cluster` for the sharded search and
 //! `bench_search`), `eval`, `train`, `tune`, `strength` (`bench
 //! strength`), `status`, `plot`, `verify`;
-//! `progress` draws the bars they share; `args` holds the flags.
+//! `progress` draws the bars they share; `interrupt` is Ctrl-C's handler
+//! for all of them; `args` holds the flags.
 
 mod args;
 mod bench_search;
 mod cluster;
 mod eval;
 mod input;
+mod interrupt;
 mod movegen;
 mod plot;
 mod progress;
@@ -44,6 +46,12 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// Whether a signal's handler is ending the process (see
+/// [`interrupt::exiting`]): `main` then waits for it instead of reporting.
+pub fn exiting() -> bool {
+    interrupt::exiting()
+}
+
 /// The context of every error writing to standard output (a full disk, say).
 pub(crate) const STDOUT: &str = "writing to standard output";
 
@@ -70,21 +78,63 @@ macro_rules! note {
 }
 pub(crate) use note;
 
+/// The commands' standard output, taken for them alone: the process's
+/// standard output is moved to a new descriptor, which this writes to, and
+/// descriptor 1 then points at standard error (at `/dev/null` for a
+/// `--quiet` command). So whatever a library prints on its own (timely's
+/// networking threads print "awaiting connections" and the like while a
+/// sharded search connects) goes with the progress lines, or nowhere when
+/// they are not wanted (an error then stays one line), and standard output
+/// holds only what the command writes through `out`: its `--json` value
+/// alone, when asked for. Where descriptors cannot be moved (not Unix, or
+/// no standard output open), standard output as it is.
+fn command_stdout(quiet: bool) -> Box<dyn Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::{AsRawFd, FromRawFd};
+        let null = quiet
+            .then(|| {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open("/dev/null")
+                    .ok()
+            })
+            .flatten();
+        let target = null.as_ref().map_or(2, |f| f.as_raw_fd());
+        // SAFETY: `dup` and `dup2` only copy descriptors; the new one is
+        // this process's own and is owned by the `File` alone.
+        unsafe {
+            let own = libc::dup(1);
+            if own >= 0 {
+                if libc::dup2(target, 1) >= 0 {
+                    return Box::new(std::fs::File::from_raw_fd(own));
+                }
+                libc::close(own);
+            }
+        }
+    }
+    let _ = quiet;
+    Box::new(io::stdout())
+}
+
 /// Parses the command line and runs it.
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
-    // Not `stdout().lock()` for the whole command: timely's networking
-    // threads print to standard output (a peer not up yet) while a sharded
-    // search connects, and would wait on that lock forever.
-    let mut out = BufWriter::new(io::stdout());
+    // Not `stdout().lock()` for the whole command: threads that print on
+    // their own would wait on that lock forever (see `command_stdout`).
+    let mut out = BufWriter::new(command_stdout(cli.quiet()));
     let out_ref: &mut dyn Write = &mut out;
     match cli.command {
         Command::Movegen(MovegenCmd::Children { wells }) => {
             movegen::movegen_children(wells.as_deref(), out_ref)
         }
-        Command::Bench(BenchCmd::Movegen(a)) => {
-            movegen::bench_movegen(&a.wells, a.runs as usize, a.json, a.transitions, out_ref)
-        }
+        Command::Bench(BenchCmd::Movegen(a)) => movegen::bench_movegen(
+            a.wells.as_deref().map(input::at_file).as_deref(),
+            a.runs as usize,
+            a.json,
+            a.transitions,
+            out_ref,
+        ),
         Command::Replay(cmd) => replay::replay_cmd(cmd, out_ref),
         Command::Search(a) => search::search(a, out_ref),
         Command::Keyframes(a) => search::keyframes(a, out_ref),

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use hatetris::bench;
 use hatetris::enemy::{Enemy, EnemyKind};
@@ -66,40 +66,75 @@ pub(crate) fn movegen_children(wells: Option<&Path>, out: &mut dyn Write) -> Res
     Ok(())
 }
 
-/// `hatetris bench movegen`: the move generator timed over a file of wells.
+/// A timed figure with its spread: "0.640 us/well (0.62 to 0.71)".
+pub(crate) fn with_spread(s: &bench::Spread, unit: &str) -> String {
+    format!("{:8.3} {unit}  ({:.3} to {:.3})", s.median, s.min, s.max)
+}
+
+/// A warning for each figure not to be trusted ([`bench::doubt`]).
+pub(crate) fn doubts<'a>(
+    figures: impl IntoIterator<Item = (&'a str, bench::Spread, f64)>,
+) -> Vec<String> {
+    figures
+        .into_iter()
+        .filter_map(|(name, spread, run_s)| {
+            bench::doubt(&spread, run_s).map(|why| format!("warning: {name}: {why}"))
+        })
+        .collect()
+}
+
+/// Writes `warnings` to standard error once standard output is flushed
+/// (so a failing standard output is the one error line).
+pub(crate) fn warn_after(out: &mut dyn Write, warnings: &[String]) -> Result<()> {
+    out.flush().context(super::STDOUT)?;
+    for w in warnings {
+        super::note!("{w}");
+    }
+    Ok(())
+}
+
+/// `hatetris bench movegen`: the move generator timed over a list of wells
+/// (the built-in ones unless `path`).
 pub(crate) fn bench_movegen(
-    path: &Path,
+    path: Option<&Path>,
     runs: usize,
     json: bool,
     transitions: bool,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let wells = bench::read_wells(path)?;
+    let wells = bench::wells(path)?;
     let b = bench::bench_movegen(&wells, runs);
+    let [choice, chosen, all7] = b.spreads;
     outln!(
         out,
-        "wells: {} ({} runs, median, one thread)",
+        "wells: {} ({} runs: median, then fastest to slowest; one thread)",
         b.wells,
         runs
     )?;
     outln!(
         out,
-        "piece choice:                 {:8.3} us/well  (signature {})",
-        b.choice_us,
+        "piece choice:                 {}  (signature {})",
+        with_spread(&choice, "us/well"),
         b.choice_signature
     )?;
     outln!(
         out,
-        "choice + chosen children:     {:8.3} us/well  ({} children)",
-        b.chosen_children_us,
+        "choice + chosen children:     {}  ({} children)",
+        with_spread(&chosen, "us/well"),
         b.chosen_children
     )?;
     outln!(
         out,
-        "children of all 7 pieces:     {:8.3} us/well  ({} children)",
-        b.all7_children_us,
+        "children of all 7 pieces:     {}  ({} children)",
+        with_spread(&all7, "us/well"),
         b.all7_children
     )?;
+    let [choice_s, chosen_s, all7_s] = b.run_seconds;
+    let warnings = doubts([
+        ("piece choice", choice, choice_s),
+        ("choice + chosen children", chosen, chosen_s),
+        ("children of all 7 pieces", all7, all7_s),
+    ]);
     if transitions {
         let t = bench::bench_transitions(&wells, runs);
         outln!(
@@ -118,14 +153,21 @@ pub(crate) fn bench_movegen(
             choice_us: f64,
             chosen_children_us: f64,
             all7_children_us: f64,
+            spreads: [bench::Spread; 3],
         }
         let four = |us: f64| (us * 1e4).round() / 1e4;
+        let round = |s: bench::Spread| bench::Spread {
+            min: four(s.min),
+            median: four(s.median),
+            max: four(s.max),
+        };
         let line = Line {
             choice_us: four(b.choice_us),
             chosen_children_us: four(b.chosen_children_us),
             all7_children_us: four(b.all7_children_us),
+            spreads: b.spreads.map(round),
         };
         outln!(out, "{}", serde_json::to_string(&line)?)?;
     }
-    Ok(())
+    warn_after(out, &warnings)
 }

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 
 use hatetris::run;
 
@@ -39,12 +39,27 @@ pub(crate) fn write_run_plot(dir: &Path) -> Result<String> {
     draw(dir, &run_plot_stem(dir))
 }
 
+/// Where `--out` puts the pictures: into a folder as `run.svg` and
+/// `run.png`; `FILE` (with `.svg`, `.png` or no extension) as `FILE.svg`
+/// and `FILE.png`; another extension is refused, since the pictures are
+/// SVG and PNG whatever the name says.
+fn out_stem(out: &Path) -> Result<PathBuf> {
+    if out.is_dir() {
+        return Ok(run_plot_stem(out));
+    }
+    match out.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()) {
+        None => Ok(out.to_path_buf()),
+        Some(e) if e == "svg" || e == "png" => Ok(out.with_extension("")),
+        Some(_) => bail!(
+            "--out {}: the pictures are SVG and PNG; give a folder, or a name ending in .svg, .png or nothing (both are written)",
+            out.display()
+        ),
+    }
+}
+
 pub fn plot(a: PlotArgs, out: &mut dyn Write) -> Result<()> {
     let stem = match &a.out {
-        Some(p) => match p.extension().and_then(|e| e.to_str()) {
-            Some("svg" | "png") => p.with_extension(""),
-            _ => p.clone(),
-        },
+        Some(p) => out_stem(p)?,
         None => run_plot_stem(&a.dir),
     };
     let wrote = draw(&a.dir, &stem)?;

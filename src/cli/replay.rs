@@ -89,10 +89,26 @@ fn replay_wells(keys: &[Key], enemy: EnemyKind, every: Option<u32>) -> Vec<(Stri
 /// `hatetris replay ...`.
 pub(crate) fn replay_cmd(cmd: ReplayCmd, out: &mut dyn Write) -> Result<()> {
     match cmd {
-        ReplayCmd::Score { replay, enemy } => {
+        ReplayCmd::Score {
+            replay,
+            enemy,
+            json,
+        } => {
             let kind = enemy;
             let keys = decode_replay(&replay)?;
             let trace = replay::play(&keys, kind);
+            if json {
+                // `depth`: pieces placed, as a run's depths count them.
+                let v = serde_json::json!({
+                    "score": trace.score,
+                    "depth": trace.steps.len(),
+                    "keys": keys.len(),
+                    "keys_used": trace.keys_used,
+                    "game_over": trace.game_over,
+                });
+                outln!(out, "{v}")?;
+                return Ok(());
+            }
             outln!(
                 out,
                 "keys: {} ({} used), pieces: {}, {}",
@@ -189,6 +205,15 @@ pub(crate) fn replay_cmd(cmd: ReplayCmd, out: &mut dyn Write) -> Result<()> {
             every,
             enemy,
         } => {
+            let ext = path
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            if !matches!(ext.as_deref(), Some("png" | "svg")) {
+                bail!(
+                    "--out {}: the picture is PNG or SVG; give a name ending in .png or .svg",
+                    path.display()
+                );
+            }
             let keys = decode_replay(&replay)?;
             let wells = replay_wells(&keys, enemy, every);
             hatetris::plot::draw_wells(&wells, &path)?;

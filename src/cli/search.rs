@@ -156,10 +156,28 @@ pub(crate) fn human_bytes(bytes: u64) -> String {
 /// what the machine has now. Machines that do not say what they have are not
 /// checked.
 pub(crate) fn check_width(width: usize, threads: usize, force: bool) -> Result<()> {
+    check_memory(width, search::memory::bytes_needed(width, threads), force)
+}
+
+/// [`check_width`] for a command that runs `beams` one-thread beams of
+/// `width` at once (the tuner's and `compare`'s fitness beams, one per
+/// thread) after a reference game searched on as many threads: whichever
+/// needs more.
+pub(crate) fn check_beams(width: usize, beams: usize, force: bool) -> Result<()> {
+    let one = search::memory::bytes_needed(width, 1) - search::memory::BASE_BYTES;
+    let at_once = one
+        .saturating_mul(beams.max(1) as u64)
+        .saturating_add(search::memory::BASE_BYTES);
+    let need = at_once.max(search::memory::bytes_needed(width, beams));
+    check_memory(width, need, force)
+}
+
+/// Refuses `--width {width}` when `need` bytes cannot be had (see
+/// [`check_width`]).
+fn check_memory(width: usize, need: u64, force: bool) -> Result<()> {
     if width == 0 {
         bail!("--width must be at least 1");
     }
-    let need = search::memory::bytes_needed(width, threads);
     let about = if need == u64::MAX {
         format!("more than {}", human_bytes(need))
     } else {
@@ -200,14 +218,18 @@ fn fresh_run_dir(width: usize) -> PathBuf {
 /// `hatetris search`: a new run, or `--resume DIR`.
 pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
     // Every argument is checked before a file is written: a new run's
-    // flags, or a resumed run's manifest and the flags against it.
+    // flags, or a resumed run's manifest and the flags against it. A
+    // folder of another kind first (the library refuses it too, later).
+    if let Some(dir) = a.out.as_ref().or(a.resume.as_ref()) {
+        hatetris::folder::refuse_other(dir, hatetris::folder::Holds::Run)?;
+    }
     let request = Request {
         width: a.width,
         enemy: a.enemy,
         evaluator: EvaluatorSpec {
             net: a.net.clone(),
             weights: a.weights.clone(),
-            quiescent: a.quiescent,
+            quiescent: a.quiescent.depth,
         },
         max_depth: a.max_depth,
         threads: a.threads,
@@ -267,7 +289,7 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
         .as_ref()
         .map(|c| Arc::clone(c) as Arc<dyn DepthExpander>);
     let stop = Arc::new(AtomicBool::new(false));
-    catch_signals(Arc::clone(&stop))?;
+    super::interrupt::stop_search(Arc::clone(&stop))?;
     let opts = Options {
         release_memory: Some(crate::release_memory),
         stop: Some(stop),
@@ -328,15 +350,27 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
     // rebuilt once they are gathered.
     let manifest = run::read_manifest_file(&dir)?;
     let (shards, first) = (manifest.shards, manifest.root() + 1);
+    let seconds = started.elapsed().as_secs_f64();
     if let Some(&first) = run::shards::missing(&dir, shards).first() {
-        outln!(
-            out,
-            "best game: score {} at depth {}; search {how} at depth {} in {:.1}s",
+        let line = format!(
+            "best game: score {} at depth {}; search {how} at depth {} in {}",
             result.best.score,
             result.best.depth,
             result.depth,
-            started.elapsed().as_secs_f64()
-        )?;
+            human_seconds(seconds)
+        );
+        if a.json {
+            if !a.quiet {
+                note!("{line}");
+            }
+            outln!(
+                out,
+                "{}",
+                serde_json::json!({"score": result.best.score, "best_depth": result.best.depth, "depth": result.depth, "out": dir.display().to_string()})
+            )?;
+        } else {
+            outln!(out, "{line}")?;
+        }
         note!(
             "{} lacks {} (written on another machine): `hatetris keyframes {} FOLDER...`, given a copy of every other machine's folder, prints the replay",
             dir.display(),
@@ -345,6 +379,7 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
         );
         if result.stopped {
             super::INTERRUPTED.store(true, Ordering::Relaxed);
+            out.flush().context(super::STDOUT)?;
             note!(
                 "interrupted: depths {first} to {} are complete; to go on: hatetris search --resume {} (and the other processes as before)",
                 result.depth,
@@ -358,24 +393,35 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
     let replay_path = run::best_replay_path(&dir);
     hatetris::folder::atomic::write_atomic(&replay_path, format!("{text}\n").as_bytes())
         .with_context(|| format!("writing {}", replay_path.display()))?;
-    outln!(
-        out,
-        "best game: score {} at depth {} ({} keys); search {} at depth {} in {:.1}s",
-        kf.score(),
-        kf.wells.len(),
-        kf.keys.len(),
-        how,
-        result.depth,
-        started.elapsed().as_secs_f64()
-    )?;
-    outln!(out, "replay (Base2048, paste into the game): {text}")?;
-    outln!(out, "run folder: {}", dir.display())?;
+    let lines = [
+        format!(
+            "best game: score {} at depth {} ({}); search {} at depth {} in {}",
+            kf.score(),
+            kf.wells.len(),
+            keys_words(kf.keys.len(), replay::decode(&text).map_or(0, |k| k.len())),
+            how,
+            result.depth,
+            human_seconds(seconds)
+        ),
+        format!("replay (Base2048, paste into the game): {text}"),
+        format!("run folder: {}", dir.display()),
+    ];
     if a.json {
+        // The JSON alone on standard output; what a person reads on
+        // standard error. `depth` is the last complete depth, as in
+        // `status --json`; `best_depth` the best game's.
+        for line in lines.iter().filter(|_| !a.quiet) {
+            note!("{line}");
+        }
         outln!(
             out,
             "{}",
-            serde_json::json!({"score": kf.score(), "depth": kf.wells.len(), "replay": text, "out": dir.display().to_string()})
+            serde_json::json!({"score": kf.score(), "best_depth": kf.wells.len(), "depth": result.depth, "keys": kf.keys.len(), "replay": text, "out": dir.display().to_string()})
         )?;
+    } else {
+        for line in &lines {
+            outln!(out, "{line}")?;
+        }
     }
     if result.stopped {
         super::INTERRUPTED.store(true, Ordering::Relaxed);
@@ -417,21 +463,6 @@ fn from_arg(a: &SearchArgs, enemy: EnemyKind, max_depth: u32) -> Result<Option<S
     Ok(Some(start))
 }
 
-/// Ctrl-C and SIGTERM set `stop`: the search abandons the depth in
-/// progress and ends cleanly (see [`Options::stop`]). A second one ends
-/// the process at once, which is safe too: every file is written
-/// atomically, and a resume goes on from the last complete depth.
-fn catch_signals(stop: Arc<AtomicBool>) -> Result<()> {
-    ctrlc::set_handler(move || {
-        if stop.swap(true, Ordering::Relaxed) {
-            note!("hatetris: stopped at once");
-            std::process::exit(130);
-        }
-        note!("stopping: abandoning the depth in progress and writing the best game (again to quit at once)");
-    })
-    .context("catching Ctrl-C and SIGTERM")
-}
-
 /// `hatetris keyframes`: a run's game rebuilt from its depth files.
 pub fn keyframes(a: KeyframesArgs, out: &mut dyn Write) -> Result<()> {
     let pick = match a.pick {
@@ -446,6 +477,14 @@ pub fn keyframes(a: KeyframesArgs, out: &mut dyn Write) -> Result<()> {
         KeyframesFormat::Hex => Some(Format::Hex),
         KeyframesFormat::Raw => Some(Format::Raw),
     };
+    for folder in &a.shards {
+        if !folder.is_dir() {
+            bail!(
+                "{}: not a folder (give folders that hold a sharded run's shard-NNNN folders)",
+                folder.display()
+            );
+        }
+    }
     let started = Instant::now();
     let kf = keyframes::reconstruct_from(&a.dir, &a.shards, pick)?;
     note!(
@@ -455,6 +494,37 @@ pub fn keyframes(a: KeyframesArgs, out: &mut dyn Write) -> Result<()> {
         started.elapsed().as_secs_f64(),
         kf.bytes_read
     );
+    if a.json {
+        // `best_depth` as in `search --json`: the game's pieces.
+        let mut v = serde_json::json!({
+            "score": kf.score(),
+            "best_depth": kf.wells.len(),
+            "keys": kf.keys.len(),
+        });
+        match format {
+            None => {
+                let wells: Vec<Vec<u32>> = kf
+                    .wells
+                    .iter()
+                    .map(|w| {
+                        w.to_numbers()
+                            .split_whitespace()
+                            .filter_map(|n| n.parse().ok())
+                            .collect()
+                    })
+                    .collect();
+                v["wells"] = wells.into();
+            }
+            Some(format) => {
+                v["replay"] = replay::encode(&kf.keys, format).into();
+                v["format"] = clap::ValueEnum::to_possible_value(&a.format)
+                    .map(|p| p.get_name().to_string())
+                    .into();
+            }
+        }
+        outln!(out, "{v}")?;
+        return Ok(());
+    }
     match format {
         None => {
             for w in &kf.wells {
@@ -464,6 +534,29 @@ pub fn keyframes(a: KeyframesArgs, out: &mut dyn Write) -> Result<()> {
         Some(format) => outln!(out, "{}", replay::encode(&kf.keys, format))?,
     }
     Ok(())
+}
+
+/// A duration for a person: "2.4s" under a minute, then indicatif's
+/// words ("3 minutes", "2 days"), which multi-day runs need more than a
+/// count of seconds.
+pub(crate) fn human_seconds(seconds: f64) -> String {
+    if !seconds.is_finite() || seconds < 0.0 {
+        return "?".to_string();
+    }
+    if seconds < 60.0 {
+        return format!("{seconds:.1}s");
+    }
+    indicatif::HumanDuration(std::time::Duration::from_secs_f64(seconds)).to_string()
+}
+
+/// The game's keys, and those the replay holds when its encoding pads
+/// them (Base2048 may add one), which `replay score` counts: "1414 keys,
+/// 1415 in the replay".
+fn keys_words(played: usize, in_replay: usize) -> String {
+    match in_replay == played {
+        true => counted(played, "key"),
+        false => format!("{}, {in_replay} in the replay", counted(played, "key")),
+    }
 }
 
 /// "1 thread", "8 threads".

@@ -1,6 +1,7 @@
 //! `hatetris status`: a run folder at a glance, once or every few seconds.
 
 use std::io::Write;
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -13,24 +14,25 @@ use super::search::human_bytes;
 use super::{note, outln, STDOUT};
 
 pub fn status(a: StatusArgs, out: &mut dyn Write) -> Result<()> {
-    if train::config_path(&a.dir).exists() {
-        return training(a, out);
+    let (watch, dir) = a.watch_and_dir();
+    if hatetris::folder::holds(&dir) == Some(hatetris::folder::Holds::Training) {
+        return training(&dir, watch, a.json, out);
     }
     loop {
-        let s = status::status(&a.dir)?;
+        let s = status::status(&dir)?;
         if a.json {
             outln!(out, "{}", serde_json::to_string(&s)?)?;
         } else {
-            write!(out, "{}", describe(&a.dir.display().to_string(), &s)).context(STDOUT)?;
+            write!(out, "{}", describe(&dir.display().to_string(), &s)).context(STDOUT)?;
         }
         if a.plot {
-            match super::plot::write_run_plot(&a.dir) {
+            match super::plot::write_run_plot(&dir) {
                 Ok(paths) => note!("drew {}", paths),
                 Err(e) => note!("the run's picture was not drawn: {e:#}"),
             }
         }
         out.flush().context(STDOUT)?;
-        match a.watch {
+        match watch {
             None => return Ok(()),
             Some(seconds) => {
                 std::thread::sleep(Duration::from_secs(seconds));
@@ -56,7 +58,10 @@ fn describe(dir: &str, s: &Status) -> String {
         s.width, s.enemy
     );
     let progress = match (s.in_progress, s.in_progress_s) {
-        (Some(d), Some(secs)) => format!(", depth {d} in progress for {secs:.0} s"),
+        (Some(d), Some(secs)) => format!(
+            ", depth {d} in progress for {}",
+            super::search::human_seconds(secs)
+        ),
         (Some(d), None) => format!(", depth {d} in progress"),
         _ => String::new(),
     };
@@ -108,21 +113,16 @@ fn describe(dir: &str, s: &Status) -> String {
 }
 
 /// `status` on a training folder, once or every few seconds.
-fn training(a: StatusArgs, out: &mut dyn Write) -> Result<()> {
+fn training(dir: &Path, watch: Option<u64>, json: bool, out: &mut dyn Write) -> Result<()> {
     loop {
-        let s = train::status::status(&a.dir)?;
-        if a.json {
+        let s = train::status::status(dir)?;
+        if json {
             outln!(out, "{}", serde_json::to_string(&s)?)?;
         } else {
-            write!(
-                out,
-                "{}",
-                describe_training(&a.dir.display().to_string(), &s)
-            )
-            .context(STDOUT)?;
+            write!(out, "{}", describe_training(&dir.display().to_string(), &s)).context(STDOUT)?;
         }
         out.flush().context(STDOUT)?;
-        match a.watch {
+        match watch {
             None => return Ok(()),
             Some(seconds) => std::thread::sleep(Duration::from_secs(seconds)),
         }

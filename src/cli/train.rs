@@ -13,7 +13,7 @@ use hatetris::train::{self, Config, Epoch, Generation, Master, Phase, TrainObser
 
 use super::args::TrainArgs;
 use super::progress::Bar;
-use super::search::threads_arg;
+use super::search::{check_width, threads_arg};
 use super::{note, outln};
 
 /// The trainer's observer: a bar for each step (the master beam's depths,
@@ -91,12 +91,12 @@ impl TrainObserver for TrainProgress {
     fn master(&self, generation: u32, m: &Master) {
         self.bar.clear();
         self.bar.say(format!(
-            "generation {generation}: master beam scored {} (depth {}), {} at depth {} in {:.0}s",
+            "generation {generation}: master beam scored {} (depth {}), {} at depth {} in {}",
             m.score,
             m.best_depth,
             if m.exhausted { "died" } else { "stopped" },
             m.depth,
-            m.seconds
+            super::search::human_seconds(m.seconds)
         ));
     }
 
@@ -155,7 +155,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         c.master_depth = v;
     }
-    if let Some(v) = a.quiescent {
+    if let Some(v) = a.quiescent.depth {
         c.quiescent = v;
     }
     if let Some(v) = a.samples {
@@ -279,9 +279,12 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
 }
 
 pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
+    // (The library refuses it too; here it comes before any line.)
+    hatetris::folder::refuse_other(&a.dir, hatetris::folder::Holds::Training)?;
     let threads = threads_arg(a.threads)?;
     let stored = train::read_config(&a.dir)?;
     let asked = config(&a, stored.clone().unwrap_or_default())?;
+    check_width(asked.master_width, threads, a.force)?;
     let from = match &a.from {
         Some(path) => Some(Net::load(path).map_err(|error| NetFileError {
             path: path.clone(),
@@ -289,6 +292,11 @@ pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
         })?),
         None => None,
     };
+    super::interrupt::exit_at_once(format!(
+        "interrupted: {} keeps every finished step; to go on, run the same command: {}",
+        a.dir.display(),
+        super::interrupt::same_command()
+    ))?;
     let progress = TrainProgress {
         bar: Bar::new(a.quiet),
     };
@@ -310,25 +318,25 @@ pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
         &progress,
     )?;
     progress.bar.clear();
-    for g in &report.generations {
-        outln!(out, "{}", describe(g))?;
-    }
+    let mut lines: Vec<String> = report.generations.iter().map(describe).collect();
     if let Some(m) = &report.last_master {
-        outln!(
-            out,
+        lines.push(format!(
             "the last net's master beam: score {} (depth {})",
-            m.score,
-            m.best_depth
-        )?;
+            m.score, m.best_depth
+        ));
     }
     if let Some(net) = &report.last_net {
-        outln!(out, "last net: {}", net.display())?;
+        lines.push(format!("last net: {}", net.display()));
     }
     let picture = train::plot_path(&a.dir);
     if picture.exists() {
-        outln!(out, "picture: {}", picture.display())?;
+        lines.push(format!("picture: {}", picture.display()));
     }
     if a.json {
+        // The JSON alone on standard output, the lines on standard error.
+        for line in lines.iter().filter(|_| !a.quiet) {
+            note!("{line}");
+        }
         outln!(
             out,
             "{}",
@@ -338,6 +346,10 @@ pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
                 "last_net": report.last_net.map(|p| p.display().to_string()),
             })
         )?;
+    } else {
+        for line in &lines {
+            outln!(out, "{line}")?;
+        }
     }
     Ok(())
 }

@@ -20,7 +20,7 @@ use super::args::{CompareArgs, Contender, FitnessArgs, TuneArgs};
 use super::input::decode_replay;
 use super::outln;
 use super::progress::Bar;
-use super::search::threads_arg;
+use super::search::{check_beams, threads_arg};
 
 const DEFAULT_WIDTH: usize = 10_000;
 const DEFAULT_STARTS: usize = 4;
@@ -33,7 +33,7 @@ const DEFAULT_SIGMA: f64 = 0.3;
 fn fitness_settings(a: &FitnessArgs) -> FitnessSettings {
     FitnessSettings {
         width: a.width.unwrap_or(DEFAULT_WIDTH),
-        quiescent: a.quiescent,
+        quiescent: a.quiescent.depth,
         pieces: a.pieces.unwrap_or(DEFAULT_PIECES),
         starts: a.starts.unwrap_or(DEFAULT_STARTS),
         beam: FitnessBeam::Search,
@@ -77,6 +77,8 @@ impl TuneObserver for TuneProgress {
 }
 
 pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
+    // (The library refuses it too; here it comes before any line.)
+    hatetris::folder::refuse_other(&a.dir, hatetris::folder::Holds::Tuning)?;
     let threads = threads_arg(a.fitness.threads)?;
     let spath = tune::settings_path(&a.dir);
     let settings = if spath.exists() {
@@ -86,7 +88,9 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
             .with_context(|| format!("{}: not a tuning folder's settings", spath.display()))?;
         let f = &a.fitness;
         let changed = f.width.is_some_and(|w| w != s.fitness.width)
-            || f.quiescent.is_some_and(|q| Some(q) != s.fitness.quiescent)
+            || f.quiescent
+                .depth
+                .is_some_and(|q| Some(q) != s.fitness.quiescent)
             || f.starts.is_some_and(|v| v != s.fitness.starts)
             || f.pieces.is_some_and(|v| v != s.fitness.pieces)
             || a.sigma.is_some_and(|v| v != s.sigma)
@@ -109,6 +113,12 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
             Some(t) => t.clone(),
             None => WEIGHT_NAMES.iter().map(|s| s.to_string()).collect(),
         };
+        if a.sigma.is_some_and(|v| !(v.is_finite() && v > 0.0)) {
+            bail!("--sigma must be a positive number");
+        }
+        if a.population.is_some_and(|p| p < 2) {
+            bail!("--population must be at least 2");
+        }
         TuneSettings {
             fitness,
             terms,
@@ -118,10 +128,16 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
             seed: a.seed.unwrap_or(1),
         }
     };
+    check_beams(settings.fitness.width, threads, a.fitness.force)?;
     let budget = a.budget.unwrap_or(DEFAULT_BUDGET);
     if budget < 2 {
         bail!("--budget must be at least 2 (the start weights and one candidate)");
     }
+    super::interrupt::exit_at_once(format!(
+        "interrupted: {} keeps every finished evaluation; to go on, run the same command: {}",
+        a.dir.display(),
+        super::interrupt::same_command()
+    ))?;
     let progress = TuneProgress {
         bar: Bar::new(a.quiet),
         best: Mutex::new(f64::NEG_INFINITY),
@@ -147,29 +163,58 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
             lines.join(" ")
         )
     };
-    outln!(out, "start weights: {}", show(&tuned.start))?;
-    outln!(
-        out,
-        "best:          {} at evaluation {}",
-        show(&tuned.best),
-        tuned.best.index
-    )?;
-    outln!(
-        out,
-        "{} evaluations; CMA-ES stopped: {}",
-        tuned.evaluations,
-        tuned.stopped
-    )?;
-    outln!(
-        out,
-        "best weights: {} (search with --weights {}{})",
-        tune::best_path(&a.dir).display(),
-        tune::best_path(&a.dir).display(),
-        match settings.fitness.quiescent {
-            Some(q) => format!(" --quiescent {q}"),
-            None => String::new(),
+    let best_path = tune::best_path(&a.dir);
+    let lines = [
+        format!("start weights: {}", show(&tuned.start)),
+        format!(
+            "best:          {} at evaluation {}",
+            show(&tuned.best),
+            tuned.best.index
+        ),
+        format!(
+            "{} evaluations; CMA-ES stopped: {}",
+            tuned.evaluations, tuned.stopped
+        ),
+        format!(
+            "best weights: {} (search with --weights {}{})",
+            best_path.display(),
+            best_path.display(),
+            match settings.fitness.quiescent {
+                Some(q) => format!(" --quiescent {q}"),
+                None => String::new(),
+            }
+        ),
+    ];
+    if a.json {
+        // The JSON alone on standard output, the lines on standard error.
+        for line in lines.iter().filter(|_| !a.quiet) {
+            super::note!("{line}");
         }
-    )?;
+        let summary = |e: &tune::Evaluation| {
+            serde_json::json!({
+                "evaluation": e.index,
+                "generation": e.generation,
+                "mean": e.measured.mean,
+                "sd": e.measured.sd,
+                "lines": e.measured.per_start.iter().map(|r| r.lines).collect::<Vec<_>>(),
+            })
+        };
+        outln!(
+            out,
+            "{}",
+            serde_json::json!({
+                "start": summary(&tuned.start),
+                "best": summary(&tuned.best),
+                "evaluations": tuned.evaluations,
+                "stopped": tuned.stopped,
+                "best_weights": best_path.display().to_string(),
+            })
+        )?;
+    } else {
+        for line in &lines {
+            outln!(out, "{line}")?;
+        }
+    }
     Ok(())
 }
 
@@ -226,6 +271,7 @@ pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
     let threads = threads_arg(a.fitness.threads)?;
     let settings = fitness_settings(&a.fitness);
     check_fitness(&settings)?;
+    check_beams(settings.width, threads, a.fitness.force)?;
     let has_net = contenders.iter().any(|c| matches!(c, Contender::Net(_)));
     if has_net && settings.jitter > 1 {
         bail!("--jitter moves a weights file's weights; it does not apply to --net");
@@ -238,19 +284,29 @@ pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
         .num_threads(threads)
         .build()
         .context("starting the threads")?;
+    super::interrupt::exit_at_once(match &a.reference_dir {
+        Some(dir) => format!(
+            "interrupted: {} keeps the reference game so far; the same command goes on: {}",
+            dir.display(),
+            super::interrupt::same_command()
+        ),
+        None => {
+            "interrupted: nothing is kept (the temporary reference game is removed)".to_string()
+        }
+    })?;
     let game = match &a.reference {
         Some(path) => {
-            let keys = decode_replay(&format!("@{}", path.display()))?;
+            let keys = decode_replay(path)?;
             tune::wells_of(&keys)
         }
         None => {
             let temp = match &a.reference_dir {
                 Some(_) => None,
-                None => Some(TempDir::new()?),
+                None => Some(super::interrupt::temporary_dir("compare")?),
             };
             let dir = match (&a.reference_dir, &temp) {
                 (Some(d), _) => d.clone(),
-                (None, Some(t)) => t.0.clone(),
+                (None, Some(t)) => t.path().to_path_buf(),
                 (None, None) => unreachable!("a temporary folder is made when none is given"),
             };
             let heuristic;
@@ -349,28 +405,4 @@ pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
         "(± is the standard error of the paired difference over the starts; a gain under about twice it is noise)"
     )?;
     Ok(())
-}
-
-/// A temporary folder under the system's, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> Result<TempDir> {
-        let dir = std::env::temp_dir().join(format!(
-            "hatetris-compare-{}-{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos())
-        ));
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("{}: cannot create", dir.display()))?;
-        Ok(TempDir(dir))
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }

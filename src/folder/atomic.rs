@@ -6,10 +6,45 @@
 //! processes writing the same file never write into each other's
 //! temporary file; whatever a crash leaves behind is found by
 //! [`is_temporary`] and removed by the next process that locks the folder.
+//!
+//! Every write here (and every log line of [`json`](super::json)) holds
+//! the process's write gate, shared, from its temporary file to its
+//! rename; [`close_gate`] takes it alone, so a process about to exit at
+//! once (a command stopped by Ctrl-C) waits for the writes in progress and
+//! starts no new one: it leaves no temporary file and no torn line.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::{Duration, Instant};
+
+/// The write gate (see the module doc).
+static GATE: RwLock<()> = RwLock::new(());
+
+/// Holds the gate open for one write (a panicking writer does not close
+/// it).
+pub(crate) fn writing() -> RwLockReadGuard<'static, ()> {
+    GATE.read().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Closes the write gate: waits (at most `wait`) for the writes in
+/// progress to finish, then holds off new ones for as long as the guard
+/// lives, which a process about to exit keeps to its end. `None` when a
+/// write outlasted `wait`.
+pub fn close_gate(wait: Duration) -> Option<RwLockWriteGuard<'static, ()>> {
+    let until = Instant::now() + wait;
+    loop {
+        match GATE.try_write() {
+            Ok(guard) => return Some(guard),
+            Err(std::sync::TryLockError::Poisoned(p)) => return Some(p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) if Instant::now() < until => {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(std::sync::TryLockError::WouldBlock) => return None,
+        }
+    }
+}
 
 /// The temporary name `path` is written under by this process.
 fn temporary(path: &Path) -> PathBuf {
@@ -39,6 +74,7 @@ pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
+    let _open = writing();
     let tmp = temporary(path);
     let written = (|| {
         let mut w = io::BufWriter::new(File::create(&tmp)?);

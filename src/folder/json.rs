@@ -63,6 +63,7 @@ pub fn line<T: Serialize>(value: &T) -> String {
 /// Appends `line` (with its newline) to the log at `path`, creating it,
 /// and syncs it.
 pub fn append_line(path: &Path, line: &str) -> Result<(), IoError> {
+    let _open = super::atomic::writing();
     (|| {
         let mut f = OpenOptions::new().create(true).append(true).open(path)?;
         f.write_all(line.as_bytes())?;
@@ -76,6 +77,7 @@ pub fn append_line(path: &Path, line: &str) -> Result<(), IoError> {
 /// it.
 pub fn write_line_at(path: &Path, at: u64, line: &str) -> Result<(), IoError> {
     let end = at + line.len() as u64;
+    let _open = super::atomic::writing();
     (|| {
         let mut log = OpenOptions::new()
             .write(true)

@@ -14,7 +14,10 @@
 //! - [`IoError`]: an I/O error with the path it happened on, the one shape
 //!   every module's error type wraps;
 //! - [`fnv1a`]: the fixed digest written into files (a depth file's
-//!   checksums and links, a run's identity, the log's mark).
+//!   checksums and links, a run's identity, the log's mark);
+//! - [`holds`]: what a folder holds (a search run, a training or a tuning
+//!   folder), by the file each kind writes first, and [`refuse_other`],
+//!   the one-line refusal of a folder of another kind.
 //!
 //! This room is the ground floor: it imports nothing else of the crate, so
 //! `run`, `train`, `tune` and `nnue` all build on it without an arrow
@@ -23,12 +26,14 @@
 pub mod atomic;
 mod digest;
 pub mod json;
+mod kind;
 mod lock;
 mod settings;
 
 use std::path::{Path, PathBuf};
 
 pub use digest::{fnv1a, FNV_OFFSET, FNV_PRIME};
+pub use kind::{holds, refuse_other, Holds};
 pub use lock::{holder, lock_path, remove_temporaries, FolderLock};
 pub use settings::{canonical, differences, Difference};
 
@@ -65,6 +70,16 @@ pub enum FolderError {
         dir: PathBuf,
         /// The process holding it, when it could be read.
         pid: Option<u32>,
+    },
+    /// The folder holds another kind of folder than the command keeps.
+    #[error("{} holds {} ({}), not {}: `{} {}` goes on with it; pick another folder", dir.display(), found.name(), found.marker(), want.name(), found.command(), dir.display())]
+    HoldsOther {
+        /// The folder.
+        dir: PathBuf,
+        /// What it holds.
+        found: Holds,
+        /// What the command keeps.
+        want: Holds,
     },
     /// A JSON file that does not parse as what it should hold.
     #[error("{}: {reason}", path.display())]

@@ -75,6 +75,15 @@ pub enum LaunchError {
         /// What the run has, named: "width 50".
         run: String,
     },
+    /// A resume asked to stop before the depth the run has already
+    /// reached: the plan would read "depth 106 of 50".
+    #[error("--max-depth {asked} is below the run's last complete depth {depth}: a resume cannot go back; give {depth} or more")]
+    BelowRun {
+        /// The depth asked for.
+        asked: u32,
+        /// The run's last complete depth.
+        depth: u32,
+    },
     /// The run ranks with weights this build does not read.
     #[error("{manifest}: the run's evaluator has no weights this build reads")]
     NoWeights {
@@ -171,6 +180,12 @@ pub fn new_run(r: &Request) -> Result<Setup, LaunchError> {
 /// the run's plan.
 pub fn resumed_run(dir: &Path, r: &Request) -> Result<Setup, LaunchError> {
     let manifest = run::read_manifest_file(dir)?;
+    if let Some(asked) = r.max_depth.filter(|&d| d < manifest.depth) {
+        return Err(LaunchError::BelowRun {
+            asked,
+            depth: manifest.depth,
+        });
+    }
     let s = &manifest.settings;
     if let Some(width) = r.width.filter(|&w| w != s.width) {
         return Err(LaunchError::Disagrees {

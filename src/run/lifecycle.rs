@@ -35,6 +35,7 @@ pub(crate) fn create(
     files: &[(String, Vec<u8>)],
     root: Best,
 ) -> Result<(FolderLock, Manifest), RunError> {
+    folder::refuse_other(dir, folder::Holds::Run)?;
     let lock = FolderLock::take(dir)?;
     if manifest_path(dir).exists() {
         return Err(RunError::AlreadyARun(dir.to_path_buf()));
@@ -77,6 +78,7 @@ pub(crate) fn keep_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), 
 /// game included).
 pub(crate) fn open_to_resume(dir: &Path) -> Result<(FolderLock, Manifest), RunError> {
     if !manifest_path(dir).exists() {
+        folder::refuse_other(dir, folder::Holds::Run)?;
         return Err(RunError::NotARun(dir.to_path_buf()));
     }
     let lock = FolderLock::take(dir)?;

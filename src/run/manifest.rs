@@ -273,6 +273,7 @@ const MAX_MANIFEST_BYTES: u64 = 256 << 20;
 pub fn read_manifest_file(dir: &Path) -> Result<Manifest, RunError> {
     let path = manifest_path(dir);
     if !path.exists() {
+        crate::folder::refuse_other(dir, crate::folder::Holds::Run)?;
         return Err(RunError::NotARun(dir.to_path_buf()));
     }
     let mut text = String::new();

@@ -14,7 +14,7 @@ pub(crate) fn snapshot_path(dir: &Path, d: u32) -> PathBuf {
 
 /// Path of the manifest.
 pub fn manifest_path(dir: &Path) -> PathBuf {
-    dir.join("manifest.json")
+    crate::folder::Holds::Run.marker_path(dir)
 }
 
 /// Path of the per-depth log.

@@ -401,6 +401,7 @@ pub fn train(
     threads: usize,
     observer: &dyn TrainObserver,
 ) -> Result<Trained, TrainError> {
+    crate::folder::refuse_other(dir, crate::folder::Holds::Training)?;
     fs::create_dir_all(dir).map_err(io(dir))?;
     let _lock = FolderLock::take(dir)?;
     // A crash's temporary files, in the folder and in its generations.

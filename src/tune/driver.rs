@@ -50,8 +50,30 @@ pub struct Tuned {
     pub stopped: String,
 }
 
+/// Why CMA-ES stopped, in words ("the step size became too small").
+fn stop_reasons(reasons: &[cmaes::TerminationReason]) -> String {
+    use cmaes::TerminationReason as R;
+    let words: Vec<String> = reasons
+        .iter()
+        .map(|r| match r {
+            R::MaxFunctionEvals => "the budget".to_string(),
+            R::MaxGenerations => "the most generations".to_string(),
+            R::TolX => "the steps became too small to matter (tol_x)".to_string(),
+            R::TolXUp => "the step size grew without bound (tol_x_up)".to_string(),
+            R::TolConditionCov => "the search's shape degenerated (tol_condition_cov)".to_string(),
+            R::NoEffectAxis | R::NoEffectCoord => {
+                "a step no longer changes the weights".to_string()
+            }
+            R::InvalidFunctionValue => "a fitness that is not a number".to_string(),
+            other => format!("{other}"),
+        })
+        .collect();
+    words.join(", ")
+}
+
 /// Runs (or resumes) the tuner in `dir` until `budget` evaluations (the
-/// start weights' included) are in its log.
+/// start weights' included) are in its log: exactly that many, unless
+/// CMA-ES stops first.
 pub fn tune(
     dir: &Path,
     settings: &TuneSettings,
@@ -60,6 +82,7 @@ pub fn tune(
     observer: &dyn TuneObserver,
 ) -> Result<Tuned, TuneError> {
     settings.check()?;
+    crate::folder::refuse_other(dir, crate::folder::Holds::Tuning)?;
     let _lock = FolderLock::take(dir)?;
     settle_settings(dir, settings)?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -120,6 +143,12 @@ pub fn tune(
     let objective = |x: &DVector<f64>| -> f64 {
         let g = generation.load(Ordering::Relaxed);
         let known = lock().get(x.as_slice()).is_some();
+        if !known && lock().len() >= budget {
+            // Past the budget, in the generation that crosses it (whose
+            // candidates run in order, see below): not measured, not
+            // logged; the tuner stops after this generation.
+            return f64::MAX;
+        }
         let e = evaluate(x.as_slice(), g);
         observer.evaluated(&e, !known, lock().len(), budget);
         -e.measured.mean
@@ -134,20 +163,36 @@ pub fn tune(
     if let Some(p) = settings.population {
         options = options.population_size(p);
     }
-    let mut cmaes = options
-        .build(objective)
-        .map_err(|e| TuneError::Config(format!("CMA-ES: {e:?}")))?;
+    let mut cmaes = options.build(objective).map_err(|e| {
+        use cmaes::options::InvalidOptionsError as E;
+        TuneError::Config(match e {
+            E::PopulationSize => "--population must be at least 2".to_string(),
+            E::InitialStepSize => "--sigma must be a positive number".to_string(),
+            E::Dimensions => "--terms names no weight to tune".to_string(),
+            E::Cm => "CMA-ES's learning rate is out of range".to_string(),
+        })
+    })?;
+    let lambda = cmaes.parameters().lambda();
     let stopped = loop {
         generation.store(cmaes.generation() + 1, Ordering::Relaxed);
-        let step = pool.install(|| cmaes.next_parallel());
+        // The budget is exact: a generation that would take the log past it
+        // measures its candidates one at a time, in order, so those measured
+        // are its first ones whatever the threads' timing (a resume with
+        // the same budget measures the same, one with a larger budget goes
+        // on from them), each on every thread.
+        let whole = lock().len() + lambda <= budget;
+        let step = pool.install(|| match whole {
+            true => cmaes.next_parallel(),
+            false => cmaes.next(),
+        });
         if let Some(err) = failure.lock().expect("not poisoned").take() {
             return Err(err);
         }
         if let Some(t) = step {
-            break format!("{:?}", t.reasons);
+            break stop_reasons(&t.reasons);
         }
         if lock().len() >= budget {
-            break "budget".to_string();
+            break "the budget".to_string();
         }
     };
     drop(cmaes);

@@ -113,7 +113,7 @@ pub struct Evaluation {
 
 /// The settings file of a tuning folder.
 pub fn settings_path(dir: &Path) -> PathBuf {
-    dir.join("tune.json")
+    crate::folder::Holds::Tuning.marker_path(dir)
 }
 
 /// The best weights file of a tuning folder.
