@@ -507,7 +507,7 @@ impl Generations<'_> {
 
     fn plot(&self) -> Result<(), TrainError> {
         let path = plot_path(self.dir);
-        let svg = plot::draw(self.dir)?;
+        let svg = plot::draw(self.dir, &path.with_extension("png"))?;
         Ok(write_atomic(&path, svg.as_bytes()).map_err(io(&path))?)
     }
 }

@@ -108,7 +108,9 @@ pub struct Game {
 pub struct Gate {
     /// The long games its positions are taken from (besides the empty
     /// well): none of [`Learning::games`], so that the gate measures play
-    /// in positions no sample came from.
+    /// in positions no sample came from. Empty (the first run's folder,
+    /// `data/train/learn-1`, made before this field): the samples' games.
+    #[serde(default)]
     pub games: Vec<Game>,
     /// The small search's width.
     pub width: usize,
@@ -275,7 +277,11 @@ impl Generations<'_> {
     /// The gate's positions: the empty well and the starts of every game.
     fn gate_positions(&self, learning: &Learning) -> Result<Vec<Position>, TrainError> {
         let mut out = Vec::new();
-        for (i, game) in learning.gate.games.iter().enumerate() {
+        let games = match learning.gate.games.is_empty() {
+            true => &learning.games,
+            false => &learning.gate.games,
+        };
+        for (i, game) in games.iter().enumerate() {
             let length = self.game_length(game)?;
             let mut starts: Vec<u32> = if i == 0 { vec![0] } else { Vec::new() };
             let every = learning.gate.every.max(1);

@@ -39,26 +39,50 @@ fn read(dir: &Path) -> Result<Vec<Drawn>, TrainError> {
     Ok(out)
 }
 
-/// The picture of the folder `dir`, as SVG text.
-pub(super) fn draw(dir: &Path) -> Result<String, TrainError> {
+/// The picture of the folder `dir`: SVG text, and the same picture as
+/// PNG written to `png` (under a temporary name, then renamed).
+pub(super) fn draw(dir: &Path, png: &Path) -> Result<String, TrainError> {
     let drawn = read(dir)?;
     crate::plot::fonts();
+    let cannot = |path: &Path| {
+        let path = path.to_path_buf();
+        move |why: String| TrainError::Config {
+            path: path.clone(),
+            why: format!("cannot draw: {why}"),
+        }
+    };
+    let size = size(&drawn);
     let mut svg = String::new();
-    draw_into(&mut svg, &drawn).map_err(|why| TrainError::Config {
-        path: plot_path(dir),
-        why: format!("cannot draw: {why}"),
-    })?;
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw_into(&root, &drawn).map_err(cannot(&plot_path(dir)))?;
+    }
+    let tmp = png.with_extension("tmp.png");
+    {
+        let root = BitMapBackend::new(&tmp, size).into_drawing_area();
+        draw_into(&root, &drawn).map_err(cannot(png))?;
+    }
+    std::fs::rename(&tmp, png).map_err(|e| cannot(png)(e.to_string()))?;
     Ok(svg)
+}
+
+/// The picture's size: wider with the gate's panel.
+fn size(drawn: &[Drawn]) -> (u32, u32) {
+    match drawn.iter().any(|d| d.gate.is_some()) {
+        true => (1500, 450),
+        false => (1100, 450),
+    }
 }
 
 const TRAIN: RGBColor = RGBColor(70, 130, 180);
 const VALIDATION: RGBColor = RGBColor(220, 90, 40);
 const SCORE: RGBColor = RGBColor(40, 140, 70);
 
-fn draw_into(svg: &mut String, drawn: &[Drawn]) -> Result<(), String> {
+fn draw_into<DB: DrawingBackend>(
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    drawn: &[Drawn],
+) -> Result<(), String> {
     let gated = drawn.iter().any(|d| d.gate.is_some());
-    let size = if gated { (1500, 450) } else { (1100, 450) };
-    let root = SVGBackend::with_string(svg, size).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
     let (left, right) = root.split_horizontally(640);
     let (right, gate) = if gated {
@@ -106,7 +130,8 @@ fn draw_into(svg: &mut String, drawn: &[Drawn]) -> Result<(), String> {
         .configure_mesh()
         .x_desc("epoch")
         .y_desc("mean squared error")
-        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_label_formatter(&|x| crate::plot::tick(x.round()))
+        .y_label_formatter(&|y| crate::plot::tick(*y))
         .draw()
         .map_err(|e| e.to_string())?;
     for &s in starts.iter().skip(1) {
@@ -149,6 +174,7 @@ fn draw_into(svg: &mut String, drawn: &[Drawn]) -> Result<(), String> {
     }
     chart
         .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .draw()
@@ -171,11 +197,15 @@ fn draw_into(svg: &mut String, drawn: &[Drawn]) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     chart
         .configure_mesh()
-        .x_desc("generation (0: heuristic)")
+        .x_desc(if gated {
+            "generation (played by the champion)"
+        } else {
+            "generation (0: heuristic)"
+        })
         .y_desc("lines")
         .x_labels(drawn.len().clamp(2, 12))
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.0}"))
+        .x_label_formatter(&|x| crate::plot::tick(x.round()))
+        .y_label_formatter(&|y| crate::plot::tick(*y))
         .draw()
         .map_err(|e| e.to_string())?;
     chart
@@ -241,8 +271,8 @@ fn draw_gate<DB: DrawingBackend>(
         .x_desc("generation")
         .y_desc("pieces")
         .x_labels(drawn.len().clamp(2, 12))
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.0}"))
+        .x_label_formatter(&|x| crate::plot::tick(x.round()))
+        .y_label_formatter(&|y| crate::plot::tick(*y))
         .draw()
         .map_err(|e| e.to_string())?;
     chart
