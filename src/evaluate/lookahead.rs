@@ -86,7 +86,7 @@
 //! measure. (Without the lookahead the same change cost 37 → 22 at width
 //! 100,000, so there the hole terms keep version 1's region.)
 
-use super::{Evaluator, Identity};
+use super::{ChainChild, Evaluator, Identity, Memo};
 use crate::movegen::{candidate_rows, for_each_clear, Child};
 use crate::piece::Piece;
 use crate::well::Well;
@@ -167,12 +167,21 @@ impl<E: Evaluator> Evaluator for Lookahead<E> {
     /// The children's own costs come from the inner evaluator's batch call
     /// (so a network keeps its accumulator reuse), then each child's chains
     /// are walked from there: the same values as [`Evaluator::cost`].
+    ///
+    /// The batch also leaves the inner evaluator's memo of each child
+    /// ([`Evaluator::costs_with_memos`]), from which the child's first chain
+    /// step is costed.
     fn costs(&self, parent: &Well, parent_score: u32, children: &[Child], out: &mut Vec<f64>) {
-        self.inner.costs(parent, parent_score, children, out);
-        for (c, cost) in children.iter().zip(out.iter_mut()) {
+        // This thread's memo buffer, taken out while the walks run (a
+        // lookahead inside the inner evaluator finds it empty).
+        let mut memos = ROOT_MEMOS.take();
+        self.inner
+            .costs_with_memos(parent, parent_score, children, out, &mut memos);
+        for (i, (c, cost)) in children.iter().zip(out.iter_mut()).enumerate() {
             let score = f64::from(parent_score + u32::from(c.lines));
-            *cost = chain_from(&self.inner, &c.well, score, self.depth, *cost).cost;
+            *cost = chain_from(&self.inner, &c.well, memos.get(i), score, self.depth, *cost).cost;
         }
+        ROOT_MEMOS.set(memos);
     }
 
     fn identity(&self) -> Identity {
@@ -202,13 +211,15 @@ fn best_along_chain_from<E: Evaluator + ?Sized>(
     score: f64,
     depth: u8,
 ) -> ChainBest {
-    chain_from(eval, well, score, depth, eval.cost(well, score))
+    chain_from(eval, well, None, score, depth, eval.cost(well, score))
 }
 
-/// [`best_along_chain_from`], with the well's own cost already known.
+/// [`best_along_chain_from`], with the well's own cost already known (and
+/// the evaluator's memo of it, if any).
 fn chain_from<E: Evaluator + ?Sized>(
     eval: &E,
     well: &Well,
+    memo: Option<&Memo>,
     score: f64,
     depth: u8,
     own_cost: f64,
@@ -222,7 +233,17 @@ fn chain_from<E: Evaluator + ?Sized>(
     let depth = depth.min(MAX_QUIESCENT_DEPTH);
     SCRATCH.with(|s| match s.try_borrow_mut() {
         Ok(mut scratch) => {
-            walk(eval, well, score, depth, 0, 0, &mut best, &mut scratch);
+            walk(
+                eval,
+                well,
+                memo,
+                score,
+                depth,
+                0,
+                0,
+                &mut best,
+                &mut scratch,
+            );
             if !scratch.seen.is_empty() {
                 scratch.seen.clear();
             }
@@ -231,6 +252,7 @@ fn chain_from<E: Evaluator + ?Sized>(
         Err(_) => walk(
             eval,
             well,
+            memo,
             score,
             depth,
             0,
@@ -253,14 +275,18 @@ struct Scratch {
     seen: ahash::AHashSet<Well>,
 }
 
-/// One chain step's children (of one well) and their costs.
+/// One chain step's children (of one well), their costs and the
+/// evaluator's memos of them.
 #[derive(Default)]
 struct Level {
-    wells: Vec<Well>,
+    wells: Vec<ChainChild>,
     costs: Vec<f64>,
+    memos: Vec<Memo>,
 }
 
 thread_local! {
+    /// The batch's memos of the search's children ([`Lookahead::costs`]).
+    static ROOT_MEMOS: std::cell::Cell<Vec<Memo>> = const { std::cell::Cell::new(Vec::new()) };
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
@@ -271,7 +297,7 @@ thread_local! {
 /// then holds the piece's distinct clearing children (each clears one
 /// line), in [`for_each_clear`]'s order: each candidate is generated once,
 /// for the choice of the piece and for the walk alike.
-fn chain_children(well: &Well, children: &mut Vec<Well>) -> Option<Piece> {
+fn chain_children(well: &Well, children: &mut Vec<ChainChild>) -> Option<Piece> {
     let rows = candidate_rows(well);
     for piece in Piece::ALL {
         let r = rows[piece.index()];
@@ -284,9 +310,12 @@ fn chain_children(well: &Well, children: &mut Vec<Well>) -> Option<Piece> {
         // walked twice through two orientations that cover the same cells.
         // The largest clear over the distinct children is the largest over
         // all placements, so the piece chosen is the same either way.
-        for_each_clear(well, piece, r, true, |child, lines| {
+        for_each_clear(well, piece, r, true, |child, lines, cleared| {
             max = max.max(lines);
-            children.push(child);
+            children.push(ChainChild {
+                well: child,
+                cleared,
+            });
             max >= 2
         });
         match max {
@@ -299,12 +328,14 @@ fn chain_children(well: &Well, children: &mut Vec<Well>) -> Option<Piece> {
 }
 
 /// Extends the chain at `well` (reached after `steps` clears with the
-/// pieces `pieces`, as in [`ChainBest`]); `score` already includes the
-/// hypothetical lines at [`HYPOTHETICAL_LINE_WEIGHT`].
+/// pieces `pieces`, as in [`ChainBest`]; `memo` the evaluator's memo of it,
+/// if any); `score` already includes the hypothetical lines at
+/// [`HYPOTHETICAL_LINE_WEIGHT`].
 #[allow(clippy::too_many_arguments)]
 fn walk<E: Evaluator + ?Sized>(
     eval: &E,
     well: &Well,
+    memo: Option<&Memo>,
     score: f64,
     depth: u8,
     steps: u8,
@@ -323,6 +354,7 @@ fn walk<E: Evaluator + ?Sized>(
     let Level {
         mut wells,
         mut costs,
+        mut memos,
     } = std::mem::take(&mut scratch.levels[level]);
     if let Some(piece) = chain_children(well, &mut wells) {
         let pieces = pieces | (piece.index() as u128) << (3 * steps as u32);
@@ -330,8 +362,9 @@ fn walk<E: Evaluator + ?Sized>(
         // The siblings' costs at once; a cost does not depend on the order
         // it is computed in, so the walk below meets the same values in the
         // same order as one that computed each on its way.
-        eval.chain_costs(well, &wells, next_score, &mut costs);
-        for (child, &cost) in wells.iter().zip(&costs) {
+        eval.chain_costs(well, memo, &wells, next_score, &mut costs, &mut memos);
+        for (i, (child, &cost)) in wells.iter().zip(&costs).enumerate() {
+            let child = &child.well;
             if cost < best.cost {
                 *best = ChainBest {
                     cost,
@@ -347,6 +380,7 @@ fn walk<E: Evaluator + ?Sized>(
                 walk(
                     eval,
                     child,
+                    memos.get(i),
                     next_score,
                     depth,
                     steps + 1,
@@ -357,5 +391,9 @@ fn walk<E: Evaluator + ?Sized>(
             }
         }
     }
-    scratch.levels[level] = Level { wells, costs };
+    scratch.levels[level] = Level {
+        wells,
+        costs,
+        memos,
+    };
 }

@@ -214,7 +214,7 @@ fn for_each_clear_wave(
     piece: Piece,
     rows: u32,
     dedup: bool,
-    mut f: impl FnMut(Well, u8) -> bool,
+    mut f: impl FnMut(Well, u8, u8) -> bool,
 ) -> bool {
     let mut pl = MoveGen::new(well).placements(piece);
     if dedup {
@@ -230,9 +230,9 @@ fn for_each_clear_wave(
             if locks_above_bar(piece, o, y) {
                 continue; // locks above the bar: game over, clears nothing
             }
-            if let Some((child, lines)) = lock(well, piece, o, x, y) {
+            if let Some((child, lines, cleared)) = lock(well, piece, o, x, y) {
                 any = true;
-                if f(child, lines) {
+                if f(child, lines, cleared) {
                     return true;
                 }
             }
@@ -241,17 +241,29 @@ fn for_each_clear_wave(
     any
 }
 
-/// Locks `piece` at `(x, y, o)` (below the bar) and clears full rows;
-/// `None` when nothing clears.
+/// Locks `piece` at `(x, y, o)` (below the bar) and clears full rows:
+/// the child, the lines cleared and the live row of the first (top) row
+/// cleared, counted in `well`; `None` when nothing clears.
 #[inline]
-fn lock(well: &Well, piece: Piece, o: usize, x: i32, y: usize) -> Option<(Well, u8)> {
+fn lock(well: &Well, piece: Piece, o: usize, x: i32, y: usize) -> Option<(Well, u8, u8)> {
     let mut rows = *well.rows();
-    let lines = place_and_clear(&mut rows, BAR, cell_rows(piece, o, x), y, true);
-    (lines > 0).then(|| (Well::from_live_rows_unchecked(rows), lines))
+    let cells = cell_rows(piece, o, x);
+    // The top row the piece completes: the first clear happens there, and
+    // `place_and_clear` clears top to bottom, so the rows above it are the
+    // only ones that move before it.
+    let cleared = (0..4)
+        .find(|&r| cells[r] != 0 && rows[y + r - BAR] | cells[r] == FULL_ROW)
+        .map(|r| y + r - BAR);
+    let lines = place_and_clear(&mut rows, BAR, cells, y, true);
+    (lines > 0).then(|| {
+        let cleared = cleared.expect("a clear completes a row") as u8;
+        (Well::from_live_rows_unchecked(rows), lines, cleared)
+    })
 }
 
-/// Calls `f(child, lines)` for reachable live placements of `piece` that
-/// clear at least one line, until `f` returns `true`; returns whether it did
+/// Calls `f(child, lines, cleared)` for reachable live placements of
+/// `piece` that clear at least one line (`cleared`: the live row, counted
+/// in `well`, of the top row the placement completes), until `f` returns `true`; returns whether it did
 /// or, when `f` never stops the walk, whether any placement cleared.
 ///
 /// `rows` is the piece's [`candidate_rows`] mask. The clearing positions
@@ -265,7 +277,7 @@ pub(crate) fn for_each_clear(
     piece: Piece,
     rows: u32,
     dedup: bool,
-    mut f: impl FnMut(Well, u8) -> bool,
+    mut f: impl FnMut(Well, u8, u8) -> bool,
 ) -> bool {
     // Clear the lowest set bit MAX_ENUMERATED_ROWS times: anything left
     // means more rows than that (no `popcnt` on the default target).
@@ -304,9 +316,10 @@ pub(crate) fn for_each_clear(
                 }
                 emitted[cy as usize] |= key;
             }
-            let (child, lines) = lock(well, piece, o, x, y).expect("a candidate clears a line");
+            let (child, lines, cleared) =
+                lock(well, piece, o, x, y).expect("a candidate clears a line");
             any = true;
-            if f(child, lines) {
+            if f(child, lines, cleared) {
                 return true;
             }
         }

@@ -23,7 +23,7 @@ use super::features::{self, Layout, ACTIVE};
 use super::quant::QuantNet;
 use super::simd::Simd;
 use super::NetError;
-use crate::evaluate::{Evaluator, Identity};
+use crate::evaluate::{ChainChild, Evaluator, Identity, Memo};
 use crate::movegen::Child;
 use crate::well::Well;
 
@@ -89,14 +89,18 @@ impl NetEvaluator {
     fn cost_of(&self, y: i32, score: f64) -> f64 {
         -self.net.value_of(y) - self.net.line_weight * score
     }
-}
 
-impl Evaluator for NetEvaluator {
-    fn cost(&self, well: &Well, score: f64) -> f64 {
-        self.cost_of(self.output(well), score)
-    }
-
-    fn costs(&self, parent: &Well, parent_score: u32, children: &[Child], out: &mut Vec<f64>) {
+    /// [`Evaluator::costs`], with each child's first-layer sum pushed to
+    /// `memos` when there are any (a shared net only).
+    #[inline]
+    fn batch(
+        &self,
+        parent: &Well,
+        parent_score: u32,
+        children: &[Child],
+        out: &mut Vec<f64>,
+        mut memos: Option<&mut Vec<Memo>>,
+    ) {
         out.clear();
         let net = &*self.net;
         let layout = net.layout;
@@ -107,15 +111,104 @@ impl Evaluator for NetEvaluator {
         let acc = self.simd.accumulate(net, &net.bias, &idx, &[]);
         let windows = features::Windows::new(parent);
         out.extend(children.iter().map(|c| {
-            let y = if c.lines == 0 {
-                let n =
-                    features::changes(parent, &windows, &c.well, layout, &mut removed, &mut added);
-                self.simd.output(net, &acc, &added[..n], &removed[..n])
-            } else {
-                self.output(&c.well)
+            let y = match memos.as_deref_mut() {
+                None if c.lines == 0 => {
+                    let n = features::changes(
+                        parent,
+                        &windows,
+                        &c.well,
+                        layout,
+                        &mut removed,
+                        &mut added,
+                    );
+                    self.simd.output(net, &acc, &added[..n], &removed[..n])
+                }
+                None => self.output(&c.well),
+                Some(memos) => {
+                    let (child, y) = if c.lines == 0 {
+                        let n = features::changes(
+                            parent,
+                            &windows,
+                            &c.well,
+                            layout,
+                            &mut removed,
+                            &mut added,
+                        );
+                        self.simd.step(net, &acc, &added[..n], &removed[..n])
+                    } else {
+                        let child = self
+                            .simd
+                            .accumulate_shared(net, &features::patterns(&c.well));
+                        (child, self.simd.output(net, &child, &[], &[]))
+                    };
+                    memos.push(Memo(child));
+                    y
+                }
             };
             self.cost_of(y, f64::from(parent_score + u32::from(c.lines)))
         }));
+    }
+}
+
+impl Evaluator for NetEvaluator {
+    fn cost(&self, well: &Well, score: f64) -> f64 {
+        self.cost_of(self.output(well), score)
+    }
+
+    fn costs(&self, parent: &Well, parent_score: u32, children: &[Child], out: &mut Vec<f64>) {
+        self.batch(parent, parent_score, children, out, None);
+    }
+
+    /// [`Evaluator::costs`], each child's first-layer sum kept as its memo.
+    fn costs_with_memos(
+        &self,
+        parent: &Well,
+        parent_score: u32,
+        children: &[Child],
+        out: &mut Vec<f64>,
+        memos: &mut Vec<Memo>,
+    ) {
+        memos.clear();
+        if self.net.layout != Layout::Shared {
+            return self.costs(parent, parent_score, children, out);
+        }
+        self.batch(parent, parent_score, children, out, Some(memos));
+    }
+
+    /// A shared net costs each chain child from its parent's first-layer
+    /// sum (the memo, or the parent from scratch when there is none): only
+    /// the features near the piece and the cleared row differ
+    /// ([`features::changes_after_clear`]). The sums are the same integers
+    /// as a full sum's (see [`super::simd`]), so the costs equal `cost`'s.
+    fn chain_costs(
+        &self,
+        parent: &Well,
+        parent_memo: Option<&Memo>,
+        children: &[ChainChild],
+        score: f64,
+        out: &mut Vec<f64>,
+        memos: &mut Vec<Memo>,
+    ) {
+        out.clear();
+        memos.clear();
+        let net = &*self.net;
+        if net.layout != Layout::Shared {
+            out.extend(children.iter().map(|c| self.cost(&c.well, score)));
+            return;
+        }
+        let acc = match parent_memo {
+            Some(m) => m.0,
+            None => self
+                .simd
+                .accumulate_shared(net, &features::patterns(parent)),
+        };
+        for c in children {
+            let (acc, y) =
+                self.simd
+                    .step_after_clear(net, &acc, parent, &c.well, usize::from(c.cleared));
+            out.push(self.cost_of(y, score));
+            memos.push(Memo(acc));
+        }
     }
 
     fn identity(&self) -> Identity {

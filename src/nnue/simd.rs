@@ -23,6 +23,7 @@
 
 use super::features::{ACTIVE, ROW_PATTERNS, ROW_POSITIONS};
 use super::quant::{Acc, Block, QuantNet};
+use crate::well::Well;
 
 /// Which implementation of the inner loops to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -133,6 +134,77 @@ impl Simd {
         let idx = shared_indices(patterns);
         scalar::output(net, &scalar::accumulate(net, &net.bias, &idx, &[]))
     }
+
+    /// The first-layer sum whose output [`Simd::output_shared`] gives.
+    #[inline]
+    pub(crate) fn accumulate_shared(self, net: &QuantNet, patterns: &[u16; ACTIVE]) -> Acc {
+        debug_assert_eq!(net.layout, super::Layout::Shared);
+        #[cfg(target_arch = "x86_64")]
+        if self == Simd::Avx2 && self.is_available() {
+            // SAFETY: as in `Simd::output`.
+            return unsafe {
+                match net.blocks {
+                    1 => avx2::accumulate_shared::<1>(net, patterns),
+                    2 => avx2::accumulate_shared::<2>(net, patterns),
+                    3 => avx2::accumulate_shared::<3>(net, patterns),
+                    _ => avx2::accumulate_shared::<4>(net, patterns),
+                }
+            };
+        }
+        scalar::accumulate(net, &net.bias, &shared_indices(patterns), &[])
+    }
+
+    /// A shared net's chain step: the accumulator of `to` from `from`'s
+    /// (`base`), through the features [`features::changes_after_clear`]
+    /// lists, and its output. The same integers as the lists' sum.
+    ///
+    /// [`features::changes_after_clear`]: super::features::changes_after_clear
+    #[inline]
+    pub(crate) fn step_after_clear(
+        self,
+        net: &QuantNet,
+        base: &Acc,
+        from: &Well,
+        to: &Well,
+        cleared: usize,
+    ) -> (Acc, i32) {
+        debug_assert_eq!(net.layout, super::Layout::Shared);
+        #[cfg(target_arch = "x86_64")]
+        if self == Simd::Avx2 && self.is_available() {
+            // SAFETY: as in `Simd::output`.
+            return unsafe {
+                match net.blocks {
+                    1 => avx2::step_after_clear::<1>(net, base, from, to, cleared),
+                    2 => avx2::step_after_clear::<2>(net, base, from, to, cleared),
+                    3 => avx2::step_after_clear::<3>(net, base, from, to, cleared),
+                    _ => avx2::step_after_clear::<4>(net, base, from, to, cleared),
+                }
+            };
+        }
+        let (mut removed, mut added) = ([0u32; ACTIVE], [0u32; ACTIVE]);
+        let n = super::features::changes_after_clear(from, to, cleared, &mut removed, &mut added);
+        self.step(net, base, &added[..n], &removed[..n])
+    }
+
+    /// [`Simd::accumulate`] and [`Simd::output`] at once: the accumulator
+    /// `base + adds - subs` and its output.
+    #[inline]
+    pub(crate) fn step(self, net: &QuantNet, base: &Acc, adds: &[u32], subs: &[u32]) -> (Acc, i32) {
+        #[cfg(target_arch = "x86_64")]
+        if self == Simd::Avx2 && self.is_available() {
+            // SAFETY: as in `Simd::output`.
+            return unsafe {
+                match net.blocks {
+                    1 => avx2::step::<1>(net, base, adds, subs),
+                    2 => avx2::step::<2>(net, base, adds, subs),
+                    3 => avx2::step::<3>(net, base, adds, subs),
+                    _ => avx2::step::<4>(net, base, adds, subs),
+                }
+            };
+        }
+        let acc = scalar::accumulate(net, base, adds, subs);
+        (acc, scalar::output(net, &acc))
+    }
 }
 
 /// The table rows of a shared net's patterns: the slow way, as a list.
@@ -198,7 +270,8 @@ mod scalar {
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{Acc, Block, QuantNet, ACTIVE, ROW_PATTERNS, ROW_POSITIONS};
+    use super::{Acc, Block, QuantNet, Well, ACTIVE, ROW_PATTERNS, ROW_POSITIONS};
+    use crate::nnue::features::{for_each_change_after_clear, WINDOW_PATTERNS};
 
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -266,6 +339,18 @@ mod avx2 {
         _mm_cvtsi128_si32(y) + net.out_bias
     }
 
+    /// Stores `C` registers into an accumulator (the blocks past `C` zero).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn store<const C: usize>(acc: [__m256i; C]) -> Acc {
+        let mut out = Acc::default();
+        for c in 0..C {
+            // SAFETY: a `Block` is 32 bytes aligned to 32, as the store requires.
+            unsafe { _mm256_store_si256((&mut out[c] as *mut Block).cast(), acc[c]) };
+        }
+        out
+    }
+
     /// # Safety
     /// The CPU must support AVX2; `net.blocks` must be `C`; the net's
     /// layout must be shared.
@@ -274,6 +359,67 @@ mod avx2 {
         net: &QuantNet,
         patterns: &[u16; ACTIVE],
     ) -> i32 {
+        finish::<C>(net, sum_shared::<C>(net, patterns))
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; `net.blocks` must be `C`; the net's
+    /// layout must be shared.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn accumulate_shared<const C: usize>(
+        net: &QuantNet,
+        patterns: &[u16; ACTIVE],
+    ) -> Acc {
+        store::<C>(sum_shared::<C>(net, patterns))
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; `net.blocks` must be `C`.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn step<const C: usize>(
+        net: &QuantNet,
+        base: &Acc,
+        adds: &[u32],
+        subs: &[u32],
+    ) -> (Acc, i32) {
+        let acc = sum::<C>(net, base, adds, subs);
+        (store::<C>(acc), finish::<C>(net, acc))
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; `net.blocks` must be `C`; the net's
+    /// layout must be shared.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn step_after_clear<const C: usize>(
+        net: &QuantNet,
+        base: &Acc,
+        from: &Well,
+        to: &Well,
+        cleared: usize,
+    ) -> (Acc, i32) {
+        let mut acc = [_mm256_setzero_si256(); C];
+        for c in 0..C {
+            acc[c] = load(&base[c]);
+        }
+        // A shared table: its length known here, one compare per row read.
+        let (rows, _) = net.table.as_chunks::<C>();
+        let rows: &[[Block; C]; ROW_PATTERNS + WINDOW_PATTERNS] = rows
+            [..ROW_PATTERNS + WINDOW_PATTERNS]
+            .try_into()
+            .expect("a shared table");
+        for_each_change_after_clear(from, to, cleared, |old, new| {
+            let (old, new) = (&rows[old as usize], &rows[new as usize]);
+            for c in 0..C {
+                acc[c] = _mm256_add_epi16(_mm256_sub_epi16(acc[c], load(&old[c])), load(&new[c]));
+            }
+        });
+        (store::<C>(acc), finish::<C>(net, acc))
+    }
+
+    /// The bias plus a shared net's rows of `patterns`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn sum_shared<const C: usize>(net: &QuantNet, patterns: &[u16; ACTIVE]) -> [__m256i; C] {
         let mut acc = [_mm256_setzero_si256(); C];
         for (a, b) in acc.iter_mut().zip(&net.bias) {
             *a = load(b);
@@ -293,7 +439,7 @@ mod avx2 {
                 acc[c] = _mm256_add_epi16(acc[c], load(&row[c]));
             }
         }
-        finish::<C>(net, acc)
+        acc
     }
 
     /// # Safety
