@@ -359,6 +359,16 @@ fn walk<E: Evaluator + ?Sized>(
     if let Some(piece) = chain_children(well, &mut wells) {
         let pieces = pieces | (piece.index() as u128) << (3 * steps as u32);
         let next_score = score + HYPOTHETICAL_LINE_WEIGHT;
+        // Every clear removes six cells net, so a well is always reached
+        // after the same number of steps: one an earlier path already
+        // reached was costed and walked then, at the same score, and
+        // neither its cost (not below the best, which only fell since) nor
+        // its chains can change the best. Only wells two or more steps
+        // deep have several paths. So they are dropped before they are
+        // costed.
+        if steps > 0 {
+            wells.retain(|c| scratch.seen.insert(c.well));
+        }
         // The siblings' costs at once; a cost does not depend on the order
         // it is computed in, so the walk below meets the same values in the
         // same order as one that computed each on its way.
@@ -373,22 +383,17 @@ fn walk<E: Evaluator + ?Sized>(
                     pieces,
                 };
             }
-            // Every clear removes six cells net, so a well is always reached
-            // after the same number of steps: walking it again finds nothing
-            // new. Only wells two or more steps deep have several paths.
-            if steps == 0 || scratch.seen.insert(*child) {
-                walk(
-                    eval,
-                    child,
-                    memos.get(i),
-                    next_score,
-                    depth,
-                    steps + 1,
-                    pieces,
-                    best,
-                    scratch,
-                );
-            }
+            walk(
+                eval,
+                child,
+                memos.get(i),
+                next_score,
+                depth,
+                steps + 1,
+                pieces,
+                best,
+                scratch,
+            );
         }
     }
     scratch.levels[level] = Level {

@@ -21,7 +21,7 @@
 use super::wave::{bit, positions};
 use super::MoveGen;
 use crate::piece::{Piece, CANON, SHAPES};
-use crate::place::{cell_rows, cell_rows_checked, locks_above_bar, place_and_clear};
+use crate::place::{cell_rows, cell_rows_checked, locks_above_bar, place_and_clear_first};
 use crate::well::{Well, BAR, FULL_ROW, HEIGHT, WIDTH};
 
 /// `CLEAR_PATTERNS[empty]`: bit `p` is set when some box row of piece `p`,
@@ -216,17 +216,21 @@ fn for_each_clear_wave(
     dedup: bool,
     mut f: impl FnMut(Well, u8, u8) -> bool,
 ) -> bool {
-    let mut pl = MoveGen::new(well).placements(piece);
-    if dedup {
-        pl.merge_repeated_shapes();
-    }
+    // Only the rows near a candidate row are read: merging those alone
+    // gives the same waves as merging all of them.
+    let pl = MoveGen::new(well).placements(piece);
     // Box top rows y whose four rows y..y+4 overlap a candidate row.
     let mut ys = (rows | rows >> 1 | rows >> 2 | rows >> 3) & ((1 << HEIGHT) - 1);
     let mut any = false;
     while ys != 0 {
         let y = ys.trailing_zeros() as usize;
         ys &= ys - 1;
-        for (x, o) in positions(pl.locks_at(y)) {
+        let w = if dedup {
+            pl.merged_locks_at(y)
+        } else {
+            pl.locks_at(y)
+        };
+        for (x, o) in positions(w) {
             if locks_above_bar(piece, o, y) {
                 continue; // locks above the bar: game over, clears nothing
             }
@@ -247,18 +251,8 @@ fn for_each_clear_wave(
 #[inline]
 fn lock(well: &Well, piece: Piece, o: usize, x: i32, y: usize) -> Option<(Well, u8, u8)> {
     let mut rows = *well.rows();
-    let cells = cell_rows(piece, o, x);
-    // The top row the piece completes: the first clear happens there, and
-    // `place_and_clear` clears top to bottom, so the rows above it are the
-    // only ones that move before it.
-    let cleared = (0..4)
-        .find(|&r| cells[r] != 0 && rows[y + r - BAR] | cells[r] == FULL_ROW)
-        .map(|r| y + r - BAR);
-    let lines = place_and_clear(&mut rows, BAR, cells, y, true);
-    (lines > 0).then(|| {
-        let cleared = cleared.expect("a clear completes a row") as u8;
-        (Well::from_live_rows_unchecked(rows), lines, cleared)
-    })
+    let (lines, cleared) = place_and_clear_first(&mut rows, BAR, cell_rows(piece, o, x), y);
+    (lines > 0).then(|| (Well::from_live_rows_unchecked(rows), lines, cleared as u8))
 }
 
 /// Calls `f(child, lines, cleared)` for reachable live placements of

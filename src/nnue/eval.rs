@@ -322,6 +322,104 @@ mod tests {
         }
     }
 
+    /// A chain step from the parent's memo (and from no memo, and from
+    /// the batch's memos) equals `cost` on every SIMD path, two steps
+    /// deep: the memos a step leaves serve the next.
+    #[test]
+    fn chain_costs_from_memos_equal_full_costs() {
+        use crate::evaluate::ChainChild;
+        use crate::movegen::MoveGen;
+        use crate::piece::Piece;
+        let net = Net::new(64, Layout::Shared, 0.5, 11).unwrap();
+        let base = NetEvaluator::new(QuantNet::from_net(&net).unwrap());
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for simd in [Simd::Scalar, Simd::Avx2] {
+            let Some(eval) = base.with_simd(simd) else {
+                continue;
+            };
+            let (mut checked, mut out, mut memos) = (0, Vec::new(), Vec::new());
+            for n in 0..300 {
+                // Tall stacks with one gap a row: many single clears.
+                let mut rows = [0u16; crate::well::LIVE_ROWS];
+                for r in rows.iter_mut().skip(3 + n % 8) {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    *r = crate::well::FULL_ROW
+                        & !(1 << (x % 10))
+                        & !((x >> 8 & 1) << ((x >> 4) % 10)) as u16;
+                }
+                let well = Well::from_live_rows_unchecked(rows);
+                let piece = Piece::ALL[n % 7];
+                let mut children = Vec::new();
+                MoveGen::new(&well).children(piece, &mut children);
+                eval.costs_with_memos(&well, 3, &children, &mut out, &mut memos);
+                for (i, c) in children.iter().enumerate() {
+                    assert_eq!(
+                        out[i].to_bits(),
+                        eval.cost(&c.well, f64::from(3 + u32::from(c.lines)))
+                            .to_bits()
+                    );
+                    // Chain steps from this child, with and without its memo.
+                    let mut steps = Vec::new();
+                    for p in Piece::ALL {
+                        crate::movegen::for_each_clear(
+                            &c.well,
+                            p,
+                            crate::movegen::candidate_rows(&c.well)[p.index()],
+                            true,
+                            |w, lines, cleared| {
+                                if lines == 1 {
+                                    steps.push(ChainChild { well: w, cleared });
+                                }
+                                false
+                            },
+                        );
+                    }
+                    let (mut costs, mut step_memos) = (Vec::new(), Vec::new());
+                    for memo in [Some(&memos[i]), None] {
+                        eval.chain_costs(&c.well, memo, &steps, 4.5, &mut costs, &mut step_memos);
+                        for (s, cost) in steps.iter().zip(&costs) {
+                            assert_eq!(
+                                cost.to_bits(),
+                                eval.cost(&s.well, 4.5).to_bits(),
+                                "{simd:?}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                    // One step further from each step's memo.
+                    for (s, memo) in steps.iter().zip(&step_memos) {
+                        let mut next = Vec::new();
+                        crate::movegen::for_each_clear(
+                            &s.well,
+                            Piece::S,
+                            crate::movegen::candidate_rows(&s.well)[0],
+                            true,
+                            |w, lines, cleared| {
+                                if lines == 1 {
+                                    next.push(ChainChild { well: w, cleared });
+                                }
+                                false
+                            },
+                        );
+                        let (mut costs, mut m) = (Vec::new(), Vec::new());
+                        eval.chain_costs(&s.well, Some(memo), &next, 5.0, &mut costs, &mut m);
+                        for (w, cost) in next.iter().zip(&costs) {
+                            assert_eq!(
+                                cost.to_bits(),
+                                eval.cost(&w.well, 5.0).to_bits(),
+                                "{simd:?}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+            assert!(checked > 1_000, "{simd:?}: {checked} steps checked");
+        }
+    }
+
     /// The slow twin of a contribution: the value from a full sum of the
     /// other 119 features' rows, against the parent sum minus one row.
     #[test]
