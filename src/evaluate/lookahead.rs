@@ -87,7 +87,7 @@
 //! 100,000, so there the hole terms keep version 1's region.)
 
 use super::{ChainChild, Evaluator, Identity, Memo};
-use crate::movegen::{candidate_rows, for_each_clear, Child};
+use crate::movegen::{clear_pattern_bytes, for_each_clear, rows_of, Child};
 use crate::piece::Piece;
 use crate::well::Well;
 
@@ -298,9 +298,9 @@ thread_local! {
 /// line), in [`for_each_clear`]'s order: each candidate is generated once,
 /// for the choice of the piece and for the walk alike.
 fn chain_children(well: &Well, children: &mut Vec<ChainChild>) -> Option<Piece> {
-    let rows = candidate_rows(well);
+    let bytes = clear_pattern_bytes(well);
     for piece in Piece::ALL {
-        let r = rows[piece.index()];
+        let r = rows_of(bytes, piece);
         if r == 0 {
             return None;
         }

@@ -76,6 +76,30 @@ pub fn candidate_rows(well: &Well) -> [u32; 7] {
     out
 }
 
+/// The [`CLEAR_PATTERNS`] byte of each live row: rows 0..8 in the first
+/// word, 8..16 in the second, one byte each, the first lowest. One piece's
+/// [`candidate_rows`] come out of it with [`rows_of`], so a caller that
+/// looks at S first (and seldom further) pays for one piece, not seven.
+#[inline]
+pub(crate) fn clear_pattern_bytes(well: &Well) -> [u64; 2] {
+    let mut out = [0u64; 2];
+    for (i, &row) in well.rows().iter().enumerate() {
+        out[i / 8] |= u64::from(CLEAR_PATTERNS[(!row & FULL_ROW) as usize]) << (8 * (i % 8));
+    }
+    out
+}
+
+/// `piece`'s [`candidate_rows`] mask from [`clear_pattern_bytes`]: bit
+/// `p` of each byte gathered into one bit per row by a multiplication.
+#[inline]
+pub(crate) fn rows_of(bytes: [u64; 2], piece: Piece) -> u32 {
+    let p = piece.index();
+    let gather = |x: u64| {
+        ((x >> p & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    };
+    (gather(bytes[0]) | gather(bytes[1]) << 8) << BAR
+}
+
 /// `MATCHES[p][n]`: bit `4·o + r` is set when box row `r` of orientation `o`
 /// of piece `p`, shifted down to bit 0, equals `n` (a 4-bit pattern).
 ///
@@ -324,6 +348,32 @@ pub(crate) fn for_each_clear(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One piece's rows from the bytes equal [`candidate_rows`].
+    #[test]
+    fn rows_of_the_bytes_are_the_candidate_rows() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for n in 0..2000 {
+            let mut rows = [0u16; crate::well::LIVE_ROWS];
+            for r in rows.iter_mut().skip(n % 16) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Mostly nearly full rows, where pieces can clear.
+                *r = (if x >> 40 & 1 == 1 {
+                    FULL_ROW & !(x as u16 >> 3 & 0x21)
+                } else {
+                    x as u16
+                }) & FULL_ROW;
+            }
+            let well = Well::from_live_rows_unchecked(rows);
+            let bytes = clear_pattern_bytes(&well);
+            let all = candidate_rows(&well);
+            for piece in Piece::ALL {
+                assert_eq!(rows_of(bytes, piece), all[piece.index()], "{rows:?}");
+            }
+        }
+    }
 
     #[test]
     fn clear_patterns_know_the_single_gap_and_the_i_row() {
