@@ -135,7 +135,7 @@ impl Layout {
 
 /// `SPREAD[p]`: lane `h` (bits `16h..16h + 16` of the 128 bits, the low
 /// four lanes in the first word) holds `(p >> h) & 7`.
-static SPREAD: [[u64; 2]; ROW_PATTERNS] = {
+pub(crate) static SPREAD: [[u64; 2]; ROW_PATTERNS] = {
     let mut out = [[0u64; 2]; ROW_PATTERNS];
     let mut p = 0;
     while p < ROW_PATTERNS {
@@ -357,9 +357,40 @@ pub(crate) fn for_each_change_after_clear(
     mut f: impl FnMut(u32, u32),
 ) {
     let (a, b) = (from.rows(), to.rows());
+    let changed = row_changes_after_clear(a, b, cleared, &mut f);
+    let mut bands = bands_after_clear(changed, cleared);
+    let base = ROW_PATTERNS as u32;
+    while bands != 0 {
+        let v = bands.trailing_zeros() as usize;
+        bands &= bands - 1;
+        let (la, lb) = (window_lanes(a, paired_band(v, cleared)), window_lanes(b, v));
+        for half in 0..2 {
+            let mut m = nonzero_lanes(la[half] ^ lb[half]);
+            while m != 0 {
+                let shift = m.trailing_zeros() & !15;
+                m &= m - 1;
+                f(
+                    base + (la[half] >> shift & 0xFFF) as u32,
+                    base + (lb[half] >> shift & 0xFFF) as u32,
+                );
+            }
+        }
+    }
+}
+
+/// The rows part of [`for_each_change_after_clear`]: calls `f(old, new)`
+/// (row patterns) for each row of `b` that differs from its pair in `a`,
+/// top first, and returns them as a mask (bit `r` for row `r` of `b`).
+#[inline(always)]
+pub(crate) fn row_changes_after_clear(
+    a: &[u16; LIVE_ROWS],
+    b: &[u16; LIVE_ROWS],
+    cleared: usize,
+    mut f: impl FnMut(u32, u32),
+) -> u32 {
     let c = cleared.min(LIVE_ROWS - 1);
-    // `from`'s rows in `to`'s order: the cleared row on top, the rows above
-    // it one lower.
+    // `a`'s rows in `b`'s order: the cleared row on top, the rows above it
+    // one lower.
     let mut s = *a;
     s.copy_within(0..c, 1);
     s[0] = a[c];
@@ -375,39 +406,37 @@ pub(crate) fn for_each_change_after_clear(
             f(u32::from(s[r]), u32::from(b[r]));
         }
     }
-    // `to`'s window row v is paired with `from`'s row `u`: v - 1 for v in
-    // 1..=c (its rows are `from`'s one higher), v below the clear, and the
-    // one left over for v = 0. A pair whose four rows were all paired the
-    // same way and did not change has the same eight patterns; the others
-    // (v = 0, the rows straddling the clear, c - 2..=c, and those over a
-    // changed row) are compared lane by lane.
+    changed
+}
+
+/// The window rows [`for_each_change_after_clear`] compares, as a mask
+/// (bit `v` for `to`'s window row `v`), given the changed rows.
+///
+/// `to`'s window row v is paired with `from`'s row [`paired_band`]: v - 1
+/// for v in 1..=c (its rows are `from`'s one higher), v below the clear,
+/// and the one left over for v = 0. A pair whose four rows were all paired
+/// the same way and did not change has the same eight patterns; the others
+/// (v = 0, the rows straddling the clear, c - 2..=c, and those over a
+/// changed row) are compared lane by lane.
+#[inline(always)]
+pub(crate) fn bands_after_clear(changed: u32, cleared: usize) -> u32 {
+    let c = cleared.min(LIVE_ROWS - 1);
     let last = c.min(WINDOW_ROWS - 1);
     let straddle = ((1u32 << (last + 1)) - 1) & !((1u32 << c.saturating_sub(2)) - 1);
-    let mut bands = (changed | changed >> 1 | changed >> 2 | changed >> 3 | straddle | 1)
-        & ((1 << WINDOW_ROWS) - 1);
-    let base = ROW_PATTERNS as u32;
-    while bands != 0 {
-        let v = bands.trailing_zeros() as usize;
-        bands &= bands - 1;
-        let u = if v == 0 {
-            last
-        } else if v <= c {
-            v - 1
-        } else {
-            v
-        };
-        let (la, lb) = (window_lanes(a, u), window_lanes(b, v));
-        for half in 0..2 {
-            let mut m = nonzero_lanes(la[half] ^ lb[half]);
-            while m != 0 {
-                let shift = m.trailing_zeros() & !15;
-                m &= m - 1;
-                f(
-                    base + (la[half] >> shift & 0xFFF) as u32,
-                    base + (lb[half] >> shift & 0xFFF) as u32,
-                );
-            }
-        }
+    (changed | changed >> 1 | changed >> 2 | changed >> 3 | straddle | 1) & ((1 << WINDOW_ROWS) - 1)
+}
+
+/// `from`'s window row paired with `to`'s window row `v` (see
+/// [`bands_after_clear`]).
+#[inline(always)]
+pub(crate) fn paired_band(v: usize, cleared: usize) -> usize {
+    let c = cleared.min(LIVE_ROWS - 1);
+    if v == 0 {
+        c.min(WINDOW_ROWS - 1)
+    } else if v <= c {
+        v - 1
+    } else {
+        v
     }
 }
 

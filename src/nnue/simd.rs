@@ -271,7 +271,10 @@ mod avx2 {
     use std::arch::x86_64::*;
 
     use super::{Acc, Block, QuantNet, Well, ACTIVE, ROW_PATTERNS, ROW_POSITIONS};
-    use crate::nnue::features::{for_each_change_after_clear, WINDOW_PATTERNS};
+    use crate::nnue::features::{
+        bands_after_clear, paired_band, row_changes_after_clear, SPREAD, WINDOW_PATTERNS,
+    };
+    use crate::well::LIVE_ROWS;
 
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -401,19 +404,72 @@ mod avx2 {
         for c in 0..C {
             acc[c] = load(&base[c]);
         }
-        // A shared table: its length known here, one compare per row read.
+        // A shared table: row patterns, then window patterns; the masks
+        // below keep every index in range, so no row read is checked.
         let (rows, _) = net.table.as_chunks::<C>();
-        let rows: &[[Block; C]; ROW_PATTERNS + WINDOW_PATTERNS] = rows
-            [..ROW_PATTERNS + WINDOW_PATTERNS]
-            .try_into()
-            .expect("a shared table");
-        for_each_change_after_clear(from, to, cleared, |old, new| {
-            let (old, new) = (&rows[old as usize], &rows[new as usize]);
+        let (row_rows, window_rows) = rows[..ROW_PATTERNS + WINDOW_PATTERNS].split_at(ROW_PATTERNS);
+        let row_rows: &[[Block; C]; ROW_PATTERNS] = row_rows.try_into().expect("a shared table");
+        let window_rows: &[[Block; C]; WINDOW_PATTERNS] =
+            window_rows.try_into().expect("a shared table");
+        let (a, b) = (from.rows(), to.rows());
+        // The same pairs as `features::for_each_change_after_clear`, in
+        // the same order: its rows part as it is, its window rows eight
+        // lanes to a register.
+        let changed = row_changes_after_clear(a, b, cleared, |old, new| {
+            let (old, new) = (
+                &row_rows[old as usize & 0x3FF],
+                &row_rows[new as usize & 0x3FF],
+            );
             for c in 0..C {
                 acc[c] = _mm256_add_epi16(_mm256_sub_epi16(acc[c], load(&old[c])), load(&new[c]));
             }
         });
+        let mut bands = bands_after_clear(changed, cleared);
+        while bands != 0 {
+            let v = bands.trailing_zeros() as usize;
+            bands &= bands - 1;
+            let (la, lb) = (lanes(a, paired_band(v, cleared)), lanes(b, v));
+            // One mask bit per differing 16-bit lane (the compare's lanes
+            // packed to bytes).
+            let same = _mm_cmpeq_epi16(la, lb);
+            let mut m = !(_mm_movemask_epi8(_mm_packs_epi16(same, same)) as u32) & 0xFF;
+            if m == 0 {
+                continue;
+            }
+            let (mut old, mut new) = ([0u16; 8], [0u16; 8]);
+            // SAFETY: each array is 16 bytes, as an unaligned store writes.
+            unsafe {
+                _mm_storeu_si128(old.as_mut_ptr().cast(), la);
+                _mm_storeu_si128(new.as_mut_ptr().cast(), lb);
+            }
+            while m != 0 {
+                let j = m.trailing_zeros() as usize & 7;
+                m &= m - 1;
+                let o = &window_rows[usize::from(old[j] & 0xFFF)];
+                let n = &window_rows[usize::from(new[j] & 0xFFF)];
+                for c in 0..C {
+                    acc[c] = _mm256_add_epi16(_mm256_sub_epi16(acc[c], load(&o[c])), load(&n[c]));
+                }
+            }
+        }
         (store::<C>(acc), finish::<C>(net, acc))
+    }
+
+    /// The eight window patterns with top row `v` of `rows`, one per
+    /// 16-bit lane: `features::window_lanes` in one register.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn lanes(rows: &[u16; LIVE_ROWS], v: usize) -> __m128i {
+        let s = |k: usize| {
+            let p: &[u64; 2] = &SPREAD[usize::from(rows[v + k] & 0x3FF)];
+            // SAFETY: `p` is 16 bytes, as an unaligned load reads.
+            unsafe { _mm_loadu_si128(p.as_ptr().cast()) }
+        };
+        let (a, b, c, d) = (s(0), s(1), s(2), s(3));
+        _mm_or_si128(
+            _mm_or_si128(a, _mm_slli_epi16::<3>(b)),
+            _mm_or_si128(_mm_slli_epi16::<6>(c), _mm_slli_epi16::<9>(d)),
+        )
     }
 
     /// The bias plus a shared net's rows of `patterns`.
