@@ -112,6 +112,11 @@ impl NetEvaluator {
         let windows = features::Windows::new(parent);
         out.extend(children.iter().map(|c| {
             let y = match memos.as_deref_mut() {
+                None if c.lines == 0 && layout == Layout::Shared => {
+                    self.simd
+                        .step_after_clear(net, &acc, parent, &c.well, None)
+                        .1
+                }
                 None if c.lines == 0 => {
                     let n = features::changes(
                         parent,
@@ -125,16 +130,9 @@ impl NetEvaluator {
                 }
                 None => self.output(&c.well),
                 Some(memos) => {
+                    // (`costs_with_memos` asks only with a shared net.)
                     let (child, y) = if c.lines == 0 {
-                        let n = features::changes(
-                            parent,
-                            &windows,
-                            &c.well,
-                            layout,
-                            &mut removed,
-                            &mut added,
-                        );
-                        self.simd.step(net, &acc, &added[..n], &removed[..n])
+                        self.simd.step_after_clear(net, &acc, parent, &c.well, None)
                     } else {
                         let child = self
                             .simd
@@ -203,9 +201,13 @@ impl Evaluator for NetEvaluator {
                 .accumulate_shared(net, &features::patterns(parent)),
         };
         for c in children {
-            let (acc, y) =
-                self.simd
-                    .step_after_clear(net, &acc, parent, &c.well, usize::from(c.cleared));
+            let (acc, y) = self.simd.step_after_clear(
+                net,
+                &acc,
+                parent,
+                &c.well,
+                Some(usize::from(c.cleared)),
+            );
             out.push(self.cost_of(y, score));
             memos.push(Memo(acc));
         }

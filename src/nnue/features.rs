@@ -331,7 +331,7 @@ pub fn changes_after_clear(
     added: &mut [u32; ACTIVE],
 ) -> usize {
     let mut n = 0;
-    for_each_change_after_clear(from, to, cleared, |old, new| {
+    for_each_change_after_clear(from, to, Some(cleared), |old, new| {
         removed[n] = old;
         added[n] = new;
         n += 1;
@@ -348,12 +348,15 @@ fn nonzero_lanes(x: u64) -> u64 {
 
 /// Calls `f(removed, added)` for each pair [`changes_after_clear`] lists,
 /// in its order, without a list: the net's chain step sums them as they
-/// come (`Simd::step_after_clear`).
+/// come (`Simd::step_after_clear`). With `cleared` `None`, `to` is `from`
+/// with cells added and nothing cleared, every position is paired with
+/// itself, and only the window rows over a changed row are compared: the
+/// same features as [`changes`] lists under the shared layout.
 #[inline(always)]
 pub(crate) fn for_each_change_after_clear(
     from: &Well,
     to: &Well,
-    cleared: usize,
+    cleared: Option<usize>,
     mut f: impl FnMut(u32, u32),
 ) {
     let (a, b) = (from.rows(), to.rows());
@@ -385,15 +388,17 @@ pub(crate) fn for_each_change_after_clear(
 pub(crate) fn row_changes_after_clear(
     a: &[u16; LIVE_ROWS],
     b: &[u16; LIVE_ROWS],
-    cleared: usize,
+    cleared: Option<usize>,
     mut f: impl FnMut(u32, u32),
 ) -> u32 {
-    let c = cleared.min(LIVE_ROWS - 1);
     // `a`'s rows in `b`'s order: the cleared row on top, the rows above it
     // one lower.
     let mut s = *a;
-    s.copy_within(0..c, 1);
-    s[0] = a[c];
+    if let Some(c) = cleared {
+        let c = c.min(LIVE_ROWS - 1);
+        s.copy_within(0..c, 1);
+        s[0] = a[c];
+    }
     let mut changed = 0u32;
     for k in 0..LIVE_ROWS / 4 {
         let (x, y) = (pack(&s, 4 * k), pack(b, 4 * k));
@@ -419,8 +424,11 @@ pub(crate) fn row_changes_after_clear(
 /// (v = 0, the rows straddling the clear, c - 2..=c, and those over a
 /// changed row) are compared lane by lane.
 #[inline(always)]
-pub(crate) fn bands_after_clear(changed: u32, cleared: usize) -> u32 {
-    let c = cleared.min(LIVE_ROWS - 1);
+pub(crate) fn bands_after_clear(changed: u32, cleared: Option<usize>) -> u32 {
+    let Some(c) = cleared else {
+        return (changed | changed >> 1 | changed >> 2 | changed >> 3) & ((1 << WINDOW_ROWS) - 1);
+    };
+    let c = c.min(LIVE_ROWS - 1);
     let last = c.min(WINDOW_ROWS - 1);
     let straddle = ((1u32 << (last + 1)) - 1) & !((1u32 << c.saturating_sub(2)) - 1);
     (changed | changed >> 1 | changed >> 2 | changed >> 3 | straddle | 1) & ((1 << WINDOW_ROWS) - 1)
@@ -429,8 +437,11 @@ pub(crate) fn bands_after_clear(changed: u32, cleared: usize) -> u32 {
 /// `from`'s window row paired with `to`'s window row `v` (see
 /// [`bands_after_clear`]).
 #[inline(always)]
-pub(crate) fn paired_band(v: usize, cleared: usize) -> usize {
-    let c = cleared.min(LIVE_ROWS - 1);
+pub(crate) fn paired_band(v: usize, cleared: Option<usize>) -> usize {
+    let Some(c) = cleared else {
+        return v;
+    };
+    let c = c.min(LIVE_ROWS - 1);
     if v == 0 {
         c.min(WINDOW_ROWS - 1)
     } else if v <= c {
@@ -523,6 +534,31 @@ mod tests {
         b.sort_unstable();
         assert_eq!(a, b, "{from:?} {to:?} {cleared}");
         n
+    }
+
+    /// Without a clear, the pairs are [`changes`]' under the shared layout.
+    #[test]
+    fn changes_without_a_clear_are_the_shared_changes() {
+        let ws = wells();
+        for pair in ws.windows(2) {
+            let (mut rem, mut add) = ([0; ACTIVE], [0; ACTIVE]);
+            let n = changes(
+                &pair[0],
+                &Windows::new(&pair[0]),
+                &pair[1],
+                Layout::Shared,
+                &mut rem,
+                &mut add,
+            );
+            let mut got = Vec::new();
+            for_each_change_after_clear(&pair[0], &pair[1], None, |o, a| got.push((o, a)));
+            let want: Vec<(u32, u32)> = rem[..n]
+                .iter()
+                .copied()
+                .zip(add[..n].iter().copied())
+                .collect();
+            assert_eq!(got, want);
+        }
     }
 
     #[test]

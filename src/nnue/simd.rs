@@ -154,9 +154,13 @@ impl Simd {
         scalar::accumulate(net, &net.bias, &shared_indices(patterns), &[])
     }
 
-    /// A shared net's chain step: the accumulator of `to` from `from`'s
+    /// A shared net's step: the accumulator of `to` from `from`'s
     /// (`base`), through the features [`features::changes_after_clear`]
-    /// lists, and its output. The same integers as the lists' sum.
+    /// lists (`cleared` the row a chain step cleared; `None` for a
+    /// placement that clears nothing, where they are [`features::changes`]'),
+    /// and its output. The same integers as the lists' sum.
+    ///
+    /// [`features::changes`]: super::features::changes
     ///
     /// [`features::changes_after_clear`]: super::features::changes_after_clear
     #[inline]
@@ -166,7 +170,7 @@ impl Simd {
         base: &Acc,
         from: &Well,
         to: &Well,
-        cleared: usize,
+        cleared: Option<usize>,
     ) -> (Acc, i32) {
         debug_assert_eq!(net.layout, super::Layout::Shared);
         #[cfg(target_arch = "x86_64")]
@@ -182,7 +186,12 @@ impl Simd {
             };
         }
         let (mut removed, mut added) = ([0u32; ACTIVE], [0u32; ACTIVE]);
-        let n = super::features::changes_after_clear(from, to, cleared, &mut removed, &mut added);
+        let mut n = 0;
+        super::features::for_each_change_after_clear(from, to, cleared, |old, new| {
+            removed[n] = old;
+            added[n] = new;
+            n += 1;
+        });
         self.step(net, base, &added[..n], &removed[..n])
     }
 
@@ -398,7 +407,7 @@ mod avx2 {
         base: &Acc,
         from: &Well,
         to: &Well,
-        cleared: usize,
+        cleared: Option<usize>,
     ) -> (Acc, i32) {
         let mut acc = [_mm256_setzero_si256(); C];
         for c in 0..C {
