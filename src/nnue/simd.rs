@@ -445,17 +445,29 @@ mod avx2 {
             if m == 0 {
                 continue;
             }
-            let (mut old, mut new) = ([0u16; 8], [0u16; 8]);
-            // SAFETY: each array is 16 bytes, as an unaligned store writes.
+            // Each lane's table row as a byte offset, eight at a time.
+            let size = _mm256_set1_epi32((C * std::mem::size_of::<Block>()) as i32);
+            let offsets = |x| _mm256_mullo_epi32(_mm256_cvtepu16_epi32(x), size);
+            let (mut old, mut new) = ([0u32; 8], [0u32; 8]);
+            // SAFETY: each array is 32 bytes, as an unaligned store writes.
             unsafe {
-                _mm_storeu_si128(old.as_mut_ptr().cast(), la);
-                _mm_storeu_si128(new.as_mut_ptr().cast(), lb);
+                _mm256_storeu_si256(old.as_mut_ptr().cast(), offsets(la));
+                _mm256_storeu_si256(new.as_mut_ptr().cast(), offsets(lb));
             }
+            let table = window_rows.as_ptr().cast::<u8>();
             while m != 0 {
                 let j = m.trailing_zeros() as usize & 7;
                 m &= m - 1;
-                let o = &window_rows[usize::from(old[j] & 0xFFF)];
-                let n = &window_rows[usize::from(new[j] & 0xFFF)];
+                // SAFETY: a lane is four 3-bit fields (`SPREAD`'s lanes
+                // hold at most 7, shifted by 0, 3, 6 and 9), so below
+                // 4,096, and `window_rows` has 4,096 rows of `C` blocks:
+                // both offsets are rows inside it.
+                let (o, n) = unsafe {
+                    (
+                        &*table.add(old[j] as usize).cast::<[Block; C]>(),
+                        &*table.add(new[j] as usize).cast::<[Block; C]>(),
+                    )
+                };
                 for c in 0..C {
                     acc[c] = _mm256_add_epi16(_mm256_sub_epi16(acc[c], load(&o[c])), load(&n[c]));
                 }
