@@ -30,20 +30,73 @@
 //!
 //! # Speed
 //! Each step's piece and its clearing children come from one
-//! `for_each_clear` pass (the piece's choice and the walk share it), and
+//! `for_each_clear` pass (the piece's choice and the walk share it; each
+//! piece's candidate rows are gathered only when that piece is tried), and
 //! the children are costed together through [`Evaluator::chain_costs`].
-//! On `hatetris bench search --net data/nets/best.nnue --quiescent --width
-//! 2000 --depths 25 --threads 1`, a search child has about four chain wells
-//! (callgrind: 4.0 million net outputs in the chains for 1.03 million
-//! children), so a chain well's cost is most of the lookahead's.
+//! A chain well that an earlier path of the same walk reached is dropped
+//! before it is costed.
 //!
-//! Rejected: costing a chain well incrementally. A chain step clears a
-//! line, so the child's rows are its parent's shifted and the parent's
-//! accumulator does not help; siblings that clear the same row share a
-//! base (the parent without that row) that differs from each only in the
-//! piece's cells, but on that search 2.6 of the 4.0 million chain wells
-//! had no such sibling, and the bases cost what they saved (wall time
-//! 1.57-1.62 s before, 1.61-1.67 s after).
+//! A net costs a chain well from its parent's first-layer sum: the memo
+//! the parent's own step left, or for the search's children the one the
+//! batch left ([`Evaluator::costs_with_memos`]). A shared table does not
+//! care where a pattern sits, so the rows and window rows above the
+//! cleared row are paired with their parent's one row higher, and only
+//! the window rows that straddle the clear, the top one and those over the
+//! piece are compared (`nnue::features::changes_after_clear`): about 25
+//! differing features, so about 50 table rows read instead of 120, with no
+//! list built (the AVX2 step compares eight windows to a register and sums
+//! the differing ones as they are found).
+//!
+//! Measured on `hatetris bench search --net data/nets/best.nnue --quiescent
+//! --width 2000 --depths 25 --threads 1` (callgrind instructions, exact
+//! whatever the load; the same signature throughout): 33.97G before the
+//! first speed work, 18.27G after it. Then, in turn: 17.59G with the chain
+//! steps from the parent's sum; 16.38G with repeated wells dropped before
+//! costing, the wave path merging only the rows it reads, the cleared row
+//! taken from the placing loop and the near-full rows from a table;
+//! 15.62G with one piece's candidate rows at a time; 14.88G with the
+//! window rows compared in registers and no bounds checks; 14.51G with the
+//! batch's children without a clear through the same step (every position
+//! paired with itself); 14.12G with the table offsets computed eight at a
+//! time: 2.41× fewer than the first figure. A chain well's net cost fell
+//! from about 1,550 instructions (from scratch) to about 930.
+//!
+//! On that search 1.03 million children have 4.04 million chain wells
+//! (3.86 million once repeats are dropped); 2.81 million walked wells have
+//! a clearing piece, and 1.84 million of those have one child (0.76
+//! million two, 0.20 million three): a chain is mostly a line, not a tree,
+//! so what pays is the step from the parent, not sharing among siblings.
+//! Where the 14.12G go: the chains 10.75G (their move generation 5.60G:
+//! gap candidates 1.78G, wave searches 1.42G, locks, dedup and the rest
+//! 2.4G; the net's steps 4.05G), the net's batch for the search's children
+//! 1.06G, the search itself (sorting, the kept set, the adversary, the
+//! depth files' compression) about 2.3G.
+//!
+//! Rejected (measured on that search):
+//! - a chain step from lists of changed features, summed afterwards: the
+//!   lists cost more than the rows they saved (20.93G against 18.58G for
+//!   the list-free step, both without the search children's memos, and
+//!   18.27G before either; about 1,000 instructions a well to build them);
+//! - the chain steps without the search children's memos (each walked
+//!   child's sum from scratch): 18.58G against 17.59G;
+//! - siblings that clear the same row sharing a base (the parent without
+//!   that row), an earlier session: 2.6 of the 4.0 million chain wells had
+//!   no such sibling, and the bases cost what they saved (wall time
+//!   1.57-1.62 s before, 1.61-1.67 s after);
+//! - the wave search stopped at the deepest candidate row: 15.66G against
+//!   15.62G (the waves end about there anyway);
+//! - the wave searches' slices without the near-full rows, and the gap
+//!   candidates' union of rows above started at the bar: 14.55G against
+//!   14.51G (not understood; not kept);
+//! - caching a search child's chain result by well (the same well at the
+//!   same depth has the same score, so the same result): 6.6 % of the
+//!   children at width 2,000 repeat a well met before in the run, 8.0 % at
+//!   width 20,000, but a direct-mapped table keeps 3.7 % of them as hits
+//!   at 2¹⁶ entries (3 MB) and 6.2 % at 2¹⁸ (12 MB, beyond the caches);
+//!   not built;
+//! - caching chain wells' costs across walks: 15 % of the chain wells had
+//!   been costed before in the run (repeats within one walk included, now
+//!   dropped), too few to pay for a lookup on every one; not built.
 //!
 //! The public write-up of the 100,000-wide 24 → 62 result (hallofdreams.org,
 //! "Getting the World Record in HATETRIS" and its sequel) describes this

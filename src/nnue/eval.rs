@@ -7,10 +7,16 @@
 //! parent's features at the changed positions and adds the child's
 //! ([`features::changes`]: on the 294,195 children without a clear of the
 //! bench wells, 19.4 changed features on average and 25 at most, so about
-//! 39 row reads instead of 120). A child with a clear has its rows
-//! shifted, so it is recomputed. The two
-//! give the same integers (see [`super::simd`]), so `costs` equals
-//! `cost` exactly, as the seam requires. Nothing allocates: the feature
+//! 39 row reads instead of 120). A shared net does this without a list:
+//! the AVX2 step compares the window rows eight lanes to a register and
+//! sums the differing rows as they are found (`Simd::step_after_clear`).
+//! A child with a clear has its rows shifted, so it is recomputed.
+//! [`Evaluator::chain_costs`] (the lookahead's steps, one clear each)
+//! starts from the parent's sum, which the parent's own step or the
+//! batch left as its memo, pairing positions across the cleared row
+//! ([`features::changes_after_clear`]). All of these give the same
+//! integers (see [`super::simd`]), so they equal `cost` exactly, as the
+//! seam requires. Nothing allocates: the feature
 //! lists and accumulators are fixed arrays on the stack.
 //!
 //! The evaluator is an `Arc` around the net and a SIMD path choice: cloning it

@@ -31,8 +31,13 @@
 //! compares only the windows that overlap a changed row, against the
 //! parent's windows computed once ([`Windows`]), so a placement without a
 //! clear (at most four rows changed) lists at most 4 row and 56 window
-//! changes, usually far fewer. Everything writes into caller-owned fixed
-//! arrays: nothing allocates.
+//! changes, usually far fewer. [`changes_after_clear`] does the same for a
+//! step of the lookahead's chains (one line cleared): under the shared
+//! layout a pattern's row does not depend on its position, so positions
+//! are paired across the cleared row and only the window rows near the
+//! piece and the clear are compared (about 25 features differ on the
+//! chain wells of a net + lookahead search). Everything writes into
+//! caller-owned fixed arrays or calls back: nothing allocates.
 //!
 //! The slow twin, [`window_pattern`], reads the window cell by cell; the
 //! tests check the fast path against it.

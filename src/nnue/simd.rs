@@ -6,7 +6,12 @@
 //! `Simd::accumulate` returns the accumulator, `Simd::output`
 //! applies the clipped ReLU and the output layer and returns the int32
 //! output without storing the accumulator. The feature lists are built by
-//! [`super::features`], once, for both paths.
+//! [`super::features`], once, for both paths. A shared net's step from a
+//! parent's accumulator (`Simd::step_after_clear`, with or without a
+//! cleared row) builds no list on the AVX2 path: it compares the window
+//! rows eight lanes to a register and sums the differing table rows as it
+//! finds them; the scalar path sums the lists of
+//! `features::for_each_change_after_clear`, its twin.
 //!
 //! The AVX2 path keeps the accumulator in `ceil(H/16)` registers (at most
 //! four) for the whole sum, with one aligned 32-byte load and one
