@@ -157,6 +157,37 @@ pub fn place_and_clear<const N: usize>(
     lines
 }
 
+/// [`place_and_clear`] with clearing on, which also returns the index in
+/// `rows` (before the clear) of the first, topmost, row cleared (0 when
+/// none is).
+#[inline(always)]
+pub fn place_and_clear_first<const N: usize>(
+    rows: &mut [u16; N],
+    first_row: usize,
+    cells: &[u16; 4],
+    y: usize,
+) -> (u8, usize) {
+    let mut lines = 0;
+    let mut first = 0;
+    for (r, &c) in cells.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        let i = y + r - first_row;
+        rows[i] |= c;
+        if rows[i] == FULL_ROW {
+            // The rows above move down; the piece's lower rows do not.
+            rows.copy_within(0..i, 1);
+            rows[0] = 0;
+            if lines == 0 {
+                first = i;
+            }
+            lines += 1;
+        }
+    }
+    (lines, first)
+}
+
 /// Locks `piece` at `(x, y, o)` into the game's 20-row board with the
 /// game's rule, including a lock above the bar (which clears nothing).
 /// Returns the lines cleared.

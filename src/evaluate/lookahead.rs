@@ -30,20 +30,73 @@
 //!
 //! # Speed
 //! Each step's piece and its clearing children come from one
-//! `for_each_clear` pass (the piece's choice and the walk share it), and
+//! `for_each_clear` pass (the piece's choice and the walk share it; each
+//! piece's candidate rows are gathered only when that piece is tried), and
 //! the children are costed together through [`Evaluator::chain_costs`].
-//! On `hatetris bench search --net data/nets/best.nnue --quiescent --width
-//! 2000 --depths 25 --threads 1`, a search child has about four chain wells
-//! (callgrind: 4.0 million net outputs in the chains for 1.03 million
-//! children), so a chain well's cost is most of the lookahead's.
+//! A chain well that an earlier path of the same walk reached is dropped
+//! before it is costed.
 //!
-//! Rejected: costing a chain well incrementally. A chain step clears a
-//! line, so the child's rows are its parent's shifted and the parent's
-//! accumulator does not help; siblings that clear the same row share a
-//! base (the parent without that row) that differs from each only in the
-//! piece's cells, but on that search 2.6 of the 4.0 million chain wells
-//! had no such sibling, and the bases cost what they saved (wall time
-//! 1.57-1.62 s before, 1.61-1.67 s after).
+//! A net costs a chain well from its parent's first-layer sum: the memo
+//! the parent's own step left, or for the search's children the one the
+//! batch left ([`Evaluator::costs_with_memos`]). A shared table does not
+//! care where a pattern sits, so the rows and window rows above the
+//! cleared row are paired with their parent's one row higher, and only
+//! the window rows that straddle the clear, the top one and those over the
+//! piece are compared (`nnue::features::changes_after_clear`): about 25
+//! differing features, so about 50 table rows read instead of 120, with no
+//! list built (the AVX2 step compares eight windows to a register and sums
+//! the differing ones as they are found).
+//!
+//! Measured on `hatetris bench search --net data/nets/best.nnue --quiescent
+//! --width 2000 --depths 25 --threads 1` (callgrind instructions, exact
+//! whatever the load; the same signature throughout): 33.97G before the
+//! first speed work, 18.27G after it. Then, in turn: 17.59G with the chain
+//! steps from the parent's sum; 16.38G with repeated wells dropped before
+//! costing, the wave path merging only the rows it reads, the cleared row
+//! taken from the placing loop and the near-full rows from a table;
+//! 15.62G with one piece's candidate rows at a time; 14.88G with the
+//! window rows compared in registers and no bounds checks; 14.51G with the
+//! batch's children without a clear through the same step (every position
+//! paired with itself); 14.12G with the table offsets computed eight at a
+//! time: 2.41× fewer than the first figure. A chain well's net cost fell
+//! from about 1,550 instructions (from scratch) to about 930.
+//!
+//! On that search 1.03 million children have 4.04 million chain wells
+//! (3.86 million once repeats are dropped); 2.81 million walked wells have
+//! a clearing piece, and 1.84 million of those have one child (0.76
+//! million two, 0.20 million three): a chain is mostly a line, not a tree,
+//! so what pays is the step from the parent, not sharing among siblings.
+//! Where the 14.12G go: the chains 10.75G (their move generation 5.60G:
+//! gap candidates 1.78G, wave searches 1.42G, locks, dedup and the rest
+//! 2.4G; the net's steps 4.05G), the net's batch for the search's children
+//! 1.06G, the search itself (sorting, the kept set, the adversary, the
+//! depth files' compression) about 2.3G.
+//!
+//! Rejected (measured on that search):
+//! - a chain step from lists of changed features, summed afterwards: the
+//!   lists cost more than the rows they saved (20.93G against 18.58G for
+//!   the list-free step, both without the search children's memos, and
+//!   18.27G before either; about 1,000 instructions a well to build them);
+//! - the chain steps without the search children's memos (each walked
+//!   child's sum from scratch): 18.58G against 17.59G;
+//! - siblings that clear the same row sharing a base (the parent without
+//!   that row), an earlier session: 2.6 of the 4.0 million chain wells had
+//!   no such sibling, and the bases cost what they saved (wall time
+//!   1.57-1.62 s before, 1.61-1.67 s after);
+//! - the wave search stopped at the deepest candidate row: 15.66G against
+//!   15.62G (the waves end about there anyway);
+//! - the wave searches' slices without the near-full rows, and the gap
+//!   candidates' union of rows above started at the bar: 14.55G against
+//!   14.51G (not understood; not kept);
+//! - caching a search child's chain result by well (the same well at the
+//!   same depth has the same score, so the same result): 6.6 % of the
+//!   children at width 2,000 repeat a well met before in the run, 8.0 % at
+//!   width 20,000, but a direct-mapped table keeps 3.7 % of them as hits
+//!   at 2¹⁶ entries (3 MB) and 6.2 % at 2¹⁸ (12 MB, beyond the caches);
+//!   not built;
+//! - caching chain wells' costs across walks: 15 % of the chain wells had
+//!   been costed before in the run (repeats within one walk included, now
+//!   dropped), too few to pay for a lookup on every one; not built.
 //!
 //! The public write-up of the 100,000-wide 24 → 62 result (hallofdreams.org,
 //! "Getting the World Record in HATETRIS" and its sequel) describes this
@@ -86,8 +139,8 @@
 //! measure. (Without the lookahead the same change cost 37 → 22 at width
 //! 100,000, so there the hole terms keep version 1's region.)
 
-use super::{Evaluator, Identity};
-use crate::movegen::{candidate_rows, for_each_clear, Child};
+use super::{ChainChild, Evaluator, Identity, Memo};
+use crate::movegen::{clear_pattern_bytes, for_each_clear, rows_of, Child};
 use crate::piece::Piece;
 use crate::well::Well;
 
@@ -167,12 +220,21 @@ impl<E: Evaluator> Evaluator for Lookahead<E> {
     /// The children's own costs come from the inner evaluator's batch call
     /// (so a network keeps its accumulator reuse), then each child's chains
     /// are walked from there: the same values as [`Evaluator::cost`].
+    ///
+    /// The batch also leaves the inner evaluator's memo of each child
+    /// ([`Evaluator::costs_with_memos`]), from which the child's first chain
+    /// step is costed.
     fn costs(&self, parent: &Well, parent_score: u32, children: &[Child], out: &mut Vec<f64>) {
-        self.inner.costs(parent, parent_score, children, out);
-        for (c, cost) in children.iter().zip(out.iter_mut()) {
+        // This thread's memo buffer, taken out while the walks run (a
+        // lookahead inside the inner evaluator finds it empty).
+        let mut memos = ROOT_MEMOS.take();
+        self.inner
+            .costs_with_memos(parent, parent_score, children, out, &mut memos);
+        for (i, (c, cost)) in children.iter().zip(out.iter_mut()).enumerate() {
             let score = f64::from(parent_score + u32::from(c.lines));
-            *cost = chain_from(&self.inner, &c.well, score, self.depth, *cost).cost;
+            *cost = chain_from(&self.inner, &c.well, memos.get(i), score, self.depth, *cost).cost;
         }
+        ROOT_MEMOS.set(memos);
     }
 
     fn identity(&self) -> Identity {
@@ -202,13 +264,15 @@ fn best_along_chain_from<E: Evaluator + ?Sized>(
     score: f64,
     depth: u8,
 ) -> ChainBest {
-    chain_from(eval, well, score, depth, eval.cost(well, score))
+    chain_from(eval, well, None, score, depth, eval.cost(well, score))
 }
 
-/// [`best_along_chain_from`], with the well's own cost already known.
+/// [`best_along_chain_from`], with the well's own cost already known (and
+/// the evaluator's memo of it, if any).
 fn chain_from<E: Evaluator + ?Sized>(
     eval: &E,
     well: &Well,
+    memo: Option<&Memo>,
     score: f64,
     depth: u8,
     own_cost: f64,
@@ -222,7 +286,17 @@ fn chain_from<E: Evaluator + ?Sized>(
     let depth = depth.min(MAX_QUIESCENT_DEPTH);
     SCRATCH.with(|s| match s.try_borrow_mut() {
         Ok(mut scratch) => {
-            walk(eval, well, score, depth, 0, 0, &mut best, &mut scratch);
+            walk(
+                eval,
+                well,
+                memo,
+                score,
+                depth,
+                0,
+                0,
+                &mut best,
+                &mut scratch,
+            );
             if !scratch.seen.is_empty() {
                 scratch.seen.clear();
             }
@@ -231,6 +305,7 @@ fn chain_from<E: Evaluator + ?Sized>(
         Err(_) => walk(
             eval,
             well,
+            memo,
             score,
             depth,
             0,
@@ -253,14 +328,18 @@ struct Scratch {
     seen: ahash::AHashSet<Well>,
 }
 
-/// One chain step's children (of one well) and their costs.
+/// One chain step's children (of one well), their costs and the
+/// evaluator's memos of them.
 #[derive(Default)]
 struct Level {
-    wells: Vec<Well>,
+    wells: Vec<ChainChild>,
     costs: Vec<f64>,
+    memos: Vec<Memo>,
 }
 
 thread_local! {
+    /// The batch's memos of the search's children ([`Lookahead::costs`]).
+    static ROOT_MEMOS: std::cell::Cell<Vec<Memo>> = const { std::cell::Cell::new(Vec::new()) };
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
@@ -271,10 +350,10 @@ thread_local! {
 /// then holds the piece's distinct clearing children (each clears one
 /// line), in [`for_each_clear`]'s order: each candidate is generated once,
 /// for the choice of the piece and for the walk alike.
-fn chain_children(well: &Well, children: &mut Vec<Well>) -> Option<Piece> {
-    let rows = candidate_rows(well);
+fn chain_children(well: &Well, children: &mut Vec<ChainChild>) -> Option<Piece> {
+    let bytes = clear_pattern_bytes(well);
     for piece in Piece::ALL {
-        let r = rows[piece.index()];
+        let r = rows_of(bytes, piece);
         if r == 0 {
             return None;
         }
@@ -284,9 +363,12 @@ fn chain_children(well: &Well, children: &mut Vec<Well>) -> Option<Piece> {
         // walked twice through two orientations that cover the same cells.
         // The largest clear over the distinct children is the largest over
         // all placements, so the piece chosen is the same either way.
-        for_each_clear(well, piece, r, true, |child, lines| {
+        for_each_clear(well, piece, r, true, |child, lines, cleared| {
             max = max.max(lines);
-            children.push(child);
+            children.push(ChainChild {
+                well: child,
+                cleared,
+            });
             max >= 2
         });
         match max {
@@ -299,12 +381,14 @@ fn chain_children(well: &Well, children: &mut Vec<Well>) -> Option<Piece> {
 }
 
 /// Extends the chain at `well` (reached after `steps` clears with the
-/// pieces `pieces`, as in [`ChainBest`]); `score` already includes the
-/// hypothetical lines at [`HYPOTHETICAL_LINE_WEIGHT`].
+/// pieces `pieces`, as in [`ChainBest`]; `memo` the evaluator's memo of it,
+/// if any); `score` already includes the hypothetical lines at
+/// [`HYPOTHETICAL_LINE_WEIGHT`].
 #[allow(clippy::too_many_arguments)]
 fn walk<E: Evaluator + ?Sized>(
     eval: &E,
     well: &Well,
+    memo: Option<&Memo>,
     score: f64,
     depth: u8,
     steps: u8,
@@ -323,15 +407,27 @@ fn walk<E: Evaluator + ?Sized>(
     let Level {
         mut wells,
         mut costs,
+        mut memos,
     } = std::mem::take(&mut scratch.levels[level]);
     if let Some(piece) = chain_children(well, &mut wells) {
         let pieces = pieces | (piece.index() as u128) << (3 * steps as u32);
         let next_score = score + HYPOTHETICAL_LINE_WEIGHT;
+        // Every clear removes six cells net, so a well is always reached
+        // after the same number of steps: one an earlier path already
+        // reached was costed and walked then, at the same score, and
+        // neither its cost (not below the best, which only fell since) nor
+        // its chains can change the best. Only wells two or more steps
+        // deep have several paths. So they are dropped before they are
+        // costed.
+        if steps > 0 {
+            wells.retain(|c| scratch.seen.insert(c.well));
+        }
         // The siblings' costs at once; a cost does not depend on the order
         // it is computed in, so the walk below meets the same values in the
         // same order as one that computed each on its way.
-        eval.chain_costs(well, &wells, next_score, &mut costs);
-        for (child, &cost) in wells.iter().zip(&costs) {
+        eval.chain_costs(well, memo, &wells, next_score, &mut costs, &mut memos);
+        for (i, (child, &cost)) in wells.iter().zip(&costs).enumerate() {
+            let child = &child.well;
             if cost < best.cost {
                 *best = ChainBest {
                     cost,
@@ -340,22 +436,22 @@ fn walk<E: Evaluator + ?Sized>(
                     pieces,
                 };
             }
-            // Every clear removes six cells net, so a well is always reached
-            // after the same number of steps: walking it again finds nothing
-            // new. Only wells two or more steps deep have several paths.
-            if steps == 0 || scratch.seen.insert(*child) {
-                walk(
-                    eval,
-                    child,
-                    next_score,
-                    depth,
-                    steps + 1,
-                    pieces,
-                    best,
-                    scratch,
-                );
-            }
+            walk(
+                eval,
+                child,
+                memos.get(i),
+                next_score,
+                depth,
+                steps + 1,
+                pieces,
+                best,
+                scratch,
+            );
         }
     }
-    scratch.levels[level] = Level { wells, costs };
+    scratch.levels[level] = Level {
+        wells,
+        costs,
+        memos,
+    };
 }

@@ -28,6 +28,24 @@ pub use lookahead::{
     MAX_QUIESCENT_DEPTH,
 };
 
+/// One chain step's child (see [`Evaluator::chain_costs`]): the well, and
+/// the live row of its parent that the step cleared (counted before the
+/// clear).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChainChild {
+    /// The well after the clear.
+    pub well: Well,
+    /// The cleared row, 0 (top) to 15.
+    pub cleared: u8,
+}
+
+/// What an evaluator keeps of a chain well to cost that well's children
+/// faster: for a net, the well's first-layer sum. Opaque to everyone else:
+/// the lookahead only keeps it and hands it back (see
+/// [`Evaluator::chain_costs`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Memo(pub(crate) crate::nnue::quant::Acc);
+
 /// Ranks wells for the search. Lower cost is better.
 pub trait Evaluator: Sync {
     /// The cost of `well` reached with `score` lines cleared. The score may
@@ -49,16 +67,48 @@ pub trait Evaluator: Sync {
         );
     }
 
+    /// [`Evaluator::costs`], and the memo of each child for
+    /// [`Evaluator::chain_costs`] in `memos` (`memos[i]` for `children[i]`),
+    /// or `memos` empty. The lookahead asks for them: a child it walks
+    /// chains from is the parent of the first chain step. The default
+    /// leaves `memos` empty.
+    fn costs_with_memos(
+        &self,
+        parent: &Well,
+        parent_score: u32,
+        children: &[Child],
+        out: &mut Vec<f64>,
+        memos: &mut Vec<Memo>,
+    ) {
+        memos.clear();
+        self.costs(parent, parent_score, children, out);
+    }
+
     /// The costs of `children`, all at `score`: wells that each came from
-    /// `parent` by one placement (the lookahead's chain steps, which clear
-    /// one line each). `out` is cleared, then `out[i]` is the cost of
-    /// `children[i]`. The default calls [`Evaluator::cost`] for each; the
-    /// values must equal it (a net starts each child from a base it shares
-    /// with its siblings instead of from nothing).
-    fn chain_costs(&self, parent: &Well, children: &[Well], score: f64, out: &mut Vec<f64>) {
-        let _ = parent;
+    /// `parent` by one placement and one line clear (the lookahead's chain
+    /// steps). `out` is cleared, then `out[i]` is the cost of
+    /// `children[i].well`. The values must equal [`Evaluator::cost`]'s,
+    /// which the default calls for each.
+    ///
+    /// An evaluator that can cost a well faster from its parent's state (a
+    /// net, from its parent's first-layer sum) leaves each child's state in
+    /// `memos` (`memos[i]` for `children[i]`) and is handed it back as
+    /// `parent_memo` when that child's own children are costed; `None`
+    /// when the caller has none for `parent`. The default leaves `memos`
+    /// empty.
+    fn chain_costs(
+        &self,
+        parent: &Well,
+        parent_memo: Option<&Memo>,
+        children: &[ChainChild],
+        score: f64,
+        out: &mut Vec<f64>,
+        memos: &mut Vec<Memo>,
+    ) {
+        let _ = (parent, parent_memo);
+        memos.clear();
         out.clear();
-        out.extend(children.iter().map(|c| self.cost(c, score)));
+        out.extend(children.iter().map(|c| self.cost(&c.well, score)));
     }
 
     /// What this evaluator is: every parameter that changes a cost.
@@ -79,8 +129,26 @@ impl<E: Evaluator + ?Sized> Evaluator for &E {
     fn costs(&self, parent: &Well, parent_score: u32, children: &[Child], out: &mut Vec<f64>) {
         (**self).costs(parent, parent_score, children, out)
     }
-    fn chain_costs(&self, parent: &Well, children: &[Well], score: f64, out: &mut Vec<f64>) {
-        (**self).chain_costs(parent, children, score, out)
+    fn costs_with_memos(
+        &self,
+        parent: &Well,
+        parent_score: u32,
+        children: &[Child],
+        out: &mut Vec<f64>,
+        memos: &mut Vec<Memo>,
+    ) {
+        (**self).costs_with_memos(parent, parent_score, children, out, memos)
+    }
+    fn chain_costs(
+        &self,
+        parent: &Well,
+        parent_memo: Option<&Memo>,
+        children: &[ChainChild],
+        score: f64,
+        out: &mut Vec<f64>,
+        memos: &mut Vec<Memo>,
+    ) {
+        (**self).chain_costs(parent, parent_memo, children, score, out, memos)
     }
     fn identity(&self) -> Identity {
         (**self).identity()

@@ -159,7 +159,7 @@ fn sz_after_clear(well: &Well, rows: &[u32; 7]) -> Option<u32> {
     let mut best = None;
     for piece in [Piece::S, Piece::Z] {
         if rows[piece.index()] != 0 {
-            for_each_clear(well, piece, rows[piece.index()], false, |child, _| {
+            for_each_clear(well, piece, rows[piece.index()], false, |child, _, _| {
                 let b = surface_bottom(&child);
                 best = Some(best.map_or(b, |d: u32| d.max(b)));
                 false
@@ -275,7 +275,7 @@ pub struct ReachTerms {
 /// answer depends on another's.
 pub fn erasable(well: &Well, piece: Piece) -> bool {
     let rows = candidate_rows(well)[piece.index()];
-    rows != 0 && for_each_clear(well, piece, rows, false, |_, _| true)
+    rows != 0 && for_each_clear(well, piece, rows, false, |_, _, _| true)
 }
 
 /// [`erasable`] for all seven pieces, indexed in the order S Z O I L J T.
@@ -284,7 +284,7 @@ pub fn erasability(well: &Well) -> [bool; 7] {
     let mut out = [false; 7];
     for piece in Piece::ALL {
         let r = rows[piece.index()];
-        out[piece.index()] = r != 0 && for_each_clear(well, piece, r, false, |_, _| true);
+        out[piece.index()] = r != 0 && for_each_clear(well, piece, r, false, |_, _, _| true);
     }
     out
 }
@@ -382,7 +382,7 @@ fn compute(well: &Well, region: HoleRegion, with_reach: bool) -> Terms {
                 // exception, so walk them all instead of stopping at one.
                 Piece::S | Piece::Z => {
                     let mut any = false;
-                    for_each_clear(well, piece, r, false, |child, _| {
+                    for_each_clear(well, piece, r, false, |child, _, _| {
                         any = true;
                         let b = surface_bottom(&child);
                         after_clear = Some(after_clear.map_or(b, |d| d.max(b)));
@@ -390,7 +390,7 @@ fn compute(well: &Well, region: HoleRegion, with_reach: bool) -> Terms {
                     });
                     any
                 }
-                _ => for_each_clear(well, piece, r, false, |_, _| true),
+                _ => for_each_clear(well, piece, r, false, |_, _, _| true),
             };
         }
     }

@@ -21,7 +21,7 @@
 use super::wave::{bit, positions};
 use super::MoveGen;
 use crate::piece::{Piece, CANON, SHAPES};
-use crate::place::{cell_rows, cell_rows_checked, locks_above_bar, place_and_clear};
+use crate::place::{cell_rows, cell_rows_checked, locks_above_bar, place_and_clear_first};
 use crate::well::{Well, BAR, FULL_ROW, HEIGHT, WIDTH};
 
 /// `CLEAR_PATTERNS[empty]`: bit `p` is set when some box row of piece `p`,
@@ -74,6 +74,30 @@ pub fn candidate_rows(well: &Well) -> [u32; 7] {
         }
     }
     out
+}
+
+/// The [`CLEAR_PATTERNS`] byte of each live row: rows 0..8 in the first
+/// word, 8..16 in the second, one byte each, the first lowest. One piece's
+/// [`candidate_rows`] come out of it with [`rows_of`], so a caller that
+/// looks at S first (and seldom further) pays for one piece, not seven.
+#[inline]
+pub(crate) fn clear_pattern_bytes(well: &Well) -> [u64; 2] {
+    let mut out = [0u64; 2];
+    for (i, &row) in well.rows().iter().enumerate() {
+        out[i / 8] |= u64::from(CLEAR_PATTERNS[(!row & FULL_ROW) as usize]) << (8 * (i % 8));
+    }
+    out
+}
+
+/// `piece`'s [`candidate_rows`] mask from [`clear_pattern_bytes`]: bit
+/// `p` of each byte gathered into one bit per row by a multiplication.
+#[inline]
+pub(crate) fn rows_of(bytes: [u64; 2], piece: Piece) -> u32 {
+    let p = piece.index();
+    let gather = |x: u64| {
+        ((x >> p & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    };
+    (gather(bytes[0]) | gather(bytes[1]) << 8) << BAR
 }
 
 /// `MATCHES[p][n]`: bit `4·o + r` is set when box row `r` of orientation `o`
@@ -214,25 +238,29 @@ fn for_each_clear_wave(
     piece: Piece,
     rows: u32,
     dedup: bool,
-    mut f: impl FnMut(Well, u8) -> bool,
+    mut f: impl FnMut(Well, u8, u8) -> bool,
 ) -> bool {
-    let mut pl = MoveGen::new(well).placements(piece);
-    if dedup {
-        pl.merge_repeated_shapes();
-    }
+    // Only the rows near a candidate row are read: merging those alone
+    // gives the same waves as merging all of them.
+    let pl = MoveGen::new(well).placements(piece);
     // Box top rows y whose four rows y..y+4 overlap a candidate row.
     let mut ys = (rows | rows >> 1 | rows >> 2 | rows >> 3) & ((1 << HEIGHT) - 1);
     let mut any = false;
     while ys != 0 {
         let y = ys.trailing_zeros() as usize;
         ys &= ys - 1;
-        for (x, o) in positions(pl.locks_at(y)) {
+        let w = if dedup {
+            pl.merged_locks_at(y)
+        } else {
+            pl.locks_at(y)
+        };
+        for (x, o) in positions(w) {
             if locks_above_bar(piece, o, y) {
                 continue; // locks above the bar: game over, clears nothing
             }
-            if let Some((child, lines)) = lock(well, piece, o, x, y) {
+            if let Some((child, lines, cleared)) = lock(well, piece, o, x, y) {
                 any = true;
-                if f(child, lines) {
+                if f(child, lines, cleared) {
                     return true;
                 }
             }
@@ -241,17 +269,19 @@ fn for_each_clear_wave(
     any
 }
 
-/// Locks `piece` at `(x, y, o)` (below the bar) and clears full rows;
-/// `None` when nothing clears.
+/// Locks `piece` at `(x, y, o)` (below the bar) and clears full rows:
+/// the child, the lines cleared and the live row of the first (top) row
+/// cleared, counted in `well`; `None` when nothing clears.
 #[inline]
-fn lock(well: &Well, piece: Piece, o: usize, x: i32, y: usize) -> Option<(Well, u8)> {
+fn lock(well: &Well, piece: Piece, o: usize, x: i32, y: usize) -> Option<(Well, u8, u8)> {
     let mut rows = *well.rows();
-    let lines = place_and_clear(&mut rows, BAR, cell_rows(piece, o, x), y, true);
-    (lines > 0).then(|| (Well::from_live_rows_unchecked(rows), lines))
+    let (lines, cleared) = place_and_clear_first(&mut rows, BAR, cell_rows(piece, o, x), y);
+    (lines > 0).then(|| (Well::from_live_rows_unchecked(rows), lines, cleared as u8))
 }
 
-/// Calls `f(child, lines)` for reachable live placements of `piece` that
-/// clear at least one line, until `f` returns `true`; returns whether it did
+/// Calls `f(child, lines, cleared)` for reachable live placements of
+/// `piece` that clear at least one line (`cleared`: the live row, counted
+/// in `well`, of the top row the placement completes), until `f` returns `true`; returns whether it did
 /// or, when `f` never stops the walk, whether any placement cleared.
 ///
 /// `rows` is the piece's [`candidate_rows`] mask. The clearing positions
@@ -265,7 +295,7 @@ pub(crate) fn for_each_clear(
     piece: Piece,
     rows: u32,
     dedup: bool,
-    mut f: impl FnMut(Well, u8) -> bool,
+    mut f: impl FnMut(Well, u8, u8) -> bool,
 ) -> bool {
     // Clear the lowest set bit MAX_ENUMERATED_ROWS times: anything left
     // means more rows than that (no `popcnt` on the default target).
@@ -304,9 +334,10 @@ pub(crate) fn for_each_clear(
                 }
                 emitted[cy as usize] |= key;
             }
-            let (child, lines) = lock(well, piece, o, x, y).expect("a candidate clears a line");
+            let (child, lines, cleared) =
+                lock(well, piece, o, x, y).expect("a candidate clears a line");
             any = true;
-            if f(child, lines) {
+            if f(child, lines, cleared) {
                 return true;
             }
         }
@@ -317,6 +348,32 @@ pub(crate) fn for_each_clear(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One piece's rows from the bytes equal [`candidate_rows`].
+    #[test]
+    fn rows_of_the_bytes_are_the_candidate_rows() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for n in 0..2000 {
+            let mut rows = [0u16; crate::well::LIVE_ROWS];
+            for r in rows.iter_mut().skip(n % 16) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Mostly nearly full rows, where pieces can clear.
+                *r = (if x >> 40 & 1 == 1 {
+                    FULL_ROW & !(x as u16 >> 3 & 0x21)
+                } else {
+                    x as u16
+                }) & FULL_ROW;
+            }
+            let well = Well::from_live_rows_unchecked(rows);
+            let bytes = clear_pattern_bytes(&well);
+            let all = candidate_rows(&well);
+            for piece in Piece::ALL {
+                assert_eq!(rows_of(bytes, piece), all[piece.index()], "{rows:?}");
+            }
+        }
+    }
 
     #[test]
     fn clear_patterns_know_the_single_gap_and_the_i_row() {

@@ -49,8 +49,8 @@ mod placements;
 mod reach;
 mod wave;
 
-pub(crate) use clears::for_each_clear;
 pub use clears::{candidate_rows, CLEAR_PATTERNS};
+pub(crate) use clears::{clear_pattern_bytes, for_each_clear, rows_of};
 pub use placements::Placements;
 pub use reach::Reach;
 pub(crate) use wave::spread_horizontal;

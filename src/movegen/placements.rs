@@ -120,8 +120,71 @@ impl Placements {
         self.y_range = (new_lo as u8, new_hi as u8);
     }
 
+    /// The lock wave at box row `y` as [`Placements::merge_repeated_shapes`]
+    /// would leave it, without merging the other rows: the canonical
+    /// orientations' own positions at `y` and those moved there from the
+    /// rows their repeats lock at. For a caller that reads a few rows.
+    pub(crate) fn merged_locks_at(&self, y: usize) -> u64 {
+        debug_assert!(!self.merged, "merged already");
+        let canon = &CANON[self.piece.index()];
+        let mut w = 0u64;
+        for (o, c) in canon.iter().enumerate() {
+            let at = o as u32 * FIELD;
+            if c.canon as usize == o {
+                w |= self.locks[y] & (0xFFFF << at);
+                continue;
+            }
+            let from = y as i32 - c.dy as i32;
+            if !(0..BOX_ROWS as i32).contains(&from) {
+                continue;
+            }
+            let field = (self.locks[from as usize] >> at) & 0xFFFF;
+            let shifted = if c.dx >= 0 {
+                field << c.dx
+            } else {
+                field >> -c.dx
+            };
+            w |= shifted << (c.canon as u32 * FIELD);
+        }
+        w
+    }
+
     /// Number of lock positions (distinct placements once merged).
     pub fn count(&self) -> usize {
         self.locks.iter().map(|w| w.count_ones() as usize).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::well::LIVE_ROWS;
+
+    /// The rows one at a time equal the whole merge, on random stacks.
+    #[test]
+    fn merged_locks_at_equals_the_merge() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for n in 0..400 {
+            let mut rows = [0u16; LIVE_ROWS];
+            for r in rows.iter_mut().skip(4 + n % 12) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *r = (x & 0x3FF) as u16;
+            }
+            let well = Well::from_live_rows_unchecked(rows);
+            for piece in Piece::ALL {
+                let pl = Placements::generate(&well, piece);
+                let mut merged = pl;
+                merged.merge_repeated_shapes();
+                for y in 0..BOX_ROWS {
+                    assert_eq!(
+                        pl.merged_locks_at(y),
+                        merged.locks_at(y),
+                        "{rows:?} {piece:?} {y}"
+                    );
+                }
+            }
+        }
     }
 }

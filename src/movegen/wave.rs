@@ -98,6 +98,17 @@ pub(crate) fn positions(wave: u64) -> impl Iterator<Item = (i32, usize)> {
     BitIter(wave).map(position)
 }
 
+/// `SIX_OR_MORE[row]`: whether a 10-bit row has at least six cells.
+static SIX_OR_MORE: [bool; 1 << 10] = {
+    let mut out = [false; 1 << 10];
+    let mut r = 0;
+    while r < out.len() {
+        out[r] = (r as u32).count_ones() >= 6;
+        r += 1;
+    }
+    out
+};
+
 /// The well's rows as `FIT` indices, with the floor below: `rows[y]` for
 /// `y` in `0..24`.
 #[derive(Clone, Copy)]
@@ -117,9 +128,8 @@ impl Slices {
         rows[BAR..HEIGHT].copy_from_slice(well.rows());
         let mut near_full = 0u32;
         for (i, &r) in well.rows().iter().enumerate() {
-            if r.count_ones() >= 6 {
-                near_full |= 1 << (i + BAR);
-            }
+            // `count_ones` is a dozen instructions without `popcnt`.
+            near_full |= u32::from(SIX_OR_MORE[usize::from(r & 0x3FF)]) << (i + BAR);
         }
         Slices {
             rows,

@@ -7,10 +7,16 @@
 //! parent's features at the changed positions and adds the child's
 //! ([`features::changes`]: on the 294,195 children without a clear of the
 //! bench wells, 19.4 changed features on average and 25 at most, so about
-//! 39 row reads instead of 120). A child with a clear has its rows
-//! shifted, so it is recomputed. The two
-//! give the same integers (see [`super::simd`]), so `costs` equals
-//! `cost` exactly, as the seam requires. Nothing allocates: the feature
+//! 39 row reads instead of 120). A shared net does this without a list:
+//! the AVX2 step compares the window rows eight lanes to a register and
+//! sums the differing rows as they are found (`Simd::step_after_clear`).
+//! A child with a clear has its rows shifted, so it is recomputed.
+//! [`Evaluator::chain_costs`] (the lookahead's steps, one clear each)
+//! starts from the parent's sum, which the parent's own step or the
+//! batch left as its memo, pairing positions across the cleared row
+//! ([`features::changes_after_clear`]). All of these give the same
+//! integers (see [`super::simd`]), so they equal `cost` exactly, as the
+//! seam requires. Nothing allocates: the feature
 //! lists and accumulators are fixed arrays on the stack.
 //!
 //! The evaluator is an `Arc` around the net and a SIMD path choice: cloning it
@@ -23,7 +29,7 @@ use super::features::{self, Layout, ACTIVE};
 use super::quant::QuantNet;
 use super::simd::Simd;
 use super::NetError;
-use crate::evaluate::{Evaluator, Identity};
+use crate::evaluate::{ChainChild, Evaluator, Identity, Memo};
 use crate::movegen::Child;
 use crate::well::Well;
 
@@ -89,14 +95,18 @@ impl NetEvaluator {
     fn cost_of(&self, y: i32, score: f64) -> f64 {
         -self.net.value_of(y) - self.net.line_weight * score
     }
-}
 
-impl Evaluator for NetEvaluator {
-    fn cost(&self, well: &Well, score: f64) -> f64 {
-        self.cost_of(self.output(well), score)
-    }
-
-    fn costs(&self, parent: &Well, parent_score: u32, children: &[Child], out: &mut Vec<f64>) {
+    /// [`Evaluator::costs`], with each child's first-layer sum pushed to
+    /// `memos` when there are any (a shared net only).
+    #[inline]
+    fn batch(
+        &self,
+        parent: &Well,
+        parent_score: u32,
+        children: &[Child],
+        out: &mut Vec<f64>,
+        mut memos: Option<&mut Vec<Memo>>,
+    ) {
         out.clear();
         let net = &*self.net;
         let layout = net.layout;
@@ -107,15 +117,106 @@ impl Evaluator for NetEvaluator {
         let acc = self.simd.accumulate(net, &net.bias, &idx, &[]);
         let windows = features::Windows::new(parent);
         out.extend(children.iter().map(|c| {
-            let y = if c.lines == 0 {
-                let n =
-                    features::changes(parent, &windows, &c.well, layout, &mut removed, &mut added);
-                self.simd.output(net, &acc, &added[..n], &removed[..n])
-            } else {
-                self.output(&c.well)
+            let y = match memos.as_deref_mut() {
+                None if c.lines == 0 && layout == Layout::Shared => {
+                    self.simd
+                        .step_after_clear(net, &acc, parent, &c.well, None)
+                        .1
+                }
+                None if c.lines == 0 => {
+                    let n = features::changes(
+                        parent,
+                        &windows,
+                        &c.well,
+                        layout,
+                        &mut removed,
+                        &mut added,
+                    );
+                    self.simd.output(net, &acc, &added[..n], &removed[..n])
+                }
+                None => self.output(&c.well),
+                Some(memos) => {
+                    // (`costs_with_memos` asks only with a shared net.)
+                    let (child, y) = if c.lines == 0 {
+                        self.simd.step_after_clear(net, &acc, parent, &c.well, None)
+                    } else {
+                        let child = self
+                            .simd
+                            .accumulate_shared(net, &features::patterns(&c.well));
+                        (child, self.simd.output(net, &child, &[], &[]))
+                    };
+                    memos.push(Memo(child));
+                    y
+                }
             };
             self.cost_of(y, f64::from(parent_score + u32::from(c.lines)))
         }));
+    }
+}
+
+impl Evaluator for NetEvaluator {
+    fn cost(&self, well: &Well, score: f64) -> f64 {
+        self.cost_of(self.output(well), score)
+    }
+
+    fn costs(&self, parent: &Well, parent_score: u32, children: &[Child], out: &mut Vec<f64>) {
+        self.batch(parent, parent_score, children, out, None);
+    }
+
+    /// [`Evaluator::costs`], each child's first-layer sum kept as its memo.
+    fn costs_with_memos(
+        &self,
+        parent: &Well,
+        parent_score: u32,
+        children: &[Child],
+        out: &mut Vec<f64>,
+        memos: &mut Vec<Memo>,
+    ) {
+        memos.clear();
+        if self.net.layout != Layout::Shared {
+            return self.costs(parent, parent_score, children, out);
+        }
+        self.batch(parent, parent_score, children, out, Some(memos));
+    }
+
+    /// A shared net costs each chain child from its parent's first-layer
+    /// sum (the memo, or the parent from scratch when there is none): only
+    /// the features near the piece and the cleared row differ
+    /// ([`features::changes_after_clear`]). The sums are the same integers
+    /// as a full sum's (see [`super::simd`]), so the costs equal `cost`'s.
+    fn chain_costs(
+        &self,
+        parent: &Well,
+        parent_memo: Option<&Memo>,
+        children: &[ChainChild],
+        score: f64,
+        out: &mut Vec<f64>,
+        memos: &mut Vec<Memo>,
+    ) {
+        out.clear();
+        memos.clear();
+        let net = &*self.net;
+        if net.layout != Layout::Shared {
+            out.extend(children.iter().map(|c| self.cost(&c.well, score)));
+            return;
+        }
+        let acc = match parent_memo {
+            Some(m) => m.0,
+            None => self
+                .simd
+                .accumulate_shared(net, &features::patterns(parent)),
+        };
+        for c in children {
+            let (acc, y) = self.simd.step_after_clear(
+                net,
+                &acc,
+                parent,
+                &c.well,
+                Some(usize::from(c.cleared)),
+            );
+            out.push(self.cost_of(y, score));
+            memos.push(Memo(acc));
+        }
     }
 
     fn identity(&self) -> Identity {
@@ -226,6 +327,104 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// A chain step from the parent's memo (and from no memo, and from
+    /// the batch's memos) equals `cost` on every SIMD path, two steps
+    /// deep: the memos a step leaves serve the next.
+    #[test]
+    fn chain_costs_from_memos_equal_full_costs() {
+        use crate::evaluate::ChainChild;
+        use crate::movegen::MoveGen;
+        use crate::piece::Piece;
+        let net = Net::new(64, Layout::Shared, 0.5, 11).unwrap();
+        let base = NetEvaluator::new(QuantNet::from_net(&net).unwrap());
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for simd in [Simd::Scalar, Simd::Avx2] {
+            let Some(eval) = base.with_simd(simd) else {
+                continue;
+            };
+            let (mut checked, mut out, mut memos) = (0, Vec::new(), Vec::new());
+            for n in 0..300 {
+                // Tall stacks with one gap a row: many single clears.
+                let mut rows = [0u16; crate::well::LIVE_ROWS];
+                for r in rows.iter_mut().skip(3 + n % 8) {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    *r = crate::well::FULL_ROW
+                        & !(1 << (x % 10))
+                        & !((x >> 8 & 1) << ((x >> 4) % 10)) as u16;
+                }
+                let well = Well::from_live_rows_unchecked(rows);
+                let piece = Piece::ALL[n % 7];
+                let mut children = Vec::new();
+                MoveGen::new(&well).children(piece, &mut children);
+                eval.costs_with_memos(&well, 3, &children, &mut out, &mut memos);
+                for (i, c) in children.iter().enumerate() {
+                    assert_eq!(
+                        out[i].to_bits(),
+                        eval.cost(&c.well, f64::from(3 + u32::from(c.lines)))
+                            .to_bits()
+                    );
+                    // Chain steps from this child, with and without its memo.
+                    let mut steps = Vec::new();
+                    for p in Piece::ALL {
+                        crate::movegen::for_each_clear(
+                            &c.well,
+                            p,
+                            crate::movegen::candidate_rows(&c.well)[p.index()],
+                            true,
+                            |w, lines, cleared| {
+                                if lines == 1 {
+                                    steps.push(ChainChild { well: w, cleared });
+                                }
+                                false
+                            },
+                        );
+                    }
+                    let (mut costs, mut step_memos) = (Vec::new(), Vec::new());
+                    for memo in [Some(&memos[i]), None] {
+                        eval.chain_costs(&c.well, memo, &steps, 4.5, &mut costs, &mut step_memos);
+                        for (s, cost) in steps.iter().zip(&costs) {
+                            assert_eq!(
+                                cost.to_bits(),
+                                eval.cost(&s.well, 4.5).to_bits(),
+                                "{simd:?}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                    // One step further from each step's memo.
+                    for (s, memo) in steps.iter().zip(&step_memos) {
+                        let mut next = Vec::new();
+                        crate::movegen::for_each_clear(
+                            &s.well,
+                            Piece::S,
+                            crate::movegen::candidate_rows(&s.well)[0],
+                            true,
+                            |w, lines, cleared| {
+                                if lines == 1 {
+                                    next.push(ChainChild { well: w, cleared });
+                                }
+                                false
+                            },
+                        );
+                        let (mut costs, mut m) = (Vec::new(), Vec::new());
+                        eval.chain_costs(&s.well, Some(memo), &next, 5.0, &mut costs, &mut m);
+                        for (w, cost) in next.iter().zip(&costs) {
+                            assert_eq!(
+                                cost.to_bits(),
+                                eval.cost(&w.well, 5.0).to_bits(),
+                                "{simd:?}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+            assert!(checked > 1_000, "{simd:?}: {checked} steps checked");
         }
     }
 

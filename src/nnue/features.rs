@@ -31,8 +31,13 @@
 //! compares only the windows that overlap a changed row, against the
 //! parent's windows computed once ([`Windows`]), so a placement without a
 //! clear (at most four rows changed) lists at most 4 row and 56 window
-//! changes, usually far fewer. Everything writes into caller-owned fixed
-//! arrays: nothing allocates.
+//! changes, usually far fewer. [`changes_after_clear`] does the same for a
+//! step of the lookahead's chains (one line cleared): under the shared
+//! layout a pattern's row does not depend on its position, so positions
+//! are paired across the cleared row and only the window rows near the
+//! piece and the clear are compared (about 25 features differ on the
+//! chain wells of a net + lookahead search). Everything writes into
+//! caller-owned fixed arrays or calls back: nothing allocates.
 //!
 //! The slow twin, [`window_pattern`], reads the window cell by cell; the
 //! tests check the fast path against it.
@@ -135,7 +140,7 @@ impl Layout {
 
 /// `SPREAD[p]`: lane `h` (bits `16h..16h + 16` of the 128 bits, the low
 /// four lanes in the first word) holds `(p >> h) & 7`.
-static SPREAD: [[u64; 2]; ROW_PATTERNS] = {
+pub(crate) static SPREAD: [[u64; 2]; ROW_PATTERNS] = {
     let mut out = [[0u64; 2]; ROW_PATTERNS];
     let mut p = 0;
     while p < ROW_PATTERNS {
@@ -305,6 +310,159 @@ pub fn changes(
     n
 }
 
+/// Under [`Layout::Shared`], the table rows that differ between `from` and
+/// `to` when `to` is `from` with cells added and then live row `cleared`
+/// removed (the rows above it one lower, an empty row on top): one chain
+/// step of the quiescent lookahead. For `i < n` (the returned count), `to`
+/// has `added[i]` where `from` has `removed[i]`, so `from`'s first-layer
+/// sum, minus the removed rows, plus the added ones, is `to`'s.
+///
+/// A shared table does not care where a pattern sits, so positions are
+/// paired across the clear: `to`'s row `i` with `from`'s row `i - 1` above
+/// the cleared row and row `i` below it, its new top row with the cleared
+/// row; `to`'s window rows likewise, its top window row with `from`'s one
+/// left over (`cleared`, or 12). Only the window rows that straddle the
+/// clear, the top one and those over a row that differs under this pairing
+/// are compared, so a step lists the windows near the piece and the clear
+/// (about 25 of the 120 features on the lookahead's chain wells) instead of
+/// every one. Right for any two wells and any `cleared` below 16 (the slow
+/// twin is the full list of each well; see the tests), cheap for a step.
+#[inline]
+pub fn changes_after_clear(
+    from: &Well,
+    to: &Well,
+    cleared: usize,
+    removed: &mut [u32; ACTIVE],
+    added: &mut [u32; ACTIVE],
+) -> usize {
+    let mut n = 0;
+    for_each_change_after_clear(from, to, Some(cleared), |old, new| {
+        removed[n] = old;
+        added[n] = new;
+        n += 1;
+    });
+    n
+}
+
+/// The high bit of each 16-bit lane of `x` that is not zero.
+#[inline(always)]
+fn nonzero_lanes(x: u64) -> u64 {
+    const LOW: u64 = 0x7FFF_7FFF_7FFF_7FFF;
+    (((x & LOW) + LOW) | x) & !LOW
+}
+
+/// Calls `f(removed, added)` for each pair [`changes_after_clear`] lists,
+/// in its order, without a list: the net's chain step sums them as they
+/// come (`Simd::step_after_clear`). With `cleared` `None`, `to` is `from`
+/// with cells added and nothing cleared, every position is paired with
+/// itself, and only the window rows over a changed row are compared: the
+/// same features as [`changes`] lists under the shared layout.
+#[inline(always)]
+pub(crate) fn for_each_change_after_clear(
+    from: &Well,
+    to: &Well,
+    cleared: Option<usize>,
+    mut f: impl FnMut(u32, u32),
+) {
+    let (a, b) = (from.rows(), to.rows());
+    let changed = row_changes_after_clear(a, b, cleared, &mut f);
+    let mut bands = bands_after_clear(changed, cleared);
+    let base = ROW_PATTERNS as u32;
+    while bands != 0 {
+        let v = bands.trailing_zeros() as usize;
+        bands &= bands - 1;
+        let (la, lb) = (window_lanes(a, paired_band(v, cleared)), window_lanes(b, v));
+        for half in 0..2 {
+            let mut m = nonzero_lanes(la[half] ^ lb[half]);
+            while m != 0 {
+                let shift = m.trailing_zeros() & !15;
+                m &= m - 1;
+                f(
+                    base + (la[half] >> shift & 0xFFF) as u32,
+                    base + (lb[half] >> shift & 0xFFF) as u32,
+                );
+            }
+        }
+    }
+}
+
+/// The rows part of [`for_each_change_after_clear`]: calls `f(old, new)`
+/// (row patterns) for each row of `b` that differs from its pair in `a`,
+/// top first, and returns them as a mask (bit `r` for row `r` of `b`).
+#[inline(always)]
+pub(crate) fn row_changes_after_clear(
+    a: &[u16; LIVE_ROWS],
+    b: &[u16; LIVE_ROWS],
+    cleared: Option<usize>,
+    mut f: impl FnMut(u32, u32),
+) -> u32 {
+    // `a`'s rows in `b`'s order: the cleared row on top, the rows above it
+    // one lower.
+    let mut s = *a;
+    if let Some(c) = cleared {
+        let c = c.min(LIVE_ROWS - 1);
+        s.copy_within(0..c, 1);
+        s[0] = a[c];
+    }
+    let mut changed = 0u32;
+    for k in 0..LIVE_ROWS / 4 {
+        let (x, y) = (pack(&s, 4 * k), pack(b, 4 * k));
+        let mut m = nonzero_lanes(x ^ y);
+        while m != 0 {
+            let j = m.trailing_zeros() as usize / 16;
+            m &= m - 1;
+            let r = 4 * k + j;
+            changed |= 1 << r;
+            f(u32::from(s[r]), u32::from(b[r]));
+        }
+    }
+    changed
+}
+
+/// The window rows [`for_each_change_after_clear`] compares, as a mask
+/// (bit `v` for `to`'s window row `v`), given the changed rows.
+///
+/// `to`'s window row v is paired with `from`'s row [`paired_band`]: v - 1
+/// for v in 1..=c (its rows are `from`'s one higher), v below the clear,
+/// and the one left over for v = 0. A pair whose four rows were all paired
+/// the same way and did not change has the same eight patterns; the others
+/// (v = 0, the rows straddling the clear, c - 2..=c, and those over a
+/// changed row) are compared lane by lane.
+#[inline(always)]
+pub(crate) fn bands_after_clear(changed: u32, cleared: Option<usize>) -> u32 {
+    let Some(c) = cleared else {
+        return (changed | changed >> 1 | changed >> 2 | changed >> 3) & ((1 << WINDOW_ROWS) - 1);
+    };
+    let c = c.min(LIVE_ROWS - 1);
+    let last = c.min(WINDOW_ROWS - 1);
+    let straddle = ((1u32 << (last + 1)) - 1) & !((1u32 << c.saturating_sub(2)) - 1);
+    (changed | changed >> 1 | changed >> 2 | changed >> 3 | straddle | 1) & ((1 << WINDOW_ROWS) - 1)
+}
+
+/// `from`'s window row paired with `to`'s window row `v` (see
+/// [`bands_after_clear`]).
+#[inline(always)]
+pub(crate) fn paired_band(v: usize, cleared: Option<usize>) -> usize {
+    let Some(c) = cleared else {
+        return v;
+    };
+    let c = c.min(LIVE_ROWS - 1);
+    if v == 0 {
+        c.min(WINDOW_ROWS - 1)
+    } else if v <= c {
+        v - 1
+    } else {
+        v
+    }
+}
+
+/// Rows `at..at + 4` as one word, 16 bits each, the first lowest.
+#[inline(always)]
+fn pack(rows: &[u16; LIVE_ROWS], at: usize) -> u64 {
+    let r = &rows[at..at + 4];
+    u64::from(r[0]) | u64::from(r[1]) << 16 | u64::from(r[2]) << 32 | u64::from(r[3]) << 48
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,6 +515,88 @@ mod tests {
                 assert!(idx.iter().all(|&i| (i as usize) < layout.inputs()));
             }
         }
+    }
+
+    /// The slow twin of [`changes_after_clear`]: `from`'s full list of
+    /// shared features, with each removed one replaced by its added one,
+    /// is `to`'s full list as a multiset.
+    fn check_after_clear(from: &Well, to: &Well, cleared: usize) -> usize {
+        let (mut f, mut t) = ([0; ACTIVE], [0; ACTIVE]);
+        active(from, Layout::Shared, &mut f);
+        active(to, Layout::Shared, &mut t);
+        let (mut rem, mut add) = ([0; ACTIVE], [0; ACTIVE]);
+        let n = changes_after_clear(from, to, cleared, &mut rem, &mut add);
+        let mut a = f.to_vec();
+        for i in 0..n {
+            let at = a
+                .iter()
+                .position(|&x| x == rem[i])
+                .expect("removed is active");
+            a[at] = add[i];
+        }
+        let mut b = t.to_vec();
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "{from:?} {to:?} {cleared}");
+        n
+    }
+
+    /// Without a clear, the pairs are [`changes`]' under the shared layout.
+    #[test]
+    fn changes_without_a_clear_are_the_shared_changes() {
+        let ws = wells();
+        for pair in ws.windows(2) {
+            let (mut rem, mut add) = ([0; ACTIVE], [0; ACTIVE]);
+            let n = changes(
+                &pair[0],
+                &Windows::new(&pair[0]),
+                &pair[1],
+                Layout::Shared,
+                &mut rem,
+                &mut add,
+            );
+            let mut got = Vec::new();
+            for_each_change_after_clear(&pair[0], &pair[1], None, |o, a| got.push((o, a)));
+            let want: Vec<(u32, u32)> = rem[..n]
+                .iter()
+                .copied()
+                .zip(add[..n].iter().copied())
+                .collect();
+            assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn changes_after_clear_turn_one_well_into_another() {
+        let ws = wells();
+        for (i, pair) in ws.windows(2).enumerate() {
+            check_after_clear(&pair[0], &pair[1], i % 16);
+        }
+    }
+
+    #[test]
+    fn changes_after_clear_on_real_clears_list_few_features() {
+        // Every single clear of every piece in a few random wells.
+        let mut total = (0, 0);
+        for well in wells().iter().take(60) {
+            let mut rows = *well.rows();
+            // A live stack: the top four rows empty, a gap in each row.
+            for (r, row) in rows.iter_mut().enumerate() {
+                *row = if r < 4 { 0 } else { *row & !(1 << (r % WIDTH)) };
+            }
+            let well = Well::from_live_rows_unchecked(rows);
+            for r in 4..LIVE_ROWS {
+                // Fill row r's gap and some cells above it, then clear it.
+                let mut to = rows;
+                to[r] = crate::well::FULL_ROW;
+                to[r - 1] |= 1 << (r % WIDTH);
+                to.copy_within(0..r, 1);
+                to[0] = 0;
+                let n = check_after_clear(&well, &Well::from_live_rows_unchecked(to), r);
+                total = (total.0 + n, total.1 + 1);
+            }
+        }
+        assert!(total.0 < total.1 * 60, "{total:?}");
     }
 
     #[test]

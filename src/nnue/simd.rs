@@ -6,7 +6,12 @@
 //! `Simd::accumulate` returns the accumulator, `Simd::output`
 //! applies the clipped ReLU and the output layer and returns the int32
 //! output without storing the accumulator. The feature lists are built by
-//! [`super::features`], once, for both paths.
+//! [`super::features`], once, for both paths. A shared net's step from a
+//! parent's accumulator (`Simd::step_after_clear`, with or without a
+//! cleared row) builds no list on the AVX2 path: it compares the window
+//! rows eight lanes to a register and sums the differing table rows as it
+//! finds them; the scalar path sums the lists of
+//! `features::for_each_change_after_clear`, its twin.
 //!
 //! The AVX2 path keeps the accumulator in `ceil(H/16)` registers (at most
 //! four) for the whole sum, with one aligned 32-byte load and one
@@ -23,6 +28,7 @@
 
 use super::features::{ACTIVE, ROW_PATTERNS, ROW_POSITIONS};
 use super::quant::{Acc, Block, QuantNet};
+use crate::well::Well;
 
 /// Which implementation of the inner loops to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -133,6 +139,86 @@ impl Simd {
         let idx = shared_indices(patterns);
         scalar::output(net, &scalar::accumulate(net, &net.bias, &idx, &[]))
     }
+
+    /// The first-layer sum whose output [`Simd::output_shared`] gives.
+    #[inline]
+    pub(crate) fn accumulate_shared(self, net: &QuantNet, patterns: &[u16; ACTIVE]) -> Acc {
+        debug_assert_eq!(net.layout, super::Layout::Shared);
+        #[cfg(target_arch = "x86_64")]
+        if self == Simd::Avx2 && self.is_available() {
+            // SAFETY: as in `Simd::output`.
+            return unsafe {
+                match net.blocks {
+                    1 => avx2::accumulate_shared::<1>(net, patterns),
+                    2 => avx2::accumulate_shared::<2>(net, patterns),
+                    3 => avx2::accumulate_shared::<3>(net, patterns),
+                    _ => avx2::accumulate_shared::<4>(net, patterns),
+                }
+            };
+        }
+        scalar::accumulate(net, &net.bias, &shared_indices(patterns), &[])
+    }
+
+    /// A shared net's step: the accumulator of `to` from `from`'s
+    /// (`base`), through the features [`features::changes_after_clear`]
+    /// lists (`cleared` the row a chain step cleared; `None` for a
+    /// placement that clears nothing, where they are [`features::changes`]'),
+    /// and its output. The same integers as the lists' sum.
+    ///
+    /// [`features::changes`]: super::features::changes
+    ///
+    /// [`features::changes_after_clear`]: super::features::changes_after_clear
+    #[inline]
+    pub(crate) fn step_after_clear(
+        self,
+        net: &QuantNet,
+        base: &Acc,
+        from: &Well,
+        to: &Well,
+        cleared: Option<usize>,
+    ) -> (Acc, i32) {
+        debug_assert_eq!(net.layout, super::Layout::Shared);
+        #[cfg(target_arch = "x86_64")]
+        if self == Simd::Avx2 && self.is_available() {
+            // SAFETY: as in `Simd::output`.
+            return unsafe {
+                match net.blocks {
+                    1 => avx2::step_after_clear::<1>(net, base, from, to, cleared),
+                    2 => avx2::step_after_clear::<2>(net, base, from, to, cleared),
+                    3 => avx2::step_after_clear::<3>(net, base, from, to, cleared),
+                    _ => avx2::step_after_clear::<4>(net, base, from, to, cleared),
+                }
+            };
+        }
+        let (mut removed, mut added) = ([0u32; ACTIVE], [0u32; ACTIVE]);
+        let mut n = 0;
+        super::features::for_each_change_after_clear(from, to, cleared, |old, new| {
+            removed[n] = old;
+            added[n] = new;
+            n += 1;
+        });
+        self.step(net, base, &added[..n], &removed[..n])
+    }
+
+    /// [`Simd::accumulate`] and [`Simd::output`] at once: the accumulator
+    /// `base + adds - subs` and its output.
+    #[inline]
+    pub(crate) fn step(self, net: &QuantNet, base: &Acc, adds: &[u32], subs: &[u32]) -> (Acc, i32) {
+        #[cfg(target_arch = "x86_64")]
+        if self == Simd::Avx2 && self.is_available() {
+            // SAFETY: as in `Simd::output`.
+            return unsafe {
+                match net.blocks {
+                    1 => avx2::step::<1>(net, base, adds, subs),
+                    2 => avx2::step::<2>(net, base, adds, subs),
+                    3 => avx2::step::<3>(net, base, adds, subs),
+                    _ => avx2::step::<4>(net, base, adds, subs),
+                }
+            };
+        }
+        let acc = scalar::accumulate(net, base, adds, subs);
+        (acc, scalar::output(net, &acc))
+    }
 }
 
 /// The table rows of a shared net's patterns: the slow way, as a list.
@@ -198,7 +284,11 @@ mod scalar {
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{Acc, Block, QuantNet, ACTIVE, ROW_PATTERNS, ROW_POSITIONS};
+    use super::{Acc, Block, QuantNet, Well, ACTIVE, ROW_PATTERNS, ROW_POSITIONS};
+    use crate::nnue::features::{
+        bands_after_clear, paired_band, row_changes_after_clear, SPREAD, WINDOW_PATTERNS,
+    };
+    use crate::well::LIVE_ROWS;
 
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -266,6 +356,18 @@ mod avx2 {
         _mm_cvtsi128_si32(y) + net.out_bias
     }
 
+    /// Stores `C` registers into an accumulator (the blocks past `C` zero).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn store<const C: usize>(acc: [__m256i; C]) -> Acc {
+        let mut out = Acc::default();
+        for c in 0..C {
+            // SAFETY: a `Block` is 32 bytes aligned to 32, as the store requires.
+            unsafe { _mm256_store_si256((&mut out[c] as *mut Block).cast(), acc[c]) };
+        }
+        out
+    }
+
     /// # Safety
     /// The CPU must support AVX2; `net.blocks` must be `C`; the net's
     /// layout must be shared.
@@ -274,6 +376,132 @@ mod avx2 {
         net: &QuantNet,
         patterns: &[u16; ACTIVE],
     ) -> i32 {
+        finish::<C>(net, sum_shared::<C>(net, patterns))
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; `net.blocks` must be `C`; the net's
+    /// layout must be shared.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn accumulate_shared<const C: usize>(
+        net: &QuantNet,
+        patterns: &[u16; ACTIVE],
+    ) -> Acc {
+        store::<C>(sum_shared::<C>(net, patterns))
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; `net.blocks` must be `C`.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn step<const C: usize>(
+        net: &QuantNet,
+        base: &Acc,
+        adds: &[u32],
+        subs: &[u32],
+    ) -> (Acc, i32) {
+        let acc = sum::<C>(net, base, adds, subs);
+        (store::<C>(acc), finish::<C>(net, acc))
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; `net.blocks` must be `C`; the net's
+    /// layout must be shared.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn step_after_clear<const C: usize>(
+        net: &QuantNet,
+        base: &Acc,
+        from: &Well,
+        to: &Well,
+        cleared: Option<usize>,
+    ) -> (Acc, i32) {
+        let mut acc = [_mm256_setzero_si256(); C];
+        for c in 0..C {
+            acc[c] = load(&base[c]);
+        }
+        // A shared table: row patterns, then window patterns; the masks
+        // below keep every index in range, so no row read is checked.
+        let (rows, _) = net.table.as_chunks::<C>();
+        let (row_rows, window_rows) = rows[..ROW_PATTERNS + WINDOW_PATTERNS].split_at(ROW_PATTERNS);
+        let row_rows: &[[Block; C]; ROW_PATTERNS] = row_rows.try_into().expect("a shared table");
+        let window_rows: &[[Block; C]; WINDOW_PATTERNS] =
+            window_rows.try_into().expect("a shared table");
+        let (a, b) = (from.rows(), to.rows());
+        // The same pairs as `features::for_each_change_after_clear`, in
+        // the same order: its rows part as it is, its window rows eight
+        // lanes to a register.
+        let changed = row_changes_after_clear(a, b, cleared, |old, new| {
+            let (old, new) = (
+                &row_rows[old as usize & 0x3FF],
+                &row_rows[new as usize & 0x3FF],
+            );
+            for c in 0..C {
+                acc[c] = _mm256_add_epi16(_mm256_sub_epi16(acc[c], load(&old[c])), load(&new[c]));
+            }
+        });
+        let mut bands = bands_after_clear(changed, cleared);
+        while bands != 0 {
+            let v = bands.trailing_zeros() as usize;
+            bands &= bands - 1;
+            let (la, lb) = (lanes(a, paired_band(v, cleared)), lanes(b, v));
+            // One mask bit per differing 16-bit lane (the compare's lanes
+            // packed to bytes).
+            let same = _mm_cmpeq_epi16(la, lb);
+            let mut m = !(_mm_movemask_epi8(_mm_packs_epi16(same, same)) as u32) & 0xFF;
+            if m == 0 {
+                continue;
+            }
+            // Each lane's table row as a byte offset, eight at a time.
+            let size = _mm256_set1_epi32((C * std::mem::size_of::<Block>()) as i32);
+            let offsets = |x| _mm256_mullo_epi32(_mm256_cvtepu16_epi32(x), size);
+            let (mut old, mut new) = ([0u32; 8], [0u32; 8]);
+            // SAFETY: each array is 32 bytes, as an unaligned store writes.
+            unsafe {
+                _mm256_storeu_si256(old.as_mut_ptr().cast(), offsets(la));
+                _mm256_storeu_si256(new.as_mut_ptr().cast(), offsets(lb));
+            }
+            let table = window_rows.as_ptr().cast::<u8>();
+            while m != 0 {
+                let j = m.trailing_zeros() as usize & 7;
+                m &= m - 1;
+                // SAFETY: a lane is four 3-bit fields (`SPREAD`'s lanes
+                // hold at most 7, shifted by 0, 3, 6 and 9), so below
+                // 4,096, and `window_rows` has 4,096 rows of `C` blocks:
+                // both offsets are rows inside it.
+                let (o, n) = unsafe {
+                    (
+                        &*table.add(old[j] as usize).cast::<[Block; C]>(),
+                        &*table.add(new[j] as usize).cast::<[Block; C]>(),
+                    )
+                };
+                for c in 0..C {
+                    acc[c] = _mm256_add_epi16(_mm256_sub_epi16(acc[c], load(&o[c])), load(&n[c]));
+                }
+            }
+        }
+        (store::<C>(acc), finish::<C>(net, acc))
+    }
+
+    /// The eight window patterns with top row `v` of `rows`, one per
+    /// 16-bit lane: `features::window_lanes` in one register.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn lanes(rows: &[u16; LIVE_ROWS], v: usize) -> __m128i {
+        let s = |k: usize| {
+            let p: &[u64; 2] = &SPREAD[usize::from(rows[v + k] & 0x3FF)];
+            // SAFETY: `p` is 16 bytes, as an unaligned load reads.
+            unsafe { _mm_loadu_si128(p.as_ptr().cast()) }
+        };
+        let (a, b, c, d) = (s(0), s(1), s(2), s(3));
+        _mm_or_si128(
+            _mm_or_si128(a, _mm_slli_epi16::<3>(b)),
+            _mm_or_si128(_mm_slli_epi16::<6>(c), _mm_slli_epi16::<9>(d)),
+        )
+    }
+
+    /// The bias plus a shared net's rows of `patterns`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn sum_shared<const C: usize>(net: &QuantNet, patterns: &[u16; ACTIVE]) -> [__m256i; C] {
         let mut acc = [_mm256_setzero_si256(); C];
         for (a, b) in acc.iter_mut().zip(&net.bias) {
             *a = load(b);
@@ -293,7 +521,7 @@ mod avx2 {
                 acc[c] = _mm256_add_epi16(acc[c], load(&row[c]));
             }
         }
-        finish::<C>(net, acc)
+        acc
     }
 
     /// # Safety
