@@ -188,26 +188,12 @@ fn draw_into<DB: DrawingBackend>(
         .filter_map(|(g, d)| d.score.map(|s| (g as f64, f64::from(s))))
         .collect();
     let top = scores.iter().map(|p| p.1).fold(1.0, f64::max) * 1.15;
-    let mut chart = ChartBuilder::on(&right)
-        .caption("Master beam score by generation", ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(34)
-        .y_label_area_size(50)
-        .build_cartesian_2d(-0.5f64..(drawn.len().max(1) as f64 - 0.5), 0f64..top)
-        .map_err(|e| e.to_string())?;
-    chart
-        .configure_mesh()
-        .x_desc(if gated {
-            "generation (played by the champion)"
-        } else {
-            "generation (0: heuristic)"
-        })
-        .y_desc("lines")
-        .x_labels(drawn.len().clamp(2, 12))
-        .x_label_formatter(&|x| crate::plot::tick(x.round()))
-        .y_label_formatter(&|y| crate::plot::tick(*y))
-        .draw()
-        .map_err(|e| e.to_string())?;
+    let x_desc = match gated {
+        true => "generation (played by the champion)",
+        false => "generation (0: heuristic)",
+    };
+    let axes = ("Master beam score by generation", x_desc, "lines");
+    let mut chart = by_generation(&right, axes, drawn.len(), top)?;
     chart
         .draw_series(LineSeries::new(scores.clone(), SCORE.stroke_width(2)))
         .map_err(|e| e.to_string())?;
@@ -259,22 +245,8 @@ fn draw_gate<DB: DrawingBackend>(
         .map(|p| p.1)
         .chain(candidates.iter().map(|p| p.1));
     let top = values.fold(1.0, f64::max) * 1.15;
-    let mut chart = ChartBuilder::on(area)
-        .caption("Gate: pieces per position", ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(34)
-        .y_label_area_size(50)
-        .build_cartesian_2d(-0.5f64..(drawn.len().max(1) as f64 - 0.5), 0f64..top)
-        .map_err(|e| e.to_string())?;
-    chart
-        .configure_mesh()
-        .x_desc("generation")
-        .y_desc("pieces")
-        .x_labels(drawn.len().clamp(2, 12))
-        .x_label_formatter(&|x| crate::plot::tick(x.round()))
-        .y_label_formatter(&|y| crate::plot::tick(*y))
-        .draw()
-        .map_err(|e| e.to_string())?;
+    let axes = ("Gate: pieces per position", "generation", "pieces");
+    let mut chart = by_generation(area, axes, drawn.len(), top)?;
     chart
         .draw_series(LineSeries::new(champion, CHAMPION.stroke_width(2)))
         .map_err(|e| e.to_string())?
@@ -301,3 +273,37 @@ fn draw_gate<DB: DrawingBackend>(
         .map_err(|e| e.to_string())?;
     Ok(())
 }
+
+/// A chart with one column per generation (`generations` of them) and
+/// values from 0 to `top`: its (caption, x label, y label), axes drawn.
+fn by_generation<'a, DB: DrawingBackend + 'a>(
+    area: &'a DrawingArea<DB, plotters::coord::Shift>,
+    (caption, x_desc, y_desc): (&str, &str, &str),
+    generations: usize,
+    top: f64,
+) -> Result<Chart<'a, DB>, String> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(34)
+        .y_label_area_size(50)
+        .build_cartesian_2d(-0.5f64..(generations.max(1) as f64 - 0.5), 0f64..top)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_labels(generations.clamp(2, 12))
+        .x_label_formatter(&|x| crate::plot::tick(x.round()))
+        .y_label_formatter(&|y| crate::plot::tick(*y))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    Ok(chart)
+}
+
+/// A chart of [`by_generation`].
+type Chart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
