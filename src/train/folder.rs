@@ -113,24 +113,22 @@ pub(super) fn step<T: StepFile>(
 /// Results kept as a JSON file.
 macro_rules! json_step {
     ($($t:ty),*) => {$(
-        impl StepFile for $t {
-            fn load(path: &Path) -> Result<Option<Self>, TrainError> {
-                read_json(path)
+        impl $crate::train::folder::StepFile for $t {
+            fn load(
+                path: &std::path::Path,
+            ) -> Result<Option<Self>, $crate::train::TrainError> {
+                $crate::train::folder::read_json(path)
             }
-            fn save(&self, path: &Path) -> Result<(), TrainError> {
-                write_json(path, self)
+            fn save(&self, path: &std::path::Path) -> Result<(), $crate::train::TrainError> {
+                $crate::train::folder::write_json(path, self)
             }
         }
     )*};
 }
 
-json_step!(
-    super::Master,
-    Generation,
-    Rescale,
-    super::learning::GateRecord,
-    super::learning::StartFigures
-);
+pub(super) use json_step;
+
+json_step!(super::Master, Generation, Rescale);
 
 /// `rescale.json`: the map from the previous net's value units to this
 /// generation's.

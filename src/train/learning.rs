@@ -202,10 +202,12 @@ pub struct Champion {
 
 /// `gate-start.json`: the start net's gate figures.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(super) struct StartFigures {
+struct StartFigures {
     figures: Summary,
     outcomes: Vec<Outcome>,
 }
+
+super::folder::json_step!(GateRecord, StartFigures);
 
 /// The champion's file.
 pub fn champion_path(dir: &Path) -> PathBuf {
