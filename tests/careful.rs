@@ -789,3 +789,52 @@ fn a_resume_below_its_depth_and_wrong_picture_names_are_one_line() {
         "/no/such/folder/x.png: cannot draw: No such file or directory (os error 2)",
     );
 }
+
+/// On a log (standard error not a terminal), `tune` says each evaluation
+/// with the best so far and the budget, and `compare` each contender's
+/// start and end with its fitness and time; `-q` silences both.
+#[test]
+fn tune_and_compare_show_their_progress_on_a_log_and_are_quiet_with_q() {
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("tuning");
+    let d = dir.to_str().unwrap();
+    let tiny = ["--width", "20", "--starts", "1", "--pieces", "4"];
+    let mut args = vec!["tune", d, "--budget", "2", "--terms", "holes"];
+    args.extend(["--threads", "1"]);
+    args.extend(tiny);
+    let o = hatetris(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("reference game: "), "{err}");
+    assert!(err.contains("evaluation 1 of 2 (generation 0): "), "{err}");
+    assert!(err.contains("evaluation 2 of 2 (generation 1): "), "{err}");
+    assert!(err.contains("; best "), "{err}");
+    let w = "data/weights/dnf-86.toml";
+    let mut args = vec!["compare", "--weights", w, "--weights", w];
+    args.extend(tiny);
+    let o = hatetris(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    for i in 1..=2 {
+        assert!(
+            err.contains(&format!("contender {i} of 2: {w} started")),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("contender {i} of 2: {w} finished: ")),
+            "{err}"
+        );
+    }
+    args.push("-q");
+    let o = hatetris(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    let quiet = base.path().join("quiet");
+    let q = quiet.to_str().unwrap();
+    let mut args = vec!["tune", q, "-q", "--budget", "2", "--terms", "holes"];
+    args.extend(["--threads", "1"]);
+    args.extend(tiny);
+    let o = hatetris(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
