@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::cli::{hatetris, stderr};
+use crate::cli::{hatetris, stderr, stdout};
 
 /// Every file under `dir`, by path relative to it, sorted.
 fn files_under(dir: &Path) -> Vec<PathBuf> {
@@ -129,7 +129,7 @@ fn each_command_refuses_a_folder_that_holds_another_kind_in_one_line() {
     let run_is = format!("{r} holds a search run (manifest.json)");
     let tuning_is = format!("{t} holds a tuning folder (tune.json)");
     let training_is = format!("{tr} holds a training folder (train.json)");
-    let cases: [(Vec<&str>, String); 8] = [
+    let cases: [(Vec<&str>, String); 7] = [
         (vec!["train", r], format!("{run_is}, not a training folder")),
         (
             vec!["train", t],
@@ -155,7 +155,6 @@ fn each_command_refuses_a_folder_that_holds_another_kind_in_one_line() {
             vec!["search", "--out", t],
             format!("{tuning_is}, not a search run"),
         ),
-        (vec!["status", t], format!("{tuning_is}, not a search run")),
     ];
     for (args, want) in cases {
         let o = hatetris(&args, None);
@@ -837,4 +836,64 @@ fn tune_and_compare_show_their_progress_on_a_log_and_are_quiet_with_q() {
     let o = hatetris(&args, None);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stderr(&o), "");
+}
+
+/// `status` on a tuning folder: the evaluations done of the budget, the
+/// best fitness and its weights file, whether a tuner holds the folder,
+/// and the pace with an estimate to finish; `--json` too.
+#[test]
+fn status_shows_a_tuning_folder() {
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("tuning");
+    tuning_folder(&dir);
+    let d = dir.to_str().unwrap();
+    let best = dir.join("best.toml");
+    let o = hatetris(&["status", d], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with(&format!(
+            "tuning folder {d}: 2 evaluations of 2, finished\nbest "
+        )),
+        "{text}"
+    );
+    assert!(text.contains(&format!(": {}\n", best.display())), "{text}");
+    assert!(text.contains(" per evaluation"), "{text}");
+    let o = hatetris(&["status", d, "--json"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["evaluations"], 2);
+    assert_eq!(v["budget"], 2);
+    assert_eq!(v["running"], false);
+    assert_eq!(v["eta_s"], 0.0);
+    assert_eq!(v["best"]["weights"], best.to_str().unwrap());
+    let all = hatetris::tune::evaluations(&dir).unwrap();
+    let top = all
+        .iter()
+        .map(|e| e.measured.mean)
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(v["best"]["mean"].as_f64(), Some(top));
+    assert!(v["seconds_per_evaluation"].as_f64().unwrap() >= 0.0);
+    // A tuner holding the folder (here the test, by its lock), with a
+    // larger budget: running, and an estimate to finish.
+    let session = dir.join("session.json");
+    let mut s: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&session).unwrap()).unwrap();
+    s["budget"] = 6.into();
+    fs::write(&session, s.to_string()).unwrap();
+    let _lock = hatetris::folder::FolderLock::take(&dir).unwrap();
+    let o = hatetris(&["status", d, "--json"], None);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["running"], true);
+    assert_eq!(v["pid"], std::process::id());
+    let pace = v["seconds_per_evaluation"].as_f64().unwrap();
+    assert_eq!(v["eta_s"].as_f64(), Some(4.0 * pace));
+    let text = stdout(&hatetris(&["status", d], None));
+    assert!(
+        text.starts_with(&format!(
+            "tuning folder {d}: 2 evaluations of 6, running (process {})\n",
+            std::process::id()
+        )),
+        "{text}"
+    );
 }
