@@ -378,6 +378,7 @@ fn json_is_alone_on_standard_output_for_every_command_that_has_it() {
     let status = json(&["status", r, "--json"]);
     assert_eq!(status["depth"], search["depth"]);
     assert_eq!(status["best_depth"], search["best_depth"]);
+    assert_eq!(status["eta_s"], 0.0, "a finished run has nothing left");
     let keyframes = json(&["keyframes", r, "--json"]);
     assert_eq!(keyframes["replay"], search["replay"]);
     assert_eq!(keyframes["best_depth"], search["best_depth"]);

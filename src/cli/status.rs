@@ -112,8 +112,15 @@ fn describe(dir: &str, s: &Status) -> String {
             .iter()
             .map(|r| format!("{:.2}", r.seconds))
             .collect();
+        let eta = match (s.eta_s, s.max_depth) {
+            (Some(eta), Some(max)) if eta > 0.0 => format!(
+                "; about {} to depth {max}",
+                super::search::human_seconds(eta)
+            ),
+            _ => String::new(),
+        };
         t += &format!(
-            "depths {} to {}: {spd:.2} s per depth ({} s), {} children per second\n",
+            "depths {} to {}: {spd:.2} s per depth ({} s), {} children per second{eta}\n",
             first.depth,
             last.depth,
             each.join(" "),
