@@ -898,3 +898,33 @@ fn status_shows_a_tuning_folder() {
         "{text}"
     );
 }
+
+/// `search`'s depth lines give the distinct children as the estimate it
+/// is ("about N distinct"), never below the wells kept (all of them
+/// distinct): at a width that keeps every child, the two agree or the
+/// estimate is above.
+#[test]
+fn the_distinct_count_is_an_estimate_never_below_kept() {
+    let base = tempfile::tempdir().unwrap();
+    let run = base.path().join("run");
+    let mut args = vec!["search", "--width", "100000", "--max-depth", "3"];
+    args.extend(["--threads", "1", "--out", run.to_str().unwrap()]);
+    let o = hatetris(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("depth ")).collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    let after = |line: &str, word: &str| -> u64 {
+        let rest = &line[line.find(word).unwrap() + word.len()..];
+        rest.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    for line in lines {
+        assert!(!line.contains("unique"), "{line}");
+        let distinct = after(line, " about ");
+        assert!(
+            line.contains(&format!("about {distinct:>10} distinct")),
+            "{line}"
+        );
+        assert!(distinct >= after(line, " kept "), "{line}");
+    }
+}
