@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::cli::{hatetris, stderr};
+use crate::cli::{hatetris, stderr, stdout};
 
 /// Every file under `dir`, by path relative to it, sorted.
 fn files_under(dir: &Path) -> Vec<PathBuf> {
@@ -129,7 +129,7 @@ fn each_command_refuses_a_folder_that_holds_another_kind_in_one_line() {
     let run_is = format!("{r} holds a search run (manifest.json)");
     let tuning_is = format!("{t} holds a tuning folder (tune.json)");
     let training_is = format!("{tr} holds a training folder (train.json)");
-    let cases: [(Vec<&str>, String); 8] = [
+    let cases: [(Vec<&str>, String); 7] = [
         (vec!["train", r], format!("{run_is}, not a training folder")),
         (
             vec!["train", t],
@@ -155,7 +155,6 @@ fn each_command_refuses_a_folder_that_holds_another_kind_in_one_line() {
             vec!["search", "--out", t],
             format!("{tuning_is}, not a search run"),
         ),
-        (vec!["status", t], format!("{tuning_is}, not a search run")),
     ];
     for (args, want) in cases {
         let o = hatetris(&args, None);
@@ -379,6 +378,7 @@ fn json_is_alone_on_standard_output_for_every_command_that_has_it() {
     let status = json(&["status", r, "--json"]);
     assert_eq!(status["depth"], search["depth"]);
     assert_eq!(status["best_depth"], search["best_depth"]);
+    assert_eq!(status["eta_s"], 0.0, "a finished run has nothing left");
     let keyframes = json(&["keyframes", r, "--json"]);
     assert_eq!(keyframes["replay"], search["replay"]);
     assert_eq!(keyframes["best_depth"], search["best_depth"]);
@@ -788,4 +788,143 @@ fn a_resume_below_its_depth_and_wrong_picture_names_are_one_line() {
         &o,
         "/no/such/folder/x.png: cannot draw: No such file or directory (os error 2)",
     );
+}
+
+/// On a log (standard error not a terminal), `tune` says each evaluation
+/// with the best so far and the budget, and `compare` each contender's
+/// start and end with its fitness and time; `-q` silences both.
+#[test]
+fn tune_and_compare_show_their_progress_on_a_log_and_are_quiet_with_q() {
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("tuning");
+    let d = dir.to_str().unwrap();
+    let tiny = ["--width", "20", "--starts", "1", "--pieces", "4"];
+    let mut args = vec!["tune", d, "--budget", "2", "--terms", "holes"];
+    args.extend(["--threads", "1"]);
+    args.extend(tiny);
+    let o = hatetris(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("reference game: "), "{err}");
+    assert!(err.contains("evaluation 1 of 2 (generation 0): "), "{err}");
+    assert!(err.contains("evaluation 2 of 2 (generation 1): "), "{err}");
+    assert!(err.contains("; best "), "{err}");
+    let w = "data/weights/dnf-86.toml";
+    let mut args = vec!["compare", "--weights", w, "--weights", w];
+    args.extend(tiny);
+    let o = hatetris(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    for i in 1..=2 {
+        assert!(
+            err.contains(&format!("contender {i} of 2: {w} started")),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("contender {i} of 2: {w} finished: ")),
+            "{err}"
+        );
+    }
+    args.push("-q");
+    let o = hatetris(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    let quiet = base.path().join("quiet");
+    let q = quiet.to_str().unwrap();
+    let mut args = vec!["tune", q, "-q", "--budget", "2", "--terms", "holes"];
+    args.extend(["--threads", "1"]);
+    args.extend(tiny);
+    let o = hatetris(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
+
+/// `status` on a tuning folder: the evaluations done of the budget, the
+/// best fitness and its weights file, whether a tuner holds the folder,
+/// and the pace with an estimate to finish; `--json` too.
+#[test]
+fn status_shows_a_tuning_folder() {
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("tuning");
+    tuning_folder(&dir);
+    let d = dir.to_str().unwrap();
+    let best = dir.join("best.toml");
+    let o = hatetris(&["status", d], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with(&format!(
+            "tuning folder {d}: 2 evaluations of 2, finished\nbest "
+        )),
+        "{text}"
+    );
+    assert!(text.contains(&format!(": {}\n", best.display())), "{text}");
+    assert!(text.contains(" per evaluation"), "{text}");
+    let o = hatetris(&["status", d, "--json"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["evaluations"], 2);
+    assert_eq!(v["budget"], 2);
+    assert_eq!(v["running"], false);
+    assert_eq!(v["eta_s"], 0.0);
+    assert_eq!(v["best"]["weights"], best.to_str().unwrap());
+    let all = hatetris::tune::evaluations(&dir).unwrap();
+    let top = all
+        .iter()
+        .map(|e| e.measured.mean)
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(v["best"]["mean"].as_f64(), Some(top));
+    assert!(v["seconds_per_evaluation"].as_f64().unwrap() >= 0.0);
+    // A tuner holding the folder (here the test, by its lock), with a
+    // larger budget: running, and an estimate to finish.
+    let session = dir.join("session.json");
+    let mut s: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&session).unwrap()).unwrap();
+    s["budget"] = 6.into();
+    fs::write(&session, s.to_string()).unwrap();
+    let _lock = hatetris::folder::FolderLock::take(&dir).unwrap();
+    let o = hatetris(&["status", d, "--json"], None);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["running"], true);
+    assert_eq!(v["pid"], std::process::id());
+    let pace = v["seconds_per_evaluation"].as_f64().unwrap();
+    assert_eq!(v["eta_s"].as_f64(), Some(4.0 * pace));
+    let text = stdout(&hatetris(&["status", d], None));
+    assert!(
+        text.starts_with(&format!(
+            "tuning folder {d}: 2 evaluations of 6, running (process {})\n",
+            std::process::id()
+        )),
+        "{text}"
+    );
+}
+
+/// `search`'s depth lines give the distinct children as the estimate it
+/// is ("about N distinct"), never below the wells kept (all of them
+/// distinct): at a width that keeps every child, the two agree or the
+/// estimate is above.
+#[test]
+fn the_distinct_count_is_an_estimate_never_below_kept() {
+    let base = tempfile::tempdir().unwrap();
+    let run = base.path().join("run");
+    let mut args = vec!["search", "--width", "100000", "--max-depth", "3"];
+    args.extend(["--threads", "1", "--out", run.to_str().unwrap()]);
+    let o = hatetris(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("depth ")).collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    let after = |line: &str, word: &str| -> u64 {
+        let rest = &line[line.find(word).unwrap() + word.len()..];
+        rest.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    for line in lines {
+        assert!(!line.contains("unique"), "{line}");
+        let distinct = after(line, " about ");
+        assert!(
+            line.contains(&format!("about {distinct:>10} distinct")),
+            "{line}"
+        );
+        assert!(distinct >= after(line, " kept "), "{line}");
+    }
 }

@@ -242,10 +242,19 @@ fn status_names_the_depth_in_progress_while_a_process_holds_the_run() {
     let depth = s["depth"].as_u64().unwrap();
     assert_eq!(s["in_progress"].as_u64(), Some(depth + 1), "{s}");
     assert!(s["in_progress_s"].as_f64().unwrap() >= 0.0, "{s}");
+    // The estimate to finish: the pace over the newest depths times the
+    // depths left to --max-depth.
+    let pace = s["seconds_per_depth"].as_f64().unwrap();
+    assert_eq!(
+        s["eta_s"].as_f64(),
+        Some((400 - depth) as f64 * pace),
+        "{s}"
+    );
     let text = stdout(&text);
     let line = text.lines().nth(1).unwrap();
     assert!(line.starts_with("depth "), "{text}");
     assert!(line.contains(" in progress for "), "{text}");
+    assert!(text.contains(" to depth 400\n"), "{text}");
 
     let after = hatetris(&["status", dir.to_str().unwrap(), "--json"], None);
     let s: serde_json::Value = serde_json::from_str(stdout(&after).trim()).unwrap();

@@ -24,6 +24,7 @@ impl Cli {
             Command::Search(a) => a.quiet,
             Command::Train(a) => a.quiet,
             Command::Tune(a) => a.quiet,
+            Command::Compare(a) => a.quiet,
             _ => false,
         }
     }
@@ -931,6 +932,9 @@ pub struct CompareArgs {
     /// folder, removed at the end).
     #[arg(long, value_name = "DIR")]
     pub reference_dir: Option<PathBuf>,
+    /// No progress (the bar, or the lines of each contender on a log).
+    #[arg(short, long)]
+    pub quiet: bool,
     /// One JSON object instead of the table.
     #[arg(long)]
     pub json: bool,

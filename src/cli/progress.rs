@@ -5,10 +5,12 @@
 //! A bar is shared by the threads that advance it (the search's workers),
 //! so it sits behind a mutex; a step (a depth, a training phase) puts a
 //! fresh bar in its place. indicatif hides a bar by itself when standard
-//! error is not a terminal, so logs and tests see only the lines.
+//! error is not a terminal, so logs and tests see only the lines; what the
+//! bar would have shown there goes to the log as lines ([`Bar::log`]).
 
 use std::borrow::Cow;
 use std::fmt::Display;
+use std::io::IsTerminal;
 use std::sync::{Mutex, MutexGuard};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -68,9 +70,12 @@ impl Bar {
         }
     }
 
-    /// A line above the bar only while the bar is drawn (on a terminal):
-    /// a detail that logs do without.
-    pub(crate) fn println(&self, line: impl AsRef<str>) {
-        self.get().println(line);
+    /// A line on standard error only where no bar is drawn (standard error
+    /// is not a terminal: a log), standing in for the bar's progress;
+    /// unless quiet.
+    pub(crate) fn log(&self, line: impl Display) {
+        if !self.quiet && !std::io::stderr().is_terminal() {
+            note!("{line}");
+        }
     }
 }

@@ -80,16 +80,24 @@ fn describe(s: &DepthStats) -> String {
         .unwrap_or_default();
     let phases = s.phases.map(|p| describe_phases(&p)).unwrap_or_default();
     format!(
-        "depth {:>4}  {:>8.1}s  children {:>10}  unique {:>10}  kept {:>9}  best cost {:>11.3}  best score {:>3}{rss}{phases}  scores {}",
+        "depth {:>4}  {:>8.1}s  children {:>10}  about {:>10} distinct  kept {:>9}  best cost {:>11.3}  best score {:>3}{rss}{phases}  scores {}",
         s.depth,
         s.elapsed_s,
         s.children,
-        s.unique,
+        shown_distinct(s),
         s.kept,
         s.best_cost,
         s.best_score,
         hist.join(" ")
     )
+}
+
+/// The distinct children to show: the log's estimate (a HyperLogLog
+/// sketch's, within about 1%), never below the kept wells, which are
+/// distinct children themselves (the estimate can fall under them when
+/// nearly every child is kept).
+fn shown_distinct(s: &DepthStats) -> u64 {
+    s.unique.max(s.kept)
 }
 
 /// The depth's phase split, in milliseconds: those of its wall time, then

@@ -1,13 +1,15 @@
-//! `hatetris status`: a run folder at a glance, once or every few seconds.
+//! `hatetris status`: a run, training or tuning folder at a glance, once
+//! or every few seconds (the library reads the folder, this prints it).
 
 use std::io::Write;
-use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 
+use hatetris::folder::Holds;
 use hatetris::run::status::{self, Status};
 use hatetris::train::{self, status::TrainStatus};
+use hatetris::tune::{self, status::TuneStatus};
 
 use super::args::StatusArgs;
 use super::search::human_bytes;
@@ -15,8 +17,27 @@ use super::{note, outln, STDOUT};
 
 pub fn status(a: StatusArgs, out: &mut dyn Write) -> Result<()> {
     let (watch, dir) = a.watch_and_dir();
-    if hatetris::folder::holds(&dir) == Some(hatetris::folder::Holds::Training) {
-        return training(&dir, watch, a.json, out);
+    let d = dir.display().to_string();
+    match hatetris::folder::holds(&dir) {
+        Some(Holds::Training) => {
+            return watching(
+                watch,
+                a.json,
+                out,
+                || Ok(train::status::status(&dir)?),
+                |s| describe_training(&d, s),
+            );
+        }
+        Some(Holds::Tuning) => {
+            return watching(
+                watch,
+                a.json,
+                out,
+                || Ok(tune::status::status(&dir)?),
+                |s| describe_tuning(&d, s),
+            );
+        }
+        _ => {}
     }
     loop {
         let s = status::status(&dir)?;
@@ -91,8 +112,15 @@ fn describe(dir: &str, s: &Status) -> String {
             .iter()
             .map(|r| format!("{:.2}", r.seconds))
             .collect();
+        let eta = match (s.eta_s, s.max_depth) {
+            (Some(eta), Some(max)) if eta > 0.0 => format!(
+                "; about {} to depth {max}",
+                super::search::human_seconds(eta)
+            ),
+            _ => String::new(),
+        };
         t += &format!(
-            "depths {} to {}: {spd:.2} s per depth ({} s), {} children per second\n",
+            "depths {} to {}: {spd:.2} s per depth ({} s), {} children per second{eta}\n",
             first.depth,
             last.depth,
             each.join(" "),
@@ -112,14 +140,21 @@ fn describe(dir: &str, s: &Status) -> String {
     t
 }
 
-/// `status` on a training folder, once or every few seconds.
-fn training(dir: &Path, watch: Option<u64>, json: bool, out: &mut dyn Write) -> Result<()> {
+/// `status` on a training or tuning folder, once or every few seconds:
+/// `read` takes the status, `describe` puts it in lines of text.
+fn watching<S: serde::Serialize>(
+    watch: Option<u64>,
+    json: bool,
+    out: &mut dyn Write,
+    read: impl Fn() -> Result<S>,
+    describe: impl Fn(&S) -> String,
+) -> Result<()> {
     loop {
-        let s = train::status::status(dir)?;
+        let s = read()?;
         if json {
             outln!(out, "{}", serde_json::to_string(&s)?)?;
         } else {
-            write!(out, "{}", describe_training(&dir.display().to_string(), &s)).context(STDOUT)?;
+            write!(out, "{}", describe(&s)).context(STDOUT)?;
         }
         out.flush().context(STDOUT)?;
         match watch {
@@ -185,6 +220,47 @@ fn describe_training(dir: &str, s: &TrainStatus) -> String {
     }
     if let Some(secs) = s.seconds_per_generation {
         t += &format!("a generation takes about {:.1} min\n", secs / 60.0);
+    }
+    t
+}
+
+/// A tuning folder's status as lines of text.
+fn describe_tuning(dir: &str, s: &TuneStatus) -> String {
+    let of = s.budget.map_or(String::new(), |b| format!(" of {b}"));
+    let state = match (s.running, s.pid) {
+        (true, Some(pid)) => format!("running (process {pid})"),
+        (true, None) => "running".to_string(),
+        (false, _) if s.budget.is_some_and(|b| s.evaluations >= b) => "finished".to_string(),
+        (false, _) => "not running (`hatetris tune DIR` goes on)".to_string(),
+    };
+    let mut t = format!(
+        "tuning folder {dir}: {} evaluations{of}, {state}\n",
+        s.evaluations
+    );
+    if let Some(b) = &s.best {
+        t += &format!(
+            "best {:.2} lines (sd {:.2}) at evaluation {} (generation {}){}: {}\n",
+            b.mean,
+            b.sd,
+            b.evaluation,
+            b.generation,
+            s.start_mean
+                .map_or(String::new(), |m| format!(", the start weights {m:.2}")),
+            b.weights.display()
+        );
+    }
+    if let Some(pace) = s.seconds_per_evaluation {
+        t += &format!(
+            "{} per evaluation{}\n",
+            super::search::human_seconds(pace),
+            match s.eta_s {
+                Some(eta) if eta > 0.0 => format!(
+                    ", about {} to the budget",
+                    super::search::human_seconds(eta)
+                ),
+                _ => String::new(),
+            }
+        );
     }
     t
 }

@@ -56,7 +56,7 @@ struct TuneProgress {
 
 impl TuneObserver for TuneProgress {
     fn reference(&self, pieces: usize) {
-        self.bar.println(format!("reference game: {pieces} pieces"));
+        self.bar.say(format!("reference game: {pieces} pieces"));
     }
 
     fn evaluated(&self, e: &Evaluation, fresh: bool, done: usize, budget: usize) {
@@ -73,6 +73,16 @@ impl TuneObserver for TuneProgress {
             "generation {} · last {:.2} · best {:.2} lines",
             e.generation, e.measured.mean, *best
         ));
+        drop(bar);
+        if fresh {
+            self.bar.log(format!(
+                "evaluation {done} of {budget} (generation {}): {:.2} lines in {}; best {:.2} lines",
+                e.generation,
+                e.measured.mean,
+                super::search::human_seconds(e.seconds),
+                *best
+            ));
+        }
     }
 }
 
@@ -294,6 +304,7 @@ pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
             "interrupted: nothing is kept (the temporary reference game is removed)".to_string()
         }
     })?;
+    let bar = Bar::new(a.quiet);
     let game = match &a.reference {
         Some(path) => {
             let keys = decode_replay(path)?;
@@ -317,19 +328,44 @@ pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
                 }
                 Loaded::Evaluator(e) => &**e,
             };
-            tune::reference_game(&dir, baseline, settings.width, threads)?
+            bar.say("playing the reference game (the baseline's)");
+            let game = tune::reference_game(&dir, baseline, settings.width, threads)?;
+            bar.say(format!("reference game: {} pieces", game.len() - 1));
+            game
         }
     };
     let fitness = Fitness::new(settings.clone(), &game)?;
+    bar.start(
+        contenders.len() as u64,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} contenders · {msg}",
+        "",
+    );
+    let n = contenders.len();
     let measured: Vec<_> = all
         .iter()
-        .map(|l| {
-            pool.install(|| match l {
+        .zip(contenders)
+        .enumerate()
+        .map(|(i, (l, c))| {
+            let path = Loaded::path(c).display();
+            bar.get().set_message(format!("measuring {path}"));
+            bar.log(format!("contender {} of {n}: {path} started", i + 1));
+            let clock = std::time::Instant::now();
+            let m = pool.install(|| match l {
                 Loaded::Weights(w) => fitness.measure(w),
                 Loaded::Evaluator(e) => fitness.measure_evaluator(&**e),
-            })
+            });
+            bar.say(format!(
+                "contender {} of {n}: {path} finished: {:.2} lines (sd {:.2}) in {}",
+                i + 1,
+                m.mean,
+                m.sd,
+                super::search::human_seconds(clock.elapsed().as_secs_f64())
+            ));
+            bar.inc(1);
+            m
         })
         .collect();
+    bar.clear();
     let base: Vec<f64> = measured[0]
         .per_start
         .iter()

@@ -79,6 +79,10 @@ pub struct Status {
     /// depths left: the last complete depth + 1 (the search writes no
     /// finer progress to the folder).
     pub in_progress: Option<u32>,
+    /// Seconds to the max depth at `seconds_per_depth` (the pace over the
+    /// newest depths times the depths left; 0 for a finished run), null
+    /// without a max depth or a pace.
+    pub eta_s: Option<f64>,
     /// Seconds since the manifest was last written (the end of the last
     /// complete depth, or the start of the run or resume), when a depth is
     /// in progress.
@@ -125,6 +129,12 @@ pub fn status(dir: &Path) -> Result<Status, RunError> {
     let max_depth = m.plan.map(|p| p.max_depth);
     let in_progress = (held.is_some() && !m.exhausted && max_depth.is_none_or(|d| m.depth < d))
         .then_some(m.depth + 1);
+    let eta_s = match (max_depth, seconds_per_depth) {
+        _ if m.exhausted => Some(0.0),
+        (Some(max), Some(pace)) => Some(f64::from(max.saturating_sub(m.depth)) * pace),
+        (Some(max), None) if m.depth >= max => Some(0.0),
+        _ => None,
+    };
     let in_progress_s = in_progress.and_then(|_| {
         let written = fs::metadata(super::manifest_path(dir))
             .ok()?
@@ -154,6 +164,7 @@ pub fn status(dir: &Path) -> Result<Status, RunError> {
         pid: held.flatten(),
         best_replay: super::best_replay_path(dir).exists(),
         in_progress,
+        eta_s,
         in_progress_s,
     })
 }

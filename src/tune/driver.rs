@@ -21,7 +21,7 @@ use cmaes::{CMAESOptions, DVector};
 use crate::folder::FolderLock;
 use crate::heuristic::Knewjade;
 
-use super::folder::{settle_settings, write_best, Book};
+use super::folder::{settle_settings, write_best, write_session, Book};
 use super::{plot, reference_game, Evaluation, Fitness, TuneError, TuneSettings};
 
 /// Hears of a tuner's progress; the library prints nothing.
@@ -98,7 +98,9 @@ pub fn tune(
     )?;
     observer.reference(game.len() - 1);
     let fitness = Fitness::new(settings.fitness.clone(), &game)?;
-    let book = Mutex::new(Book::open(dir)?);
+    let book = Book::open(dir)?;
+    write_session(dir, budget, book.len())?;
+    let book = Mutex::new(book);
     let lock = || book.lock().expect("not poisoned");
     let generation = AtomicUsize::new(0);
     let failure: Mutex<Option<TuneError>> = Mutex::new(None);

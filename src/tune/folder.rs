@@ -11,7 +11,10 @@
 //!   --weights` reads (written atomically after each improvement), and
 //!   `best.json` with their fitness;
 //! - `fitness.svg` and `fitness.png`: every evaluation's fitness, with
-//!   the best so far ([`super::plot`]).
+//!   the best so far ([`super::plot`]);
+//! - `session.json`: the latest tuner's budget, and when it began to
+//!   measure with how many evaluations logged ([`Session`]), for
+//!   [`super::status`]'s pace and estimate.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -111,6 +114,39 @@ pub struct Evaluation {
     pub seconds: f64,
 }
 
+/// The latest tuner's session (`session.json`), written when it begins to
+/// measure (after the reference game): what `status` reads its budget and
+/// pace from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Session {
+    /// The evaluations the tuner runs to (`--budget`), the start's
+    /// included.
+    pub budget: usize,
+    /// When it began to measure, in seconds since the Unix epoch.
+    pub started_unix_s: f64,
+    /// Evaluations in the log then.
+    pub logged_at_start: usize,
+}
+
+/// The session file of a tuning folder.
+pub(super) fn session_path(dir: &Path) -> PathBuf {
+    dir.join("session.json")
+}
+
+/// Records a session of `budget` evaluations beginning now, the log
+/// holding `logged` of them.
+pub(super) fn write_session(dir: &Path, budget: usize, logged: usize) -> Result<(), TuneError> {
+    let started_unix_s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64());
+    let session = Session {
+        budget,
+        started_unix_s,
+        logged_at_start: logged,
+    };
+    Ok(json::write(&session_path(dir), &session)?)
+}
+
 /// The settings file of a tuning folder.
 pub fn settings_path(dir: &Path) -> PathBuf {
     crate::folder::Holds::Tuning.marker_path(dir)
@@ -121,7 +157,7 @@ pub fn best_path(dir: &Path) -> PathBuf {
     dir.join("best.toml")
 }
 
-fn log_path(dir: &Path) -> PathBuf {
+pub(super) fn log_path(dir: &Path) -> PathBuf {
     dir.join("evaluations.jsonl")
 }
 

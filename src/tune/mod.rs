@@ -8,7 +8,9 @@
 //! - `folder`: the tuning folder (settings checked on resume, the
 //!   evaluations log and its cache, the best weights);
 //! - `driver`: CMA-ES over the named weights, resumed from the log;
-//! - `plot`: the folder's picture.
+//! - `plot`: the folder's picture;
+//! - `status`: the folder at a glance (`hatetris status`), read from its
+//!   files alone.
 //!
 //! `tune` builds on `search` (the reference game, the small search) and on
 //! the folder tools, not on `train`.
@@ -17,6 +19,7 @@ mod driver;
 mod fitness;
 mod folder;
 mod plot;
+pub mod status;
 
 use crate::folder::{FolderError, IoError};
 use crate::run::keyframes::KeyframeError;
@@ -27,7 +30,7 @@ pub use driver::{tune, TuneObserver, Tuned};
 pub use fitness::{
     jittered, reference_game, wells_of, Fitness, FitnessBeam, FitnessSettings, Measured, JITTER,
 };
-pub use folder::{best_path, evaluations, settings_path, Evaluation, TuneSettings};
+pub use folder::{best_path, evaluations, settings_path, Evaluation, Session, TuneSettings};
 
 /// The scale of every tuned weight: one CMA-ES unit is this much cost
 /// (the 86-record weights' enclosed-hole, surface and erasability weight).
