@@ -46,6 +46,12 @@ const INIT_TABLE: f32 = 1.0 / 512.0;
 
 /// A seeded xorshift64* generator: the one source of randomness in the
 /// network code (initial weights; the trainer's shuffles may use it too).
+///
+/// Written here rather than taken from `rand`: a training folder must make
+/// the same nets on any later build (the shipped net's command in
+/// `data/nets/README.md` makes it bit for bit), and `rand` documents that
+/// its `StdRng` and its distributions may change their output between
+/// versions. Ten lines fixed forever are the cheaper promise.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
