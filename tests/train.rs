@@ -452,6 +452,11 @@ fn the_learning_loop_gates_its_nets_and_resumes_to_the_same_files() {
     }
     let svg = fs::read_to_string(train::plot_path(dir.path())).unwrap();
     assert!(svg.contains("Gate"));
+    // `plot DIR` redraws both pictures from the files alone.
+    fs::remove_file(dir.path().join("progress.png")).unwrap();
+    train::redraw(dir.path()).unwrap();
+    assert!(dir.path().join("progress.png").exists());
+    assert_eq!(fs::read_to_string(train::plot_path(dir.path())).unwrap(), svg);
     // `status` reads the same from the folder.
     let status = train::status::status(dir.path()).unwrap();
     assert!(status.learning && !status.running);

@@ -58,6 +58,27 @@ fn out_stem(out: &Path) -> Result<PathBuf> {
 }
 
 pub fn plot(a: PlotArgs, out: &mut dyn Write) -> Result<()> {
+    // A training or tuning folder has its own pictures, drawn into it.
+    let own = if hatetris::train::config_path(&a.dir).exists() {
+        hatetris::train::redraw(&a.dir)?;
+        Some(("progress", "a training folder"))
+    } else if hatetris::tune::settings_path(&a.dir).exists() {
+        hatetris::tune::redraw(&a.dir)?;
+        Some(("fitness", "a tuning folder"))
+    } else {
+        None
+    };
+    if let Some((name, kind)) = own {
+        if a.out.is_some() {
+            bail!("--out: {kind} keeps its pictures in itself ({name}.svg and {name}.png)");
+        }
+        let (svg, png) = (
+            a.dir.join(format!("{name}.svg")),
+            a.dir.join(format!("{name}.png")),
+        );
+        outln!(out, "wrote {} and {}", svg.display(), png.display())?;
+        return Ok(());
+    }
     let stem = match &a.out {
         Some(p) => out_stem(p)?,
         None => run_plot_stem(&a.dir),

@@ -506,9 +506,7 @@ impl Generations<'_> {
     }
 
     fn plot(&self) -> Result<(), TrainError> {
-        let path = plot_path(self.dir);
-        let svg = plot::draw(self.dir, &path.with_extension("png"))?;
-        Ok(write_atomic(&path, svg.as_bytes()).map_err(io(&path))?)
+        redraw(self.dir)
     }
 }
 
@@ -517,4 +515,12 @@ const CHUNK: usize = 2048;
 
 fn mix(g: u32) -> u64 {
     crate::well::mix64(u64::from(g) + 0x7461_7267)
+}
+
+/// Redraws the pictures of the training folder `dir` (`progress.svg` and
+/// `progress.png`) from its files; a trainer may be working in it.
+pub fn redraw(dir: &Path) -> Result<(), TrainError> {
+    let path = plot_path(dir);
+    let svg = plot::draw(dir, &path.with_extension("png"))?;
+    Ok(write_atomic(&path, svg.as_bytes()).map_err(io(&path))?)
 }

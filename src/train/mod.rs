@@ -88,6 +88,7 @@ use crate::run::RunError;
 use crate::search::{self, Observer, SearchError};
 
 use folder::{write_json, FROM_F32};
+pub use generation::redraw;
 use generation::Generations;
 
 pub use crate::search::small::Shape;

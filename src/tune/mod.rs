@@ -31,6 +31,7 @@ pub use fitness::{
     jittered, reference_game, wells_of, Fitness, FitnessBeam, FitnessSettings, Measured, JITTER,
 };
 pub use folder::{best_path, evaluations, settings_path, Evaluation, Session, TuneSettings};
+pub use plot::draw as redraw;
 
 /// The scale of every tuned weight: one CMA-ES unit is this much cost
 /// (the 86-record weights' enclosed-hole, surface and erasability weight).

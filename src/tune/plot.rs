@@ -16,8 +16,9 @@ const BEST: RGBColor = RGBColor(40, 140, 70);
 const START: RGBColor = RGBColor(220, 90, 40);
 const SIZE: (u32, u32) = (1000, 600);
 
-/// Redraws the pictures of the folder `dir`.
-pub(super) fn draw(dir: &Path) -> Result<(), TuneError> {
+/// Redraws the pictures of the tuning folder `dir` (`fitness.svg` and
+/// `fitness.png`) from its files.
+pub fn draw(dir: &Path) -> Result<(), TuneError> {
     let mut evals = evaluations(dir)?;
     evals.sort_by_key(|e| e.index);
     crate::plot::fonts();
