@@ -456,7 +456,10 @@ fn the_learning_loop_gates_its_nets_and_resumes_to_the_same_files() {
     fs::remove_file(dir.path().join("progress.png")).unwrap();
     train::redraw(dir.path()).unwrap();
     assert!(dir.path().join("progress.png").exists());
-    assert_eq!(fs::read_to_string(train::plot_path(dir.path())).unwrap(), svg);
+    assert_eq!(
+        fs::read_to_string(train::plot_path(dir.path())).unwrap(),
+        svg
+    );
     // `status` reads the same from the folder.
     let status = train::status::status(dir.path()).unwrap();
     assert!(status.learning && !status.running);
@@ -524,4 +527,21 @@ fn the_learning_loop_gates_its_nets_and_resumes_to_the_same_files() {
             assert!(a == b, "{name} differs after the resume");
         }
     }
+}
+
+/// The learning loop without a start net: generation 0 learns the
+/// heuristic (no steady-state beams to play, its net kept without a rival),
+/// and generation 1 goes on from it.
+#[test]
+fn the_learning_loop_starts_without_a_net() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = train::train(dir.path(), Some(&tiny_learning()), None, 2, 2, &Silent).unwrap();
+    let gates = train::gates(dir.path()).unwrap();
+    assert_eq!(gates.len(), 2);
+    assert!(
+        gates[0].kept && gates[0].champion.is_none(),
+        "{}",
+        gates[0].why
+    );
+    assert!(report.generations[1].samples > 0);
 }

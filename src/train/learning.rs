@@ -325,6 +325,10 @@ impl Generations<'_> {
         let Some(learning) = self.learning() else {
             return Ok(Vec::new());
         };
+        if self.learns_heuristic(g) {
+            // The heuristic's values are its targets: nothing to play.
+            return Ok(Vec::new());
+        }
         let mut positions = Vec::new();
         let every = learning.start_every.max(1) as usize;
         for game in &learning.games {
@@ -355,7 +359,7 @@ impl Generations<'_> {
             .champion_evaluator(g)?
             .ok_or_else(|| TrainError::Config {
                 path: super::folder::config_path(self.dir),
-                why: "the learning loop's sampling beams need a net: start the folder with --from, or learn the heuristic first".into(),
+                why: "the learning loop's sampling beams need a net (the start net or the heuristic's first net) and found none".into(),
             })?;
         self.observer
             .phase(g, Phase::Samples, positions.len() as u64);
