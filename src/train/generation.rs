@@ -163,7 +163,7 @@ impl Generations<'_> {
                 champion_pieces: r.champion_figures.pieces_mean,
                 champion_lines: r.champion_figures.lines_mean,
                 kept: r.kept,
-                champion: self.champion_before(g + 1)?,
+                champion: r.champion_after(),
                 seconds: r.seconds,
             }),
             None => None,

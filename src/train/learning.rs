@@ -60,9 +60,8 @@ use super::data::{self, Sampled};
 use super::folder::{generation_dir, read_json, write_json, Rescale, FROM_F32};
 use super::generation::Generations;
 use super::{Phase, TrainError};
-use crate::enemy::{mild_choice, EnemyKind};
+use crate::enemy::EnemyKind;
 use crate::evaluate::Lookahead;
-use crate::movegen::MoveGen;
 use crate::nnue::{Net, NetEvaluator, QuantNet, Sample};
 use crate::run::start::Start;
 use crate::search::small::{self, Order, Shape};
@@ -185,6 +184,17 @@ pub struct GateRecord {
     pub why: String,
     /// Wall seconds of the gate.
     pub seconds: f64,
+}
+
+impl GateRecord {
+    /// The champion after this gate: the candidate if it was kept, else
+    /// the one it was measured against.
+    pub fn champion_after(&self) -> Option<u32> {
+        match self.kept {
+            true => Some(self.generation),
+            false => self.champion,
+        }
+    }
 }
 
 /// `champion.json`: the net master, sampling and training beams use.
@@ -389,26 +399,11 @@ impl Generations<'_> {
         let mut pool: Vec<Sampled> = levels.into_iter().flatten().collect();
         let mut rng = self.rng(0x0057_EAD1, g);
         let want = learning.start_samples.min(pool.len());
-        // The first `want` of a partial Fisher-Yates shuffle.
-        for i in 0..want {
-            let j = i + rng.below(pool.len() - i);
-            pool.swap(i, j);
-        }
-        pool.truncate(want);
+        super::samples::draw(&mut pool, want, &mut rng);
         let mut out = Vec::with_capacity(want * (1 + self.config.children));
         let mut children = Vec::new();
         for s in pool {
-            out.push(s);
-            let gen = MoveGen::new(&s.well);
-            children.clear();
-            gen.children(mild_choice(&gen), &mut children);
-            for _ in 0..self.config.children.min(children.len()) {
-                let c = children.swap_remove(rng.below(children.len()));
-                out.push(Sampled {
-                    well: c.well,
-                    depth: s.depth + 1,
-                });
-            }
+            self.push_with_children(s, &mut rng, &mut children, &mut out);
         }
         Ok(out)
     }
@@ -542,17 +537,14 @@ impl Generations<'_> {
 
     /// Writes `champion.json` for the champion after generation `g`.
     fn commit_champion(&self, g: u32, record: &GateRecord) -> Result<(), TrainError> {
-        let champion = self.champion_before(g + 1)?;
-        let (net, figures) = match champion {
-            Some(h) if h == g => (
-                PathBuf::from(format!("gen-{h:03}/net.f32")),
-                record.candidate.clone(),
-            ),
-            Some(h) => (
-                PathBuf::from(format!("gen-{h:03}/net.f32")),
-                record.champion_figures.clone(),
-            ),
-            None => (PathBuf::from(FROM_F32), record.champion_figures.clone()),
+        let champion = record.champion_after();
+        let net = match champion {
+            Some(h) => PathBuf::from(format!("gen-{h:03}/net.f32")),
+            None => PathBuf::from(FROM_F32),
+        };
+        let figures = match record.kept {
+            true => record.candidate.clone(),
+            false => record.champion_figures.clone(),
         };
         write_json(
             &champion_path(self.dir),
@@ -579,6 +571,7 @@ fn judge(
     let candidate = Summary::of(&outcomes);
     let pieces = |o: &[Outcome]| o.iter().map(|o| f64::from(o.pieces)).collect::<Vec<_>>();
     let lines = |o: &[Outcome]| o.iter().map(|o| f64::from(o.lines)).collect::<Vec<_>>();
+    let total_lines = |o: &[Outcome]| o.iter().map(|o| u64::from(o.lines)).sum::<u64>();
     let (kept, why, champion_figures, pieces_difference, lines_difference) =
         if champion_outcomes.is_empty() {
             (
@@ -590,8 +583,8 @@ fn judge(
             )
         } else {
             let theirs = Summary::of(champion_outcomes);
-            let ours = (candidate.pieces, sum(&lines(&outcomes)));
-            let best = (theirs.pieces, sum(&lines(champion_outcomes)));
+            let ours = (candidate.pieces, total_lines(&outcomes));
+            let best = (theirs.pieces, total_lines(champion_outcomes));
             let dp = paired_difference(&pieces(&outcomes), &pieces(champion_outcomes));
             let dl = paired_difference(&lines(&outcomes), &lines(champion_outcomes));
             let kept = ours.0 > best.0 || (ours.0 == best.0 && ours.1 > best.1);
@@ -617,10 +610,6 @@ fn judge(
         why,
         seconds,
     }
-}
-
-fn sum(xs: &[f64]) -> u64 {
-    xs.iter().sum::<f64>() as u64
 }
 
 /// The gate figures of every generation in `dir` that was gated.

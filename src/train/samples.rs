@@ -10,7 +10,8 @@ use super::{Master, Phase, TrainError};
 use crate::enemy::mild_choice;
 use crate::evaluate::{best_along_chain, Evaluator};
 use crate::heuristic::{Knewjade, Weights};
-use crate::movegen::MoveGen;
+use crate::movegen::{Child, MoveGen};
+use crate::nnue::Rng;
 use crate::run;
 use crate::run::store::DepthFile;
 use crate::well::Well;
@@ -45,27 +46,15 @@ impl Generations<'_> {
             let file = DepthFile::open(&run::depth_path(&dir, d))?;
             let mut indices: Vec<u32> = (0..file.len() as u32).collect();
             if quota < indices.len() {
-                // The first `quota` of a partial Fisher-Yates shuffle.
-                for i in 0..quota {
-                    let j = i + rng.below(indices.len() - i);
-                    indices.swap(i, j);
-                }
-                indices.truncate(quota);
+                draw(&mut indices, quota, &mut rng);
                 indices.sort_unstable();
             }
             for w in file.wells_at(&indices)? {
-                let well = w.unpack();
-                out.push(Sampled { well, depth: d });
-                let gen = MoveGen::new(&well);
-                children.clear();
-                gen.children(mild_choice(&gen), &mut children);
-                for _ in 0..self.config.children.min(children.len()) {
-                    let c = children.swap_remove(rng.below(children.len()));
-                    out.push(Sampled {
-                        well: c.well,
-                        depth: d + 1,
-                    });
-                }
+                let sample = Sampled {
+                    well: w.unpack(),
+                    depth: d,
+                };
+                self.push_with_children(sample, &mut rng, &mut children, &mut out);
             }
             self.observer.advanced(1);
         }
@@ -74,6 +63,29 @@ impl Generations<'_> {
             out = self.with_chain_points(g, out)?;
         }
         Ok(out)
+    }
+
+    /// Pushes `sample` to `out`, then `children` of its children (random
+    /// placements of the piece HATETRIS Mild would give it; `buffer` is
+    /// scratch).
+    pub(super) fn push_with_children(
+        &self,
+        sample: Sampled,
+        rng: &mut Rng,
+        buffer: &mut Vec<Child>,
+        out: &mut Vec<Sampled>,
+    ) {
+        out.push(sample);
+        let gen = MoveGen::new(&sample.well);
+        buffer.clear();
+        gen.children(mild_choice(&gen), buffer);
+        for _ in 0..self.config.children.min(buffer.len()) {
+            let c = buffer.swap_remove(rng.below(buffer.len()));
+            out.push(Sampled {
+                well: c.well,
+                depth: sample.depth + 1,
+            });
+        }
     }
 
     /// Each sample followed by the best point of its lookahead chains under
@@ -107,4 +119,14 @@ impl Generations<'_> {
         }
         Ok(out)
     }
+}
+
+/// Keeps the first `want` items of a partial Fisher-Yates shuffle of
+/// `items` (`want` at most their number): a draw without replacement.
+pub(super) fn draw<T>(items: &mut Vec<T>, want: usize, rng: &mut Rng) {
+    for i in 0..want {
+        let j = i + rng.below(items.len() - i);
+        items.swap(i, j);
+    }
+    items.truncate(want);
 }
