@@ -284,35 +284,20 @@ fn chain_from<E: Evaluator + ?Sized>(
         pieces: 0,
     };
     let depth = depth.min(MAX_QUIESCENT_DEPTH);
-    SCRATCH.with(|s| match s.try_borrow_mut() {
-        Ok(mut scratch) => {
-            walk(
-                eval,
-                well,
-                memo,
-                score,
-                depth,
-                0,
-                0,
-                &mut best,
-                &mut scratch,
-            );
-            if !scratch.seen.is_empty() {
-                scratch.seen.clear();
-            }
-        }
+    SCRATCH.with(|s| {
+        let mut shared = s.try_borrow_mut().ok();
         // A lookahead inside the inner evaluator: its own buffers.
-        Err(_) => walk(
-            eval,
-            well,
-            memo,
-            score,
-            depth,
-            0,
-            0,
-            &mut best,
-            &mut Scratch::default(),
-        ),
+        let mut own = None;
+        let scratch = match shared.as_deref_mut() {
+            Some(scratch) => scratch,
+            None => own.insert(Scratch::default()),
+        };
+        walk(eval, well, memo, score, depth, 0, 0, &mut best, scratch);
+        // Only when there is something to clear: clearing walks the
+        // set's whole capacity.
+        if !scratch.seen.is_empty() {
+            scratch.seen.clear();
+        }
     });
     best
 }
