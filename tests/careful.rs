@@ -214,6 +214,29 @@ fn interrupted(o: &Output, last: &str) {
     assert_eq!(err.lines().last(), Some(last), "{err}");
 }
 
+/// Runs `args` (whose folder is `dir`), interrupts it once `ready`, and
+/// checks the one line that names what the folder `keeps` and the same
+/// command to go on, that no temporary file is left, and that the same
+/// command then runs to its end.
+fn interrupt_and_go_on(
+    args: &[&str],
+    tmp: &Path,
+    dir: &Path,
+    keeps: &str,
+    ready: impl Fn() -> bool,
+) {
+    let o = interrupt_when(spawn(args, tmp), ready);
+    let d = dir.to_str().unwrap();
+    let hint = format!(
+        "interrupted: {d} {keeps}; to go on, run the same command: hatetris {}",
+        args.join(" ")
+    );
+    interrupted(&o, &hint);
+    assert_eq!(temporaries(dir), Vec::<PathBuf>::new());
+    let o = hatetris(args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 #[test]
 fn ctrl_c_on_train_says_how_to_go_on_and_leaves_no_temporary_file() {
     let base = tempfile::tempdir().unwrap();
@@ -241,20 +264,9 @@ fn ctrl_c_on_train_says_how_to_go_on_and_leaves_no_temporary_file() {
         "--epochs",
         "2",
     ];
-    let child = spawn(&args, base.path());
     let master = dir.join("gen-000");
-    let o = interrupt_when(child, || master.is_dir());
-    interrupted(
-        &o,
-        &format!(
-            "interrupted: {d} keeps every finished step; to go on, run the same command: hatetris {}",
-            args.join(" ")
-        ),
-    );
-    assert_eq!(temporaries(&dir), Vec::<PathBuf>::new());
-    // The same command goes on to the end.
-    let o = hatetris(&args, None);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let keeps = "keeps every finished step";
+    interrupt_and_go_on(&args, base.path(), &dir, keeps, || master.is_dir());
     assert!(dir.join("gen-000/net.nnue").is_file());
 }
 
@@ -280,19 +292,9 @@ fn ctrl_c_on_tune_says_how_to_go_on_and_leaves_no_temporary_file() {
         "--threads",
         "1",
     ];
-    let child = spawn(&args, base.path());
     let settings = dir.join("tune.json");
-    let o = interrupt_when(child, || settings.is_file());
-    interrupted(
-        &o,
-        &format!(
-            "interrupted: {d} keeps every finished evaluation; to go on, run the same command: hatetris {}",
-            args.join(" ")
-        ),
-    );
-    assert_eq!(temporaries(&dir), Vec::<PathBuf>::new());
-    let o = hatetris(&args, None);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let keeps = "keeps every finished evaluation";
+    interrupt_and_go_on(&args, base.path(), &dir, keeps, || settings.is_file());
 }
 
 #[test]

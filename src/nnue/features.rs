@@ -526,19 +526,29 @@ mod tests {
         active(to, Layout::Shared, &mut t);
         let (mut rem, mut add) = ([0; ACTIVE], [0; ACTIVE]);
         let n = changes_after_clear(from, to, cleared, &mut rem, &mut add);
-        let mut a = f.to_vec();
-        for i in 0..n {
-            let at = a
-                .iter()
-                .position(|&x| x == rem[i])
-                .expect("removed is active");
-            a[at] = add[i];
-        }
-        let mut b = t.to_vec();
-        a.sort_unstable();
-        b.sort_unstable();
-        assert_eq!(a, b, "{from:?} {to:?} {cleared}");
+        assert_eq!(
+            replaced(&f, &rem[..n], &add[..n]),
+            sorted(&t),
+            "{from:?} {to:?} {cleared}"
+        );
         n
+    }
+
+    /// `from` with each of `removed` replaced by its `added`, sorted (a
+    /// multiset, to compare with [`sorted`]).
+    fn replaced(from: &[u32], removed: &[u32], added: &[u32]) -> Vec<u32> {
+        let mut a = from.to_vec();
+        for (r, ad) in removed.iter().zip(added) {
+            let at = a.iter().position(|x| x == r).expect("removed is active");
+            a[at] = *ad;
+        }
+        sorted(&a)
+    }
+
+    fn sorted(xs: &[u32]) -> Vec<u32> {
+        let mut v = xs.to_vec();
+        v.sort_unstable();
+        v
     }
 
     /// Without a clear, the pairs are [`changes`]' under the shared layout.
@@ -610,18 +620,7 @@ mod tests {
                 let (mut rem, mut add) = ([0; ACTIVE], [0; ACTIVE]);
                 let windows = Windows::new(&pair[0]);
                 let n = changes(&pair[0], &windows, &pair[1], layout, &mut rem, &mut add);
-                let mut a: Vec<u32> = from.to_vec();
-                for i in 0..n {
-                    let at = a
-                        .iter()
-                        .position(|&x| x == rem[i])
-                        .expect("removed is active");
-                    a[at] = add[i];
-                }
-                let mut b = to.to_vec();
-                a.sort_unstable();
-                b.sort_unstable();
-                assert_eq!(a, b);
+                assert_eq!(replaced(&from, &rem[..n], &add[..n]), sorted(&to));
             }
         }
     }
