@@ -179,6 +179,20 @@ fn tiny() -> Config {
 
 /// Every file of a training folder but the master beams' (which their own
 /// tests cover) and the lock, by relative name.
+/// Copies the folder `from` into `to`, recursively.
+fn copy_tree(from: &Path, to: &Path) {
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            fs::create_dir_all(&target).unwrap();
+            copy_tree(&e.path(), &target);
+        } else {
+            fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
 fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     for g in 0.. {
@@ -471,6 +485,42 @@ fn the_learning_loop_gates_its_nets_and_resumes_to_the_same_files() {
     // The last net's master beam made gen-003, which has no net: in progress.
     assert_eq!(status.in_progress, Some(3));
     assert_eq!(status.step.as_deref(), Some("samples"));
+    // The trainer recorded its target: reached, nothing left to wait for.
+    assert_eq!(status.target, Some(3));
+    assert_eq!(status.eta_s, Some(0.0));
+
+    // `verify` reads it all and finds nothing wrong, then finds each
+    // damage: a champion the gates do not make, targets short of the
+    // samples, a net that is not its f32 net's quantisation.
+    let ok = train::verify(dir.path()).unwrap();
+    assert!(ok.is_ok(), "{:?}", ok.problems);
+    assert_eq!(ok.generations, 3);
+    assert!(ok
+        .notes
+        .iter()
+        .any(|n| n.contains("gen-003 is in progress")));
+    let damaged = tempfile::tempdir().unwrap();
+    copy_tree(dir.path(), damaged.path());
+    let d = damaged.path();
+    let mut pointer_v: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(train::champion_path(d)).unwrap()).unwrap();
+    pointer_v["generation"] = match champion {
+        Some(0) => 1.into(),
+        _ => 0.into(),
+    };
+    fs::write(train::champion_path(d), pointer_v.to_string()).unwrap();
+    let targets = data::load_targets(&d.join("gen-001/targets.bin")).unwrap();
+    data::save_targets(&d.join("gen-001/targets.bin"), &targets[1..]).unwrap();
+    fs::copy(d.join("gen-000/net.nnue"), d.join("gen-002/net.nnue")).unwrap();
+    let found = train::verify(d).unwrap();
+    let all = found.problems.join("\n");
+    assert_eq!(found.problems.len(), 3, "{all}");
+    assert!(all.contains("champion.json names"), "{all}");
+    assert!(all.contains("gen-001: targets.bin holds"), "{all}");
+    assert!(
+        all.contains("gen-002: net.nnue is not net.f32's quantisation"),
+        "{all}"
+    );
 
     // Graded targets: at or before `from` the lost value, then rising
     // towards half of it.

@@ -53,6 +53,25 @@ fn a_tuner_cut_short_resumes_to_the_weights_of_one_never_stopped() {
     // The best weights are a weights file the search reads.
     assert!(Weights::load(&tune::best_path(whole.path())).is_ok());
     assert!(stdout(&o).contains("best weights:"), "{}", stdout(&o));
+    // `verify` finds the folder whole, then a best file that is not the
+    // log's best.
+    let o = hatetris(&["verify", whole.path().to_str().unwrap()], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("10 evaluations read: ok"),
+        "{}",
+        stdout(&o)
+    );
+    let mut other = Weights::load(&tune::best_path(whole.path())).unwrap();
+    other.set("holes", other.get("holes").unwrap() + 1.0);
+    std::fs::write(tune::best_path(whole.path()), other.to_toml()).unwrap();
+    let o = hatetris(&["verify", whole.path().to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("does not hold the best evaluation's weights"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]

@@ -41,9 +41,12 @@ pub enum Command {
     Status(StatusArgs),
     /// Rebuild a game from a run folder and print it as a replay.
     Keyframes(KeyframesArgs),
-    /// Check a whole run folder: every depth file's blocks, the chain of
+    /// Check a whole folder. A run: every depth file's blocks, the chain of
     /// files, the manifest's figures, the history snapshots, the log and the
-    /// best replay. Exit code 1 when anything is wrong.
+    /// best replay. A training folder: every generation's data, nets, master
+    /// beam and gate against its summary, and the champion. A tuning folder:
+    /// the evaluations log, the best weights and the reference game. Exit
+    /// code 1 when anything is wrong.
     Verify(VerifyArgs),
     /// Draw a run's pictures (best score, the last beam's scores, time and
     /// memory by depth) as DIR/run.svg and DIR/run.png.
@@ -415,7 +418,7 @@ pub fn enemy_parser() -> impl clap::builder::TypedValueParser<Value = EnemyKind>
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// The run folder.
+    /// The run, training or tuning folder.
     pub dir: PathBuf,
     /// Print one JSON object instead of lines.
     #[arg(long)]

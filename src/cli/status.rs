@@ -219,7 +219,22 @@ fn describe_training(dir: &str, s: &TrainStatus) -> String {
         t += "\n";
     }
     if let Some(secs) = s.seconds_per_generation {
-        t += &format!("a generation takes about {:.1} min\n", secs / 60.0);
+        t += &format!(
+            "a generation takes about {}",
+            super::search::human_seconds(secs)
+        );
+        match (s.target, s.eta_s) {
+            (Some(target), Some(eta)) if (s.generations.len() as u32) < target => {
+                t += &format!(
+                    "; {} to the {target} generations asked for{}",
+                    super::search::human_seconds(eta),
+                    if s.running { "" } else { " (once run again)" }
+                )
+            }
+            (Some(target), _) => t += &format!("; the {target} generations asked for are done"),
+            _ => {}
+        }
+        t += "\n";
     }
     t
 }

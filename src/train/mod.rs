@@ -66,6 +66,8 @@
 //!
 //! The settings are in `DIR/train.json`; the `--from` net, if any, is
 //! copied into the folder, so the folder alone is enough to go on.
+//! `verify` reads every file of a folder in full and holds the summaries
+//! against the files they summarise (`hatetris verify DIR`).
 
 pub mod data;
 pub mod fit;
@@ -75,6 +77,7 @@ mod learning;
 mod plot;
 mod samples;
 pub mod status;
+mod verify;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -98,6 +101,7 @@ pub use folder::{
     config_path, generation_dir, generations, log_path, net_path, plot_path, read_config,
 };
 pub use learning::{champion_path, gates, graded, Champion, Game, Gate, GateRecord, Learning};
+pub use verify::{verify, Findings};
 
 /// Everything that decides what a training folder computes. Stored in
 /// `DIR/train.json`; a resumed trainer uses it unchanged.
@@ -449,6 +453,7 @@ pub fn train(
             threads,
             reason: e.to_string(),
         })?;
+    status::write_session(dir, generations, threads)?;
     let trainer = Generations {
         dir,
         config: &config,

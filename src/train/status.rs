@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::folder::{generation_dir, read_config, read_json};
+use super::folder::{generation_dir, read_config, read_json, write_json};
 use super::learning::{champion_path, Champion};
 use super::{generations, Generation, TrainError};
 use crate::folder::holder;
@@ -38,6 +38,51 @@ pub struct TrainStatus {
     /// Mean wall seconds of a finished generation (its master beam, data,
     /// fit and gate).
     pub seconds_per_generation: Option<f64>,
+    /// The generations the latest trainer was asked to have in the folder
+    /// (`--generations`; absent in a folder from before it was recorded).
+    pub target: Option<u32>,
+    /// Seconds to that target at the mean pace: the generations still to
+    /// finish, less the time the one in progress has run when a trainer
+    /// holds the folder (`None` without a target or a finished generation).
+    pub eta_s: Option<f64>,
+}
+
+/// The latest trainer's session (`session.json`): what `status` reads the
+/// target and the time the generation in progress has run from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Session {
+    /// The generations to have in the folder when done.
+    pub generations: u32,
+    /// Its threads.
+    pub threads: usize,
+    /// When it began, in seconds since the Unix epoch.
+    pub started_unix_s: f64,
+}
+
+fn session_path(dir: &Path) -> std::path::PathBuf {
+    dir.join("session.json")
+}
+
+fn now_unix_s() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// Records a trainer beginning now, to have `generations` in the folder.
+pub(super) fn write_session(
+    dir: &Path,
+    generations: u32,
+    threads: usize,
+) -> Result<(), TrainError> {
+    write_json(
+        &session_path(dir),
+        &Session {
+            generations,
+            threads,
+            started_unix_s: now_unix_s(),
+        },
+    )
 }
 
 /// The status of the training folder `dir`.
@@ -89,6 +134,26 @@ pub fn status(dir: &Path) -> Result<TrainStatus, TrainError> {
                 + g.gate.as_ref().map_or(0.0, |x| x.seconds)
         })
         .collect();
+    let per = (!seconds.is_empty()).then(|| seconds.iter().sum::<f64>() / seconds.len() as f64);
+    let session: Option<Session> = read_json(&session_path(dir))?;
+    let target = session.as_ref().map(|s| s.generations);
+    let eta_s = match (&session, per) {
+        (Some(s), Some(per)) => {
+            let left = s.generations.saturating_sub(done.len() as u32);
+            // The generation in progress has run since the later of the
+            // session's start and the last generation's end.
+            let last_end = done.last().and_then(|g| {
+                fs_modified(&generation_dir(dir, g.generation).join("generation.json"))
+            });
+            let began = last_end.map_or(s.started_unix_s, |t| t.max(s.started_unix_s));
+            let running = match held.is_some() && left > 0 {
+                true => (now_unix_s() - began).clamp(0.0, per),
+                false => 0.0,
+            };
+            Some((f64::from(left) * per - running).max(0.0))
+        }
+        _ => None,
+    };
     Ok(TrainStatus {
         learning: config.learning.is_some(),
         running: held.is_some(),
@@ -98,7 +163,14 @@ pub fn status(dir: &Path) -> Result<TrainStatus, TrainError> {
         in_progress,
         step,
         targets_done,
-        seconds_per_generation: (!seconds.is_empty())
-            .then(|| seconds.iter().sum::<f64>() / seconds.len() as f64),
+        seconds_per_generation: per,
+        target,
+        eta_s,
     })
+}
+
+/// When `path` was last written, in seconds since the Unix epoch.
+fn fs_modified(path: &Path) -> Option<f64> {
+    let t = std::fs::metadata(path).ok()?.modified().ok()?;
+    Some(t.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs_f64())
 }

@@ -10,7 +10,10 @@
 //! - `driver`: CMA-ES over the named weights, resumed from the log;
 //! - `plot`: the folder's picture;
 //! - `status`: the folder at a glance (`hatetris status`), read from its
-//!   files alone.
+//!   files alone;
+//! - `verify`: the whole folder checked (`hatetris verify`): the log
+//!   against the settings, the best weights against the log, the
+//!   reference game's run.
 //!
 //! `tune` builds on `search` (the reference game, the small search) and on
 //! the folder tools, not on `train`.
@@ -20,6 +23,7 @@ mod fitness;
 mod folder;
 mod plot;
 pub mod status;
+mod verify;
 
 use crate::folder::{FolderError, IoError};
 use crate::run::keyframes::KeyframeError;
@@ -32,6 +36,7 @@ pub use fitness::{
 };
 pub use folder::{best_path, evaluations, settings_path, Evaluation, Session, TuneSettings};
 pub use plot::draw as redraw;
+pub use verify::{verify, Findings};
 
 /// The scale of every tuned weight: one CMA-ES unit is this much cost
 /// (the 86-record weights' enclosed-hole, surface and erasability weight).

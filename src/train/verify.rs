@@ -1,0 +1,274 @@
+//! Checking a whole training folder (`hatetris verify DIR` on a training
+//! folder): every file a resume or a later generation reads, read in full,
+//! and what the summaries record held against the files they summarise,
+//! reported as a list of problems rather than stopping at the first.
+//!
+//! Per finished generation: `generation.json` names its own generation;
+//! `master.json` is the master beam the summary records, and the master
+//! beam's run folder (when it was not taken over) passes the run check
+//! ([`crate::search::verify`]); `samples.bin`, `targets.bin` and (when
+//! present) `died.bin` decode, hold one record per sample, and as many
+//! samples as the summary says; `net.f32` loads and `net.nnue` is its
+//! quantisation, byte for byte; with the learning loop, `gate.json` agrees
+//! with the summary's gate figures and its verdict with its own figures.
+//! Then `champion.json` names the champion the gates on disk make, and
+//! every line of `log.jsonl` parses. A generation in progress is a note,
+//! as are temporary files a kill left (the next run removes them).
+
+use std::path::Path;
+
+use super::data;
+use super::folder::{generation_dir, generations, log_path, read_config, read_json};
+use super::learning::{champion_path, Champion, GateRecord};
+use super::{Generation, Master, TrainError};
+use crate::folder::atomic;
+use crate::nnue::{Net, QuantNet};
+
+/// What [`verify`] found.
+#[derive(Clone, Debug, Default)]
+pub struct Findings {
+    /// Finished generations checked.
+    pub generations: u32,
+    /// Samples read (every generation's).
+    pub samples: u64,
+    /// What is wrong: a file that does not read, or disagrees with the
+    /// summary that records it.
+    pub problems: Vec<String>,
+    /// What is odd but harmless (a generation in progress, temporaries).
+    pub notes: Vec<String>,
+}
+
+impl Findings {
+    /// Whether nothing is wrong.
+    pub fn is_ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Checks the training folder `dir`. Only a folder without readable
+/// settings is an `Err`; everything else is in the findings.
+pub fn verify(dir: &Path) -> Result<Findings, TrainError> {
+    let config = read_config(dir)?.ok_or_else(|| TrainError::Config {
+        path: super::config_path(dir),
+        why: "not a training folder (no train.json)".into(),
+    })?;
+    let mut found = Findings::default();
+    let done = match generations(dir) {
+        Ok(done) => done,
+        Err(e) => {
+            found.problems.push(e.to_string());
+            return Ok(found);
+        }
+    };
+    found.generations = done.len() as u32;
+    let mut champion = None;
+    for (g, summary) in done.iter().enumerate() {
+        let g = g as u32;
+        let gen = generation_dir(dir, g);
+        let name = format!("gen-{g:03}");
+        let mut problem = |what: String| found.problems.push(format!("{name}: {what}"));
+        if summary.generation != g {
+            problem(format!(
+                "generation.json names generation {}",
+                summary.generation
+            ));
+        }
+        check_master(&gen, &summary.master, &mut problem);
+        found.samples += check_data(&gen, summary, &mut problem);
+        check_nets(&gen, &mut problem);
+        if config.learning.is_some() {
+            match read_json::<GateRecord>(&gen.join("gate.json")) {
+                Ok(Some(gate)) => {
+                    check_gate(g, &gate, summary, champion, &mut problem);
+                    champion = gate.champion_after();
+                }
+                Ok(None) => {
+                    problem("no gate.json, though the folder runs the learning loop".into())
+                }
+                Err(e) => problem(e.to_string()),
+            }
+        }
+    }
+    if config.learning.is_some() {
+        match read_json::<Champion>(&champion_path(dir)) {
+            Ok(Some(c)) if c.generation != champion => found.problems.push(format!(
+                "champion.json names {}, but the gates on disk make {} the champion",
+                who(c.generation),
+                who(champion)
+            )),
+            Ok(Some(c)) if !dir.join(&c.net).exists() => found.problems.push(format!(
+                "champion.json names {}, which is missing",
+                c.net.display()
+            )),
+            Ok(_) => {}
+            Err(e) => found.problems.push(e.to_string()),
+        }
+    }
+    if let Err(e) = crate::folder::json::read_lines::<serde_json::Value>(&log_path(dir)) {
+        found.problems.push(e.to_string());
+    }
+    let next = generation_dir(dir, found.generations);
+    if next.is_dir() {
+        found.notes.push(format!(
+            "gen-{:03} is in progress (the next run goes on with it)",
+            found.generations
+        ));
+    }
+    found.notes.extend(temporaries(dir));
+    Ok(found)
+}
+
+/// "generation 4" or "the start net".
+fn who(g: Option<u32>) -> String {
+    match g {
+        Some(g) => format!("generation {g}"),
+        None => "the start net".into(),
+    }
+}
+
+fn check_master(gen: &Path, summary: &Master, problem: &mut impl FnMut(String)) {
+    match read_json::<Master>(&gen.join("master.json")) {
+        Ok(Some(m)) if m != *summary => {
+            problem("master.json differs from the master beam generation.json records".into())
+        }
+        Ok(Some(_)) => {}
+        Ok(None) => problem("no master.json".into()),
+        Err(e) => problem(e.to_string()),
+    }
+    let run = gen.join("master");
+    if summary.reused_from.is_none() && run.join("manifest.json").exists() {
+        match crate::search::verify(&run) {
+            Ok(f) => {
+                for p in f.problems {
+                    problem(format!("master beam: {p}"));
+                }
+            }
+            Err(e) => problem(format!("master beam: {e}")),
+        }
+    }
+}
+
+/// Checks the data files; the samples read.
+fn check_data(gen: &Path, summary: &Generation, problem: &mut impl FnMut(String)) -> u64 {
+    let samples = match data::load_samples(&gen.join("samples.bin")) {
+        Ok(s) => s.len(),
+        Err(e) => {
+            problem(e.to_string());
+            return 0;
+        }
+    };
+    if samples != summary.samples {
+        problem(format!(
+            "samples.bin holds {samples} samples, generation.json records {}",
+            summary.samples
+        ));
+    }
+    for file in ["targets.bin", "died.bin"] {
+        let path = gen.join(file);
+        if file == "died.bin" && !path.exists() {
+            continue;
+        }
+        match data::load_targets(&path) {
+            Ok(t) if t.len() != samples => problem(format!(
+                "{file} holds {} records for {samples} samples",
+                t.len()
+            )),
+            Ok(_) => {}
+            Err(e) => problem(e.to_string()),
+        }
+    }
+    samples as u64
+}
+
+fn check_nets(gen: &Path, problem: &mut impl FnMut(String)) {
+    let net = match Net::load(&gen.join("net.f32")) {
+        Ok(n) => n,
+        Err(e) => return problem(e.to_string()),
+    };
+    let quant = match QuantNet::load(&gen.join("net.nnue")) {
+        Ok(q) => q,
+        Err(e) => return problem(e.to_string()),
+    };
+    match QuantNet::from_net(&net) {
+        Ok(made) if made.to_bytes() != quant.to_bytes() => {
+            problem("net.nnue is not net.f32's quantisation".into())
+        }
+        Ok(_) => {}
+        Err(e) => problem(format!("net.f32 does not quantise: {e}")),
+    }
+}
+
+fn check_gate(
+    g: u32,
+    gate: &GateRecord,
+    summary: &Generation,
+    champion: Option<u32>,
+    problem: &mut impl FnMut(String),
+) {
+    if gate.generation != g {
+        problem(format!("gate.json names generation {}", gate.generation));
+    }
+    if gate.champion != champion {
+        problem(format!(
+            "gate.json measured against {}, but the earlier gates make {} the champion",
+            who(gate.champion),
+            who(champion)
+        ));
+    }
+    let (c, h) = (&gate.candidate, &gate.champion_figures);
+    // More pieces in all decides; a tie goes to the lines, which the
+    // record keeps as means only, so a tie is not checked here.
+    let wins = match c.pieces.cmp(&h.pieces) {
+        std::cmp::Ordering::Greater => Some(true),
+        std::cmp::Ordering::Less => Some(false),
+        std::cmp::Ordering::Equal => None,
+    };
+    if wins.is_some_and(|w| w != gate.kept) {
+        problem(format!(
+            "gate.json's verdict ({}) disagrees with its figures ({} pieces in all against {})",
+            if gate.kept { "kept" } else { "not kept" },
+            c.pieces,
+            h.pieces
+        ));
+    }
+    match &summary.gate {
+        Some(f)
+            if f.kept != gate.kept
+                || f.champion != gate.champion_after()
+                || f.candidate_pieces != c.pieces_mean
+                || f.champion_pieces != h.pieces_mean =>
+        {
+            problem("generation.json's gate figures differ from gate.json".into())
+        }
+        Some(_) => {}
+        None => problem("generation.json records no gate".into()),
+    }
+}
+
+/// Temporary files anywhere in the folder's first two levels.
+fn temporaries(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut look = |d: &Path| {
+        let Ok(entries) = std::fs::read_dir(d) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if atomic::is_temporary(&name) {
+                out.push(format!(
+                    "{} is a temporary file a kill left (the next run removes it)",
+                    e.path().display()
+                ));
+            }
+        }
+    };
+    look(dir);
+    for g in 0.. {
+        let gen = generation_dir(dir, g);
+        if !gen.is_dir() {
+            break;
+        }
+        look(&gen);
+    }
+    out
+}

@@ -1,0 +1,175 @@
+//! Checking a whole tuning folder (`hatetris verify DIR` on a tuning
+//! folder): every line of the evaluations log, the best weights against
+//! the log, and the reference game's run folder, reported as a list of
+//! problems rather than stopping at the first.
+//!
+//! Each evaluation must be numbered in order, its weights must be exactly
+//! the settings' weights at its point (what the resumed tuner would
+//! measure), and its mean and spread those of its starts' lines. The best
+//! (the highest mean, the earliest of a tie) must be what `best.json`
+//! holds and `best.toml` reads as. The reference game's folder passes the
+//! run check ([`crate::search::verify`]). A torn last line of the log is a
+//! note: the next tuner rewrites the log without it.
+
+use std::path::Path;
+
+use super::folder::{log_path, Evaluation};
+use super::{best_path, settings_path, TuneError, TuneSettings};
+use crate::folder::json;
+use crate::heuristic::Weights;
+use crate::stats::{mean_sd, Divisor};
+
+/// What [`verify`] found.
+#[derive(Clone, Debug, Default)]
+pub struct Findings {
+    /// Evaluations in the log.
+    pub evaluations: usize,
+    /// What is wrong.
+    pub problems: Vec<String>,
+    /// What is odd but harmless.
+    pub notes: Vec<String>,
+}
+
+impl Findings {
+    /// Whether nothing is wrong.
+    pub fn is_ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Checks the tuning folder `dir`. Only a folder without readable
+/// settings is an `Err`; everything else is in the findings.
+pub fn verify(dir: &Path) -> Result<Findings, TuneError> {
+    let spath = settings_path(dir);
+    let settings: TuneSettings = json::read(&spath)?
+        .ok_or_else(|| TuneError::Config(format!("{}: not a tuning folder", spath.display())))?;
+    let mut found = Findings::default();
+    let lpath = log_path(dir);
+    let text = match std::fs::read_to_string(&lpath) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => {
+            found.problems.push(format!("{}: {e}", lpath.display()));
+            return Ok(found);
+        }
+    };
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut best: Option<Evaluation> = None;
+    for (i, line) in lines.iter().enumerate() {
+        let e: Evaluation = match serde_json::from_str(line) {
+            Ok(e) => e,
+            Err(_) if i + 1 == lines.len() && !line.ends_with('\n') => {
+                found.notes.push(format!(
+                    "{}: a torn last line (the next tuner drops it)",
+                    lpath.display()
+                ));
+                break;
+            }
+            Err(err) => {
+                found
+                    .problems
+                    .push(format!("{} line {}: {err}", lpath.display(), i + 1));
+                continue;
+            }
+        };
+        check_evaluation(i, &e, &settings, &mut found);
+        found.evaluations += 1;
+        if best
+            .as_ref()
+            .is_none_or(|b| e.measured.mean > b.measured.mean)
+        {
+            best = Some(e);
+        }
+    }
+    if let Some(best) = &best {
+        check_best(dir, best, &mut found.problems);
+    }
+    let reference = dir.join("reference");
+    if reference.join("manifest.json").exists() {
+        match crate::search::verify(&reference) {
+            Ok(f) => found.problems.extend(
+                f.problems
+                    .into_iter()
+                    .map(|p| format!("reference game: {p}")),
+            ),
+            Err(e) => found.problems.push(format!("reference game: {e}")),
+        }
+    }
+    Ok(found)
+}
+
+fn check_evaluation(i: usize, e: &Evaluation, settings: &TuneSettings, found: &mut Findings) {
+    let mut problem = |what: String| found.problems.push(format!("evaluation {i}: {what}"));
+    if e.index != i {
+        problem(format!("numbered {}", e.index));
+    }
+    if e.x.len() != settings.terms.len() {
+        problem(format!(
+            "a point of {} values for {} tuned weights",
+            e.x.len(),
+            settings.terms.len()
+        ));
+    } else {
+        let at = settings.weights_at(&e.x);
+        if !same_bits(&e.weights, &at) {
+            match close(&e.weights, &at) {
+                // Tuners before the start point was made exact computed
+                // its weights as `(w / UNIT) * UNIT`, an ulp off.
+                true => found.notes.push(format!(
+                    "evaluation {i}: its weights are the settings' at its point but for rounding (a folder from before exact start weights)"
+                )),
+                false => problem("its weights are not the settings' weights at its point".into()),
+            }
+        }
+    }
+    let mut problem = |what: String| found.problems.push(format!("evaluation {i}: {what}"));
+    let lines: Vec<f64> = e
+        .measured
+        .per_start
+        .iter()
+        .map(|r| f64::from(r.lines))
+        .collect();
+    let (mean, _) = mean_sd(&lines, Divisor::Sample);
+    if lines.is_empty() || mean.to_bits() != e.measured.mean.to_bits() {
+        problem(format!(
+            "its mean, {}, is not its starts' mean, {mean}",
+            e.measured.mean
+        ));
+    }
+}
+
+fn same_bits(a: &Weights, b: &Weights) -> bool {
+    crate::heuristic::WEIGHT_NAMES.iter().all(|n| {
+        let (x, y) = (a.get(n).expect("a name"), b.get(n).expect("a name"));
+        x.to_bits() == y.to_bits()
+    })
+}
+
+/// Equal to within a few ulps.
+fn close(a: &Weights, b: &Weights) -> bool {
+    crate::heuristic::WEIGHT_NAMES.iter().all(|n| {
+        let (x, y) = (a.get(n).expect("a name"), b.get(n).expect("a name"));
+        (x - y).abs() <= 1e-12 * x.abs().max(y.abs())
+    })
+}
+
+fn check_best(dir: &Path, best: &Evaluation, problems: &mut Vec<String>) {
+    match json::read::<Evaluation>(&dir.join("best.json")) {
+        Ok(Some(b)) if b.index != best.index => problems.push(format!(
+            "best.json holds evaluation {}, the log's best is evaluation {}",
+            b.index, best.index
+        )),
+        Ok(Some(_)) => {}
+        Ok(None) => problems.push("no best.json, though the log has evaluations".into()),
+        Err(e) => problems.push(e.to_string()),
+    }
+    let path = best_path(dir);
+    match Weights::load(&path) {
+        Ok(w) if !same_bits(&w, &best.weights) => problems.push(format!(
+            "{} does not hold the best evaluation's weights",
+            path.display()
+        )),
+        Ok(_) => {}
+        Err(e) => problems.push(format!("{}: {e}", path.display())),
+    }
+}
