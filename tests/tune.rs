@@ -262,6 +262,7 @@ fn the_start_point_is_the_start_weights_exactly() {
         sigma: 0.3,
         population: None,
         seed: 1,
+        net: None,
     };
     let at = settings.weights_at(&settings.x0());
     for name in hatetris::heuristic::WEIGHT_NAMES {
@@ -275,4 +276,111 @@ fn the_start_point_is_the_start_weights_exactly() {
     // misses by an ulp.
     let holes = Weights::default().get("holes").unwrap();
     assert_ne!((holes / tune::UNIT) * tune::UNIT, holes);
+}
+
+/// `tune --net`: a net's output layer tuned through the same fitness; a
+/// tuner cut short resumes to the net of one never stopped, the best net
+/// is one `search --net` reads, `verify` checks it against the log, and
+/// its point at the start is the start net to the bit.
+#[test]
+fn a_net_is_tuned_and_resumes_to_the_net_of_a_tuner_never_stopped() {
+    use hatetris::nnue::{Layout, Net};
+    let files = tempfile::tempdir().unwrap();
+    let start = files.path().join("start.f32");
+    let net = Net::new(8, Layout::Shared, -0.5, 7).unwrap();
+    net.save(&start).unwrap();
+    let start_arg = start.to_str().unwrap();
+    let small = [
+        "--net",
+        start_arg,
+        "--width",
+        "30",
+        "--starts",
+        "2",
+        "--pieces",
+        "8",
+        "--population",
+        "3",
+        "--terms",
+        "out.0,out.3,line_weight",
+        "--threads",
+        "2",
+    ];
+    let whole = tempfile::tempdir().unwrap();
+    let o = tune_in(whole.path(), "7", &small);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("best net:"), "{}", stdout(&o));
+    let cut = tempfile::tempdir().unwrap();
+    let o = tune_in(cut.path(), "4", &small);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = tune_in(cut.path(), "7", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let best = |d: &Path| std::fs::read(tune::net::best_paths(d).0).unwrap();
+    assert_eq!(best(whole.path()), best(cut.path()));
+    // The start point is the start net, bit for bit.
+    let terms: Vec<String> = ["out.0", "out.3", "line_weight"].map(String::from).to_vec();
+    let x0 = tune::net::x0(&net, &terms);
+    assert!(tune::net::at(&net, &terms, &x0) == net);
+    // `verify`, then a best net that is not the log's best.
+    let dir = whole.path().to_str().unwrap();
+    let o = hatetris(&["verify", dir], None);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let nnue = tune::net::best_paths(whole.path()).1;
+    let run = files.path().join("run");
+    let o = hatetris(
+        &[
+            "search",
+            "--net",
+            nnue.to_str().unwrap(),
+            "--width",
+            "20",
+            "--max-depth",
+            "5",
+            "-q",
+            "--out",
+            run.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    Net::new(8, Layout::Shared, -0.5, 99)
+        .unwrap()
+        .save(&tune::net::best_paths(whole.path()).0)
+        .unwrap();
+    let o = hatetris(&["verify", dir], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("does not hold the best evaluation's net"));
+    // Bad input: a quantised net, an unknown term; nothing written.
+    let fresh = tempfile::tempdir().unwrap();
+    let new_dir = fresh.path().join("t");
+    let o = hatetris(
+        &[
+            "tune",
+            new_dir.to_str().unwrap(),
+            "--net",
+            nnue.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not a training net"), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    let o = hatetris(
+        &[
+            "tune",
+            new_dir.to_str().unwrap(),
+            "--net",
+            start_arg,
+            "--terms",
+            "out.8",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("unknown net term `out.8`"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!new_dir.exists());
 }

@@ -62,9 +62,10 @@ pub enum Command {
     /// picture). A killed trainer goes on when run again on the folder.
     #[command(after_help = EXAMPLES_TRAIN)]
     Train(TrainArgs),
-    /// Tune the heuristic's weights with CMA-ES in a folder (a killed tuner
-    /// goes on when run again on it); the best weights so far are always in
-    /// DIR/best.toml, which `search --weights` reads.
+    /// Tune the heuristic's weights, or with --net a net's output layer,
+    /// with CMA-ES in a folder (a killed tuner goes on when run again on
+    /// it); the best so far is always in DIR/best.toml, which `search
+    /// --weights` reads, or DIR/best.nnue, which `search --net` reads.
     #[command(after_help = EXAMPLES_TUNE)]
     Tune(TuneArgs),
     /// The tuner's fitness for two or more weights files side by side, with
@@ -107,7 +108,8 @@ Examples:
   hatetris tune runs/tune --width 10000 --quiescent --budget 400
   hatetris tune runs/tune --budget 600              go on with a larger budget
   hatetris compare --weights data/weights/dnf-86.toml --weights runs/tune/best.toml --width 10000 --quiescent
-  hatetris search --weights runs/tune/best.toml --width 10000 --quiescent";
+  hatetris search --weights runs/tune/best.toml --width 10000 --quiescent
+  hatetris tune runs/tune-net --net data/nets/best.f32 --quiescent --width 2000 --budget 100";
 
 /// `hatetris bench strength --help`'s examples.
 const EXAMPLES_STRENGTH: &str = "\
@@ -892,10 +894,18 @@ pub struct TuneArgs {
     #[command(flatten)]
     pub fitness: FitnessArgs,
     /// The weights to start from (default: the 86-record weights).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "net")]
     pub weights: Option<PathBuf>,
+    /// Tune this training net (a .f32 file, as `train` writes beside each
+    /// net.nnue) instead of the weights: its output weights `out.0` …
+    /// (and, named in --terms, `line_weight`), each in units of the output
+    /// weights' root mean square. The folder keeps a copy.
+    #[arg(long, value_name = "FILE.f32")]
+    pub net: Option<PathBuf>,
     /// The weights to tune, comma-separated (names as in the weights file,
-    /// `erasability.S` for one piece) [default: every weight].
+    /// `erasability.S` for one piece; with --net, `out.K` and
+    /// `line_weight`) [default: every weight; with --net, every output
+    /// weight].
     #[arg(long, value_delimiter = ',')]
     pub terms: Option<Vec<String>>,
     /// Evaluations in all, the start weights' included [default: 200; a
@@ -903,7 +913,8 @@ pub struct TuneArgs {
     #[arg(long)]
     pub budget: Option<usize>,
     /// CMA-ES's first step size, in units of 83.7646 (the 86-record
-    /// weights' magnitude) [default: 0.3].
+    /// weights' magnitude), or with --net of each term's unit [default:
+    /// 0.3; with --net, 0.1].
     #[arg(long)]
     pub sigma: Option<f64>,
     /// Candidates per generation [default: CMA-ES's, 4 + 3 ln(dimension)].

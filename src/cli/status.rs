@@ -260,7 +260,7 @@ fn describe_tuning(dir: &str, s: &TuneStatus) -> String {
             b.evaluation,
             b.generation,
             s.start_mean
-                .map_or(String::new(), |m| format!(", the start weights {m:.2}")),
+                .map_or(String::new(), |m| format!(", the start {m:.2}")),
             b.weights.display()
         );
     }

@@ -11,6 +11,7 @@ use anyhow::{bail, Context, Result};
 use hatetris::evaluate::Evaluator;
 use hatetris::heuristic::{Knewjade, Weights, WEIGHT_NAMES};
 use hatetris::launch::{self, EvaluatorSpec};
+use hatetris::nnue::Net;
 use hatetris::stats::{mean_sd, Divisor};
 use hatetris::tune::{
     self, Evaluation, Fitness, FitnessBeam, FitnessSettings, TuneObserver, TuneSettings,
@@ -29,6 +30,9 @@ const DEFAULT_STARTS: usize = 4;
 const DEFAULT_PIECES: u32 = 10_000;
 const DEFAULT_BUDGET: usize = 200;
 const DEFAULT_SIGMA: f64 = 0.3;
+/// A net's terms are in units of their root mean square: a tenth of it is
+/// already a real change to every hidden unit's say.
+const DEFAULT_NET_SIGMA: f64 = 0.1;
 
 fn fitness_settings(a: &FitnessArgs) -> FitnessSettings {
     FitnessSettings {
@@ -107,7 +111,8 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
             || a.seed.is_some_and(|v| v != s.seed)
             || a.population.is_some_and(|v| Some(v) != s.population)
             || a.terms.as_ref().is_some_and(|t| *t != s.terms)
-            || a.weights.is_some();
+            || a.weights.is_some()
+            || a.net.is_some();
         if changed {
             bail!(
                 "{} is a tuning folder already: it goes on with its own settings ({}); only --budget and --threads may be given",
@@ -115,13 +120,31 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
                 spath.display()
             );
         }
-        s
+        (s, None)
     } else {
         let fitness = fitness_settings(&a.fitness);
         check_fitness(&fitness)?;
-        let terms = match &a.terms {
-            Some(t) => t.clone(),
-            None => WEIGHT_NAMES.iter().map(|s| s.to_string()).collect(),
+        let net = match &a.net {
+            Some(path) => {
+                let bytes = std::fs::read(path)
+                    .with_context(|| format!("{}: cannot read", path.display()))?;
+                let net = Net::from_bytes(&bytes).with_context(|| {
+                    format!(
+                        "{}: not a training net (--net takes the .f32 file `train` writes beside each net.nnue)",
+                        path.display()
+                    )
+                })?;
+                if fitness.jitter > 1 {
+                    bail!("--jitter moves a weights file's weights; it does not apply to --net");
+                }
+                Some((net, tune::net_digest(&bytes)))
+            }
+            None => None,
+        };
+        let terms = match (&a.terms, &net) {
+            (Some(t), _) => t.clone(),
+            (None, Some((net, _))) => tune::net::default_terms(net),
+            (None, None) => WEIGHT_NAMES.iter().map(|s| s.to_string()).collect(),
         };
         if a.sigma.is_some_and(|v| !(v.is_finite() && v > 0.0)) {
             bail!("--sigma must be a positive number");
@@ -129,15 +152,21 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
         if a.population.is_some_and(|p| p < 2) {
             bail!("--population must be at least 2");
         }
-        TuneSettings {
+        let settings = TuneSettings {
             fitness,
             terms,
             initial: launch::weights_or_default(a.weights.as_deref())?,
-            sigma: a.sigma.unwrap_or(DEFAULT_SIGMA),
+            sigma: a.sigma.unwrap_or(match net {
+                Some(_) => DEFAULT_NET_SIGMA,
+                None => DEFAULT_SIGMA,
+            }),
             population: a.population,
             seed: a.seed.unwrap_or(1),
-        }
+            net: net.as_ref().map(|(_, digest)| digest.clone()),
+        };
+        (settings, net.map(|(n, _)| n))
     };
+    let (settings, net) = settings;
     check_beams(settings.fitness.width, threads, a.fitness.force)?;
     let budget = a.budget.unwrap_or(DEFAULT_BUDGET);
     if budget < 2 {
@@ -157,7 +186,7 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
         "{elapsed_precise} [{bar:30}] {pos}/{len} evaluations, ETA {eta} · {msg}",
         "playing the reference game",
     );
-    let tuned = tune::tune(&a.dir, &settings, budget, threads, &progress)?;
+    let tuned = tune::tune(&a.dir, &settings, net.as_ref(), budget, threads, &progress)?;
     progress.bar.clear();
     let show = |e: &Evaluation| {
         let lines: Vec<String> = e
@@ -173,9 +202,21 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
             lines.join(" ")
         )
     };
-    let best_path = tune::best_path(&a.dir);
+    let (best_path, flag, key) = match settings.net {
+        Some(_) => (tune::net::best_paths(&a.dir).1, "net", "best_net"),
+        None => (tune::best_path(&a.dir), "weights", "best_weights"),
+    };
+    let what = format!("best {flag}: {}", best_path.display());
     let lines = [
-        format!("start weights: {}", show(&tuned.start)),
+        format!(
+            "{} {}",
+            if flag == "net" {
+                "start net:    "
+            } else {
+                "start weights:"
+            },
+            show(&tuned.start)
+        ),
         format!(
             "best:          {} at evaluation {}",
             show(&tuned.best),
@@ -186,8 +227,9 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
             tuned.evaluations, tuned.stopped
         ),
         format!(
-            "best weights: {} (search with --weights {}{})",
-            best_path.display(),
+            "{} (search with --{} {}{})",
+            what,
+            flag,
             best_path.display(),
             match settings.fitness.quiescent {
                 Some(q) => format!(" --quiescent {q}"),
@@ -217,7 +259,7 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
                 "best": summary(&tuned.best),
                 "evaluations": tuned.evaluations,
                 "stopped": tuned.stopped,
-                "best_weights": best_path.display().to_string(),
+                key: best_path.display().to_string(),
             })
         )?;
     } else {

@@ -18,8 +18,10 @@ use std::time::Instant;
 
 use cmaes::{CMAESOptions, DVector};
 
+use crate::evaluate::Evaluator;
 use crate::folder::FolderLock;
 use crate::heuristic::Knewjade;
+use crate::nnue::Net;
 
 use super::folder::{settle_settings, write_best, write_session, Book};
 use super::{plot, reference_game, Evaluation, Fitness, TuneError, TuneSettings};
@@ -71,28 +73,85 @@ fn stop_reasons(reasons: &[cmaes::TerminationReason]) -> String {
     words.join(", ")
 }
 
+/// The start net of a folder that tunes one: the one given, kept in a new
+/// folder as `start.f32`, or the folder's copy, checked against the digest
+/// the settings record.
+fn start_net(
+    dir: &Path,
+    settings: &TuneSettings,
+    given: Option<&Net>,
+) -> Result<Option<Net>, TuneError> {
+    let Some(digest) = &settings.net else {
+        return Ok(None);
+    };
+    let path = super::net::start_path(dir);
+    if !path.exists() {
+        match given {
+            Some(net) => net.save(&path)?,
+            None => {
+                return Err(TuneError::Config(format!(
+                    "{}: missing (the folder tunes a net and keeps its start there)",
+                    path.display()
+                )))
+            }
+        }
+    }
+    let bytes = std::fs::read(&path).map_err(crate::folder::io(&path))?;
+    if net_digest(&bytes) != *digest {
+        return Err(TuneError::Config(format!(
+            "{}: not the net this folder was started with (digest {})",
+            path.display(),
+            digest
+        )));
+    }
+    Ok(Some(Net::from_bytes(&bytes)?))
+}
+
+/// The digest a tuning folder records of its start net's file.
+pub fn net_digest(bytes: &[u8]) -> String {
+    format!(
+        "{:016x}",
+        crate::folder::fnv1a(crate::folder::FNV_OFFSET, bytes)
+    )
+}
+
 /// Runs (or resumes) the tuner in `dir` until `budget` evaluations (the
 /// start weights' included) are in its log: exactly that many, unless
 /// CMA-ES stops first.
+///
+/// `net`: the start net of a new folder that tunes a net (`settings.net`
+/// holds its digest); a resumed folder reads its own copy.
 pub fn tune(
     dir: &Path,
     settings: &TuneSettings,
+    net: Option<&Net>,
     budget: usize,
     threads: usize,
     observer: &dyn TuneObserver,
 ) -> Result<Tuned, TuneError> {
-    settings.check()?;
     crate::folder::refuse_other(dir, crate::folder::Holds::Tuning)?;
+    // Checked before anything is written (a resumed net folder's terms are
+    // checked against its own net below).
+    if settings.net.is_none() || net.is_some() {
+        settings.check(net)?;
+    }
     let _lock = FolderLock::take(dir)?;
+    let start_net = start_net(dir, settings, net)?;
+    let start_net = start_net.as_ref();
+    settings.check(start_net)?;
     settle_settings(dir, settings)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| TuneError::Config(format!("cannot start {threads} threads: {e}")))?;
-    let start_eval = Knewjade::new(settings.initial, settings.fitness.quiescent);
+    let quiescent = settings.fitness.quiescent;
+    let start_eval: Box<dyn Evaluator + Send> = match start_net {
+        Some(n) => super::net::evaluator_of(n, quiescent)?,
+        None => Box::new(Knewjade::new(settings.initial, quiescent)),
+    };
     let game = reference_game(
         &dir.join("reference"),
-        &start_eval,
+        &*start_eval,
         settings.fitness.width,
         threads,
     )?;
@@ -109,9 +168,24 @@ pub fn tune(
         if let Some(e) = lock().get(x) {
             return e.clone();
         }
-        let weights = settings.weights_at(x);
         let clock = Instant::now();
-        let measured = fitness.measure(&weights);
+        let (weights, net, measured) = match start_net {
+            None => {
+                let w = settings.weights_at(x);
+                (Some(w), None, fitness.measure(&w))
+            }
+            Some(start) => {
+                let n = super::net::at(start, &settings.terms, x);
+                let measured = match super::net::evaluator_of(&n, quiescent) {
+                    Ok(e) => fitness.measure_evaluator(&*e),
+                    Err(err) => {
+                        fail(err);
+                        fitness.nothing()
+                    }
+                };
+                (None, Some(n), measured)
+            }
+        };
         let mut b = lock();
         let e = Evaluation {
             index: b.next_index,
@@ -121,13 +195,17 @@ pub fn tune(
             measured,
             seconds: clock.elapsed().as_secs_f64(),
         };
+        if e.measured.per_start.is_empty() {
+            // Not measured (the tuner stops on its error): not logged.
+            return e;
+        }
         b.next_index += 1;
         let improved = b.improves(&e);
         if let Err(err) = b.add(&e) {
             fail(err.into());
         }
         if improved {
-            if let Err(err) = write_best(dir, &e) {
+            if let Err(err) = write_best(dir, &e, net.as_ref()) {
                 fail(err);
             }
         }
@@ -139,7 +217,7 @@ pub fn tune(
         e
     };
     // The start weights first: the "before" of the note.
-    let x0 = settings.x0();
+    let x0 = settings.start_point(start_net);
     let start = pool.install(|| evaluate(&x0, 0));
     observer.evaluated(&start, true, lock().len(), budget);
     let objective = |x: &DVector<f64>| -> f64 {

@@ -198,6 +198,16 @@ impl Fitness {
         self.measure_copies(1, |_| eval)
     }
 
+    /// A measure of nothing: every start at 0 lines (a candidate that
+    /// could not be measured, when the tuner stops on its error).
+    pub fn nothing(&self) -> Measured {
+        Measured {
+            per_start: Vec::new(),
+            mean: 0.0,
+            sd: 0.0,
+        }
+    }
+
     /// `copies` beams per start, copy `k` ranked by `eval(k)`.
     fn measure_copies<E: Evaluator>(
         &self,

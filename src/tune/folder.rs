@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::folder::atomic::write_atomic;
 use crate::folder::{self, io, json, IoError};
 use crate::heuristic::{Weights, WEIGHT_NAMES};
+use crate::nnue::{Net, QuantNet};
 
 use super::{FitnessSettings, Measured, TuneError, UNIT};
 
@@ -44,15 +45,25 @@ pub struct TuneSettings {
     pub population: Option<usize>,
     /// CMA-ES's seed.
     pub seed: u64,
+    /// The net tuned instead of the weights (`tune --net`): the FNV-1a
+    /// digest, in hex, of the start net the folder keeps
+    /// ([`super::net::start_path`]); its terms are the net's
+    /// ([`super::net`]). `None`: the heuristic's weights are tuned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub net: Option<String>,
 }
 
 impl TuneSettings {
-    /// Checks the settings.
-    pub fn check(&self) -> Result<(), TuneError> {
+    /// Checks the settings; `net` is the start net of a folder that tunes
+    /// one.
+    pub fn check(&self, net: Option<&Net>) -> Result<(), TuneError> {
         if self.terms.is_empty() {
             return Err(TuneError::Config("no weight to tune".into()));
         }
-        for t in &self.terms {
+        if let Some(net) = net {
+            super::net::check_terms(net, &self.terms)?;
+        }
+        for t in self.terms.iter().filter(|_| net.is_none()) {
             if !WEIGHT_NAMES.contains(&t.as_str()) {
                 return Err(TuneError::Config(format!(
                     "unknown weight `{t}` (known: {})",
@@ -88,7 +99,15 @@ impl TuneSettings {
         w
     }
 
-    /// The start point.
+    /// The start point of a folder that tunes `net`, or the weights.
+    pub fn start_point(&self, net: Option<&Net>) -> Vec<f64> {
+        match net {
+            Some(net) => super::net::x0(net, &self.terms),
+            None => self.x0(),
+        }
+    }
+
+    /// The start point (weights).
     pub fn x0(&self) -> Vec<f64> {
         self.terms
             .iter()
@@ -106,8 +125,10 @@ pub struct Evaluation {
     pub generation: usize,
     /// The point, in [`UNIT`]s.
     pub x: Vec<f64>,
-    /// The weights.
-    pub weights: Weights,
+    /// The weights (absent when a net is tuned: its point `x` and the
+    /// folder's start net make it, [`super::net::at`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights: Option<Weights>,
     /// The fitness.
     pub measured: Measured,
     /// Seconds it took.
@@ -252,16 +273,26 @@ impl Book {
     }
 }
 
-/// Writes `best.toml` and `best.json` for `e`.
-pub(super) fn write_best(dir: &Path, e: &Evaluation) -> Result<(), TuneError> {
-    let path = best_path(dir);
-    let head = format!(
-        "# hatetris tune: evaluation {}, mean {:.3} lines (sd {:.3}) over {} starts\n",
-        e.index,
-        e.measured.mean,
-        e.measured.sd,
-        e.measured.per_start.len()
-    );
-    write_atomic(&path, (head + &e.weights.to_toml()).as_bytes()).map_err(io(&path))?;
+/// Writes the best so far, `e`: its weights as `best.toml`, or its net as
+/// `best.f32` and `best.nnue` (`net`: the evaluation's net), and
+/// `best.json` with its fitness.
+pub(super) fn write_best(dir: &Path, e: &Evaluation, net: Option<&Net>) -> Result<(), TuneError> {
+    if let Some(w) = &e.weights {
+        let path = best_path(dir);
+        let head = format!(
+            "# hatetris tune: evaluation {}, mean {:.3} lines (sd {:.3}) over {} starts\n",
+            e.index,
+            e.measured.mean,
+            e.measured.sd,
+            e.measured.per_start.len()
+        );
+        write_atomic(&path, (head + &w.to_toml()).as_bytes()).map_err(io(&path))?;
+    }
+    if let Some(net) = net {
+        let (f32_path, nnue_path) = super::net::best_paths(dir);
+        let quant = QuantNet::from_net(net)?;
+        net.save(&f32_path)?;
+        quant.save(&nnue_path)?;
+    }
     Ok(json::write(&dir.join("best.json"), e)?)
 }

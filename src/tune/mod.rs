@@ -1,5 +1,6 @@
-//! Tuning the heuristic's weights with CMA-ES (`hatetris tune`), and the
-//! fitness that `hatetris compare` reports for several evaluators.
+//! Tuning the heuristic's weights, or a net's output layer, with CMA-ES
+//! (`hatetris tune`), and the fitness that `hatetris compare` reports for
+//! several evaluators.
 //!
 //! The rooms:
 //! - `fitness`: how well an evaluator plays, from the start wells of one
@@ -7,7 +8,10 @@
 //!   weights, with their jitter copies, or any evaluator (a net);
 //! - `folder`: the tuning folder (settings checked on resume, the
 //!   evaluations log and its cache, the best weights);
-//! - `driver`: CMA-ES over the named weights, resumed from the log;
+//! - `net`: a net as the subject instead of the weights (its output
+//!   layer and line weight as named terms);
+//! - `driver`: CMA-ES over the named weights or net terms, resumed from
+//!   the log;
 //! - `plot`: the folder's picture;
 //! - `status`: the folder at a glance (`hatetris status`), read from its
 //!   files alone;
@@ -21,6 +25,7 @@
 mod driver;
 mod fitness;
 mod folder;
+pub mod net;
 mod plot;
 pub mod status;
 mod verify;
@@ -30,7 +35,7 @@ use crate::run::keyframes::KeyframeError;
 use crate::run::RunError;
 use crate::search::SearchError;
 
-pub use driver::{tune, TuneObserver, Tuned};
+pub use driver::{net_digest, tune, TuneObserver, Tuned};
 pub use fitness::{
     jittered, reference_game, wells_of, Fitness, FitnessBeam, FitnessSettings, Measured, JITTER,
 };
@@ -63,4 +68,7 @@ pub enum TuneError {
     /// Rebuilding the reference game.
     #[error(transparent)]
     Keyframes(#[from] KeyframeError),
+    /// The tuned net: its file, or a candidate that does not quantise.
+    #[error(transparent)]
+    Net(#[from] crate::nnue::NetError),
 }

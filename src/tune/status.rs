@@ -30,7 +30,8 @@ pub struct BestSoFar {
     pub mean: f64,
     /// Their standard deviation.
     pub sd: f64,
-    /// Its weights file (`best.toml`), a file `search --weights` reads.
+    /// Its file: `best.toml`, which `search --weights` reads, or for a
+    /// folder that tunes a net `best.nnue`, which `search --net` reads.
     pub weights: PathBuf,
 }
 
@@ -61,7 +62,7 @@ pub struct TuneStatus {
 /// The status of the tuning folder `dir`.
 pub fn status(dir: &Path) -> Result<TuneStatus, TuneError> {
     let spath = settings_path(dir);
-    json::read::<TuneSettings>(&spath)?
+    let settings = json::read::<TuneSettings>(&spath)?
         .ok_or_else(|| TuneError::Config(format!("{}: not a tuning folder", spath.display())))?;
     let all = evaluations(dir)?;
     let session: Option<Session> = json::read(&session_path(dir))?;
@@ -93,7 +94,10 @@ pub fn status(dir: &Path) -> Result<TuneStatus, TuneError> {
             generation: e.generation,
             mean: e.measured.mean,
             sd: e.measured.sd,
-            weights: best_path(dir),
+            weights: match settings.net {
+                Some(_) => super::net::best_paths(dir).1,
+                None => best_path(dir),
+            },
         }),
         start_mean: all.iter().find(|e| e.index == 0).map(|e| e.measured.mean),
         running: held.is_some(),

@@ -5,9 +5,11 @@
 //!
 //! Each evaluation must be numbered in order, its weights must be exactly
 //! the settings' weights at its point (what the resumed tuner would
-//! measure), and its mean and spread those of its starts' lines. The best
-//! (the highest mean, the earliest of a tie) must be what `best.json`
-//! holds and `best.toml` reads as. The reference game's folder passes the
+//! measure), and its mean that of its starts' lines. The best (the highest
+//! mean, the earliest of a tie) must be what `best.json` holds and
+//! `best.toml` reads as; a folder that tunes a net keeps its start net
+//! (checked against the settings' digest), and `best.f32` must be that
+//! net at the best point and `best.nnue` its quantisation. The reference game's folder passes the
 //! run check ([`crate::search::verify`]). A torn last line of the log is a
 //! note: the next tuner rewrites the log without it.
 
@@ -17,6 +19,7 @@ use super::folder::{log_path, Evaluation};
 use super::{best_path, settings_path, TuneError, TuneSettings};
 use crate::folder::json;
 use crate::heuristic::Weights;
+use crate::nnue::{Net, QuantNet};
 use crate::stats::{mean_sd, Divisor};
 
 /// What [`verify`] found.
@@ -44,6 +47,34 @@ pub fn verify(dir: &Path) -> Result<Findings, TuneError> {
     let settings: TuneSettings = json::read(&spath)?
         .ok_or_else(|| TuneError::Config(format!("{}: not a tuning folder", spath.display())))?;
     let mut found = Findings::default();
+    // A folder that tunes a net: its start net, checked against the
+    // settings' digest.
+    let start = match &settings.net {
+        None => None,
+        Some(digest) => {
+            let path = super::net::start_path(dir);
+            match std::fs::read(&path) {
+                Ok(bytes) if super::net_digest(&bytes) != *digest => {
+                    found.problems.push(format!(
+                        "{}: not the net the folder was started with",
+                        path.display()
+                    ));
+                    return Ok(found);
+                }
+                Ok(bytes) => match Net::from_bytes(&bytes) {
+                    Ok(net) => Some(net),
+                    Err(e) => {
+                        found.problems.push(format!("{}: {e}", path.display()));
+                        return Ok(found);
+                    }
+                },
+                Err(e) => {
+                    found.problems.push(format!("{}: {e}", path.display()));
+                    return Ok(found);
+                }
+            }
+        }
+    };
     let lpath = log_path(dir);
     let text = match std::fs::read_to_string(&lpath) {
         Ok(t) => t,
@@ -72,7 +103,7 @@ pub fn verify(dir: &Path) -> Result<Findings, TuneError> {
                 continue;
             }
         };
-        check_evaluation(i, &e, &settings, &mut found);
+        check_evaluation(i, &e, &settings, start.is_some(), &mut found);
         found.evaluations += 1;
         if best
             .as_ref()
@@ -82,7 +113,11 @@ pub fn verify(dir: &Path) -> Result<Findings, TuneError> {
         }
     }
     if let Some(best) = &best {
-        check_best(dir, best, &mut found.problems);
+        match &start {
+            None => check_best(dir, best, &mut found.problems),
+            Some(net) => check_best_net(dir, best, net, &settings, &mut found.problems),
+        }
+        check_best_json(dir, best, &mut found.problems);
     }
     let reference = dir.join("reference");
     if reference.join("manifest.json").exists() {
@@ -98,21 +133,31 @@ pub fn verify(dir: &Path) -> Result<Findings, TuneError> {
     Ok(found)
 }
 
-fn check_evaluation(i: usize, e: &Evaluation, settings: &TuneSettings, found: &mut Findings) {
+fn check_evaluation(
+    i: usize,
+    e: &Evaluation,
+    settings: &TuneSettings,
+    tunes_net: bool,
+    found: &mut Findings,
+) {
     let mut problem = |what: String| found.problems.push(format!("evaluation {i}: {what}"));
     if e.index != i {
         problem(format!("numbered {}", e.index));
     }
     if e.x.len() != settings.terms.len() {
         problem(format!(
-            "a point of {} values for {} tuned weights",
+            "a point of {} values for {} tuned terms",
             e.x.len(),
             settings.terms.len()
         ));
-    } else {
+    } else if tunes_net {
+        if e.weights.is_some() {
+            problem("weights in a folder that tunes a net".into());
+        }
+    } else if let Some(weights) = &e.weights {
         let at = settings.weights_at(&e.x);
-        if !same_bits(&e.weights, &at) {
-            match close(&e.weights, &at) {
+        if !same_bits(weights, &at) {
+            match close(weights, &at) {
                 // Tuners before the start point was made exact computed
                 // its weights as `(w / UNIT) * UNIT`, an ulp off.
                 true => found.notes.push(format!(
@@ -121,6 +166,8 @@ fn check_evaluation(i: usize, e: &Evaluation, settings: &TuneSettings, found: &m
                 false => problem("its weights are not the settings' weights at its point".into()),
             }
         }
+    } else {
+        problem("no weights".into());
     }
     let mut problem = |what: String| found.problems.push(format!("evaluation {i}: {what}"));
     let lines: Vec<f64> = e
@@ -153,7 +200,7 @@ fn close(a: &Weights, b: &Weights) -> bool {
     })
 }
 
-fn check_best(dir: &Path, best: &Evaluation, problems: &mut Vec<String>) {
+fn check_best_json(dir: &Path, best: &Evaluation, problems: &mut Vec<String>) {
     match json::read::<Evaluation>(&dir.join("best.json")) {
         Ok(Some(b)) if b.index != best.index => problems.push(format!(
             "best.json holds evaluation {}, the log's best is evaluation {}",
@@ -163,9 +210,47 @@ fn check_best(dir: &Path, best: &Evaluation, problems: &mut Vec<String>) {
         Ok(None) => problems.push("no best.json, though the log has evaluations".into()),
         Err(e) => problems.push(e.to_string()),
     }
+}
+
+/// The best net's files against the best evaluation's net.
+fn check_best_net(
+    dir: &Path,
+    best: &Evaluation,
+    start: &Net,
+    settings: &TuneSettings,
+    problems: &mut Vec<String>,
+) {
+    if best.x.len() != settings.terms.len() {
+        return;
+    }
+    let want = super::net::at(start, &settings.terms, &best.x);
+    let (f32_path, nnue_path) = super::net::best_paths(dir);
+    match std::fs::read(&f32_path) {
+        Ok(bytes) if bytes != want.to_bytes() => problems.push(format!(
+            "{} does not hold the best evaluation's net",
+            f32_path.display()
+        )),
+        Ok(_) => {}
+        Err(e) => problems.push(format!("{}: {e}", f32_path.display())),
+    }
+    match (std::fs::read(&nnue_path), QuantNet::from_net(&want)) {
+        (Ok(bytes), Ok(q)) if bytes != q.to_bytes() => problems.push(format!(
+            "{} is not the best net's quantisation",
+            nnue_path.display()
+        )),
+        (Ok(_), Ok(_)) => {}
+        (Err(e), _) => problems.push(format!("{}: {e}", nnue_path.display())),
+        (_, Err(e)) => problems.push(format!("the best net does not quantise: {e}")),
+    }
+}
+
+fn check_best(dir: &Path, best: &Evaluation, problems: &mut Vec<String>) {
+    let Some(weights) = &best.weights else {
+        return;
+    };
     let path = best_path(dir);
     match Weights::load(&path) {
-        Ok(w) if !same_bits(&w, &best.weights) => problems.push(format!(
+        Ok(w) if !same_bits(&w, weights) => problems.push(format!(
             "{} does not hold the best evaluation's weights",
             path.display()
         )),
