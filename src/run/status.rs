@@ -169,25 +169,15 @@ pub fn status(dir: &Path) -> Result<Status, RunError> {
     })
 }
 
-/// Bytes free for an unprivileged user on the file system holding `dir`.
-#[cfg(unix)]
+/// Bytes free for an unprivileged user on the file system holding `dir`:
+/// the disk whose mount point is the longest prefix of the folder's path,
+/// through `sysinfo` (every system it knows).
 fn disk_free(dir: &Path) -> Option<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
-    let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
-    // SAFETY: `path` is a NUL-terminated string and `st` points to memory
-    // for one `statvfs`, which the call fills when it returns 0.
-    let ok = unsafe { libc::statvfs(path.as_ptr(), st.as_mut_ptr()) } == 0;
-    if !ok {
-        return None;
-    }
-    // SAFETY: the call returned 0, so it filled `st`.
-    let st = unsafe { st.assume_init() };
-    #[allow(clippy::unnecessary_cast)] // the field types differ by platform
-    Some(st.f_bavail as u64 * st.f_frsize as u64)
-}
-
-#[cfg(not(unix))]
-fn disk_free(_dir: &Path) -> Option<u64> {
-    None
+    let path = dir.canonicalize().ok()?;
+    let disks = sysinfo::Disks::new_with_refreshed_list();
+    disks
+        .iter()
+        .filter(|d| path.starts_with(d.mount_point()))
+        .max_by_key(|d| d.mount_point().as_os_str().len())
+        .map(|d| d.available_space())
 }

@@ -1,7 +1,9 @@
 //! Memory: the process's as the operating system reports it, for the
 //! per-depth statistics; the machine's, and what a width needs, for the
-//! command line's check before a search. Linux only; elsewhere the figures
-//! are absent.
+//! command line's check before a search. The machine's available memory
+//! comes from `sysinfo` on every system; the process's peak only on Linux
+//! (`sysinfo` reports the current resident set, not its peak), elsewhere
+//! it is absent.
 
 /// The process's peak resident set size (`VmHWM`), in bytes.
 pub fn peak_rss() -> Option<u64> {
@@ -66,17 +68,13 @@ pub fn bytes_needed(width: usize, threads: usize) -> u64 {
         .saturating_add(BASE_BYTES)
 }
 
-/// The memory this process could use now, in bytes: `MemAvailable` from
-/// `/proc/meminfo` (free memory plus what the kernel can reclaim), or
-/// `MemTotal` on kernels without it; `None` when neither can be read.
+/// The memory this process could use now, in bytes: free memory plus
+/// what the system can reclaim (on Linux `MemAvailable`), through
+/// `sysinfo`; `None` when the system does not say.
 pub fn machine_bytes() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let field = |name: &str| -> Option<u64> {
-        let line = info.lines().find(|l| l.starts_with(name))?;
-        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        kb.checked_mul(1024)
-    };
-    field("MemAvailable:").or_else(|| field("MemTotal:"))
+    let mut system = sysinfo::System::new();
+    system.refresh_memory();
+    Some(system.available_memory()).filter(|&b| b > 0)
 }
 
 #[cfg(test)]
