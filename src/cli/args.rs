@@ -582,7 +582,9 @@ pub struct BenchStrengthArgs {
     /// Pieces each start's search plays at most [default: the suite's].
     #[arg(long)]
     pub cap: Option<u32>,
-    /// The suite file.
+    /// The suite file (data/strength/suite-wide.json: 53 starts, about
+    /// 2.7 times the time, for evaluators the default suite cannot tell
+    /// apart).
     #[arg(long, default_value = hatetris::strength::SUITE_FILE)]
     pub suite: PathBuf,
     /// Worker threads (default: every core).
