@@ -2,7 +2,9 @@
 //!
 //! CMA-ES (the `cmaes` crate) over the named weights, each in units of
 //! [`UNIT`](super::UNIT) (the 86-record weights' common magnitude), so one step size
-//! fits them all; the other weights stay at the start's values. The
+//! fits them all; the other weights stay at the start's values. Or, in a
+//! folder that tunes a net, over the net's named terms, each in its own
+//! unit ([`super::net`]). The
 //! candidates of a generation are measured in parallel on the tuner's
 //! rayon pool, one single-threaded beam per candidate and start.
 //!
