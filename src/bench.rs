@@ -414,6 +414,7 @@ pub fn bench_search(
             max_depth: depths,
             threads: None,
         },
+        start: None,
     };
     let search = setup.search();
     let expander = match sharded {
@@ -424,6 +425,7 @@ pub fn bench_search(
                 evaluator: std::sync::Arc::clone(&setup.evaluator),
                 adversary: search.adversary,
                 settings: search.settings().run_id(),
+                root: 0,
                 out: Some(dir.to_path_buf()),
             };
             let layout = crate::distributed::Topology::local(threads);

@@ -148,11 +148,28 @@ fn sharded(
     max_depth: u32,
     out: &Path,
 ) -> hatetris::search::Options {
+    sharded_from(search, None, evaluator, workers, max_depth, out)
+}
+
+/// [`sharded`], for a run from a game's `start` (`None`: the empty well).
+fn sharded_from(
+    search: &Search,
+    start: Option<&run::Start>,
+    evaluator: Arc<dyn Evaluator + Send>,
+    workers: usize,
+    max_depth: u32,
+    out: &Path,
+) -> hatetris::search::Options {
+    let settings = run::Settings {
+        start: start.cloned(),
+        ..search.settings()
+    };
     let shard = distributed::Shard {
         width: search.width,
         evaluator,
         adversary: search.adversary,
-        settings: search.settings().run_id(),
+        settings: settings.run_id(),
+        root: settings.root(),
         out: Some(out.to_path_buf()),
     };
     let mut o = opts(max_depth, 1);
@@ -303,6 +320,53 @@ fn a_sharded_run_writes_the_same_depth_files() {
             let what = format!("{enemy:?} on {workers} workers");
             assert_same_files(dir.path(), plain.path(), &what);
         }
+    }
+}
+
+/// A run from a game (the 366-line game after 500 pieces; against
+/// Brzustowski, whose root state is the game's, after 15, since that game
+/// ends at 18 against it) sharded over 2 workers: stopped at its root, before its first depth (as a kill there
+/// leaves it), it resumes from the root, which its shards write again,
+/// and ends with the files of the same run on the kernel's threads. Workers
+/// told of another run (the empty well's settings and root) are refused
+/// in one line before any file is written.
+#[test]
+fn a_sharded_run_from_a_game_resumed_from_its_root_equals_the_kernels() {
+    let text = std::fs::read_to_string(crate::util::data("from-366.txt")).unwrap();
+    for (enemy, at) in [(EnemyKind::Hatetris, 500), (EnemyKind::Brzustowski, 15)] {
+        let (start, _) = run::Start::from_replay(text.trim(), Some(at), enemy).unwrap();
+        let search = flat_search(200, enemy);
+        let plain = tempfile::tempdir().unwrap();
+        search::start_from(
+            plain.path(),
+            &search,
+            Some(&start),
+            &opts(at + 12, 1),
+            &Silent,
+        )
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let wrong = sharded(&search, Arc::new(Flat), 2, at + 12, dir.path());
+        let err = search::start_from(dir.path(), &search, Some(&start), &wrong, &Silent)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("another run"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
+        drop(wrong);
+        let dir = tempfile::tempdir().unwrap();
+        for (leg, until) in [at, at + 12].into_iter().enumerate() {
+            let o = sharded_from(&search, Some(&start), Arc::new(Flat), 2, until, dir.path());
+            match leg {
+                0 => search::start_from(dir.path(), &search, Some(&start), &o, &Silent).unwrap(),
+                _ => search::resume(dir.path(), &search, &o, &Silent).unwrap(),
+            };
+            if leg == 0 {
+                let manifest = run::read_manifest_file(dir.path()).unwrap();
+                assert_eq!((manifest.depth, manifest.depths.len()), (at, 0));
+            }
+        }
+        assert_same_files(dir.path(), plain.path(), &format!("{enemy:?} from a game"));
     }
 }
 
@@ -458,6 +522,50 @@ fn three_processes_against_hatetris_write_the_single_process_depth_files() {
 #[test]
 fn three_processes_against_brzustowski_write_the_single_process_depth_files() {
     three_processes_write_the_single_process_depth_files("brzustowski");
+}
+
+/// A run from a game (`--from`, the 366-line game after 500 pieces) over 2
+/// processes × 1 worker, every process given the same `--from`, writes the
+/// single-process run's files and replay, against HATETRIS; a process
+/// started without it runs another search, refused in one line.
+#[test]
+fn two_processes_from_a_game_write_the_single_process_depth_files() {
+    let game = format!("@{}", crate::util::data("from-366.txt").display());
+    let flags = [
+        "--from",
+        &game,
+        "--at",
+        "500",
+        "--width",
+        "300",
+        "--max-depth",
+        "520",
+        "--workers",
+        "1",
+    ];
+    let cluster = Localhost::new(2);
+    let run = cluster.run();
+    cluster.run_all(&flags, &["--out", run.to_str().unwrap()]);
+    let plain = tempfile::tempdir().unwrap();
+    plain_run(&flags[..8], &plain.path().join("run"));
+    assert_same_files(&run, &plain.path().join("run"), "from a game");
+    assert_eq!(
+        std::fs::read(run.join("best-replay.txt")).unwrap(),
+        std::fs::read(plain.path().join("run/best-replay.txt")).unwrap()
+    );
+    // Process 1 without the start.
+    let other = cluster.dir.path().join("other");
+    let mut p1 = cluster.spawn_with(1, &flags[4..], &["--out", other.to_str().unwrap()]);
+    let mut p0 = cluster.spawn_with(0, &flags, &["--out", other.to_str().unwrap()]);
+    let status = finish(&mut p0);
+    finish(&mut p1);
+    let err = cluster.stderr(0);
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("process 1 runs a search with other settings"),
+        "{err}"
+    );
 }
 
 /// A kill -9 of one process mid-run ends the others with one line and exit

@@ -19,7 +19,7 @@ use hatetris::run::shards::Depth;
 use hatetris::{Piece, Well};
 
 use crate::cli::{hatetris, stderr, stdout};
-use crate::util::{data, depth_files};
+use crate::util::{data, depth_contents, depth_files};
 
 /// The 366-line game (David & Felipe (5)): 948 pieces, the last ending it.
 const GAME_366: &str = "from-366.txt";
@@ -266,4 +266,124 @@ fn bad_from_inputs_fail_with_one_line_and_write_nothing() {
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(!dir.exists(), "{args:?} wrote the folder");
     }
+}
+
+/// `args` as the `&str`s a command takes.
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+/// The history snapshots a run folder holds (`ancestry-NNNNN.bin`), by
+/// name.
+fn snapshots(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("ancestry-")
+        })
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// A run from the 366-line game at piece 500 sharded over 2 workers
+/// (`--workers 2`): stopped at piece 505 and resumed, killed (SIGKILL) once
+/// a shard has written depth 515 and resumed again, it holds a `--threads
+/// 2` run's beams (the union of its shards' files, root first), history
+/// snapshots, best game and replay; the replay is the whole game and
+/// re-scores to the score reported; `verify`, `status` and `keyframes`
+/// take the folder alone.
+#[test]
+fn from_the_366_game_sharded_over_2_workers_equals_2_threads_across_a_stop_a_kill_and_resumes() {
+    let base = tempfile::tempdir().unwrap();
+    let (threads, workers) = (base.path().join("threads"), base.path().join("workers"));
+    let (root, max) = (500, "540");
+    let new = |dir: &Path, how: &[&str], depth: &str| -> Vec<String> {
+        let mut args: Vec<String> = ["search", "--from", &arg(GAME_366), "--at", "500"]
+            .map(String::from)
+            .to_vec();
+        args.extend(["--width", "1000", "-q", "--json", "--max-depth", depth].map(String::from));
+        args.extend(how.iter().map(|s| s.to_string()));
+        args.extend(["--out".into(), dir.to_str().unwrap().into()]);
+        args
+    };
+    let resume = |depth: &str| -> Vec<String> {
+        let w = workers.to_str().unwrap();
+        [
+            "search",
+            "--resume",
+            w,
+            "--max-depth",
+            depth,
+            "--workers",
+            "2",
+            "-q",
+            "--json",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let plain = search(&strs(&new(&threads, &["--threads", "2"], max)));
+    search(&strs(&new(&workers, &["--workers", "2"], "505")));
+    // Resumed, then killed once a shard has written depth 515 (or the run
+    // ended first), then resumed to the end.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hatetris"))
+        .args(strs(&resume(max)))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mark = workers.join("shard-0000/depth-00515.beam");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !mark.exists() && child.try_wait().unwrap().is_none() {
+        assert!(std::time::Instant::now() < until, "depth 515 never came");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let _ = child.kill();
+    child.wait().unwrap();
+    let last = search(&strs(&resume(max)));
+
+    let manifest = hatetris::run::read_manifest_file(&workers).unwrap();
+    assert!(manifest.shards.is_some(), "sharded");
+    assert!(depth_files(&workers).is_empty(), "no one-file depth");
+    let beams = depth_contents(&workers);
+    assert_eq!(beams.len(), 41, "the root and its 40 depths");
+    assert_eq!(beams[0].len(), 1, "the root alone at depth {root}");
+    assert!(beams == depth_contents(&threads), "the beams");
+    assert_eq!(snapshots(&workers), snapshots(&threads), "the history");
+    let (a, b) = (json(&plain), json(&last));
+    for key in ["score", "best_depth", "depth", "keys", "replay"] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+    let written = std::fs::read_to_string(workers.join("best-replay.txt")).unwrap();
+    assert_eq!(
+        written,
+        std::fs::read_to_string(threads.join("best-replay.txt")).unwrap()
+    );
+    // The whole game: the record's keys to piece 500, and re-scored.
+    let best = replay::decode(written.trim()).unwrap();
+    let (_, prefix_keys) = game_at(&keys(GAME_366), root);
+    assert_eq!(best[..prefix_keys], keys(GAME_366)[..prefix_keys]);
+    let rescored = hatetris(&["replay", "score", written.trim()], None);
+    assert_eq!(
+        stdout(&rescored).lines().last().unwrap(),
+        b["score"].to_string()
+    );
+    let w = workers.to_str().unwrap();
+    let verified = hatetris(&["verify", w], None);
+    assert!(verified.status.success(), "{}", stdout(&verified));
+    let status = hatetris(&["status", w], None);
+    assert!(status.status.success(), "{}", stderr(&status));
+    let rebuilt = |dir: &Path| stdout(&hatetris(&["keyframes", dir.to_str().unwrap()], None));
+    assert_eq!(rebuilt(&workers), rebuilt(&threads));
+    assert_eq!(rebuilt(&workers).trim(), written.trim());
 }

@@ -72,12 +72,13 @@ pub fn depth_files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// Every depth's beam of the run in `dir`, depth 0 first, as the union of
-/// its files (one per depth, or a sharded run's one per shard, merged in
-/// well order): what a sharded run must hold entry for entry.
+/// Every depth's beam of the run in `dir`, its root first (depth 0, or a
+/// run from a game's piece count), as the union of its files (one per
+/// depth, or a sharded run's one per shard, merged in well order): what a
+/// sharded run must hold entry for entry.
 pub fn depth_contents(dir: &std::path::Path) -> Vec<Vec<hatetris::run::store::Stored>> {
     let manifest = hatetris::run::read_manifest_file(dir).unwrap();
-    (0..=manifest.depth)
+    (manifest.root()..=manifest.depth)
         .map(|d| {
             hatetris::run::shards::Depth::open(dir, d, manifest.shards)
                 .unwrap()

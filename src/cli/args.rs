@@ -389,7 +389,8 @@ pub struct SearchArgs {
     /// (played against --enemy), with the game's whole history, so the
     /// enemy's loop rule counts every well of it. Depths, the score and
     /// the replay written are the whole game's. The replay itself, `-` for
-    /// standard input, or `@FILE`.
+    /// standard input, or `@FILE`. Sharded too: with --processes, give
+    /// every process the same --from and --at.
     #[arg(long, value_name = "REPLAY")]
     pub from: Option<String>,
     /// With --from: start after this many pieces [default: the game's last

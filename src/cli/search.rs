@@ -267,12 +267,19 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
         None => a.out.clone().unwrap_or_else(|| fresh_run_dir(setup.width)),
     };
     // Every process's workers write their shards' files: process 0's to
-    // the run folder, another's to its `--out`.
+    // the run folder, another's to its `--out`. They carry the run's
+    // identity, its start included: a new run's `--from` (every process
+    // is given it), a resumed run's own.
+    let settings = run::Settings {
+        start: start.clone().or_else(|| setup.start.clone()),
+        ..search.settings()
+    };
     let shard = |out: PathBuf| Shard {
         width: setup.width,
         evaluator: Arc::clone(&setup.evaluator),
         adversary: search.adversary,
-        settings: search.settings().run_id(),
+        settings: settings.run_id(),
+        root: settings.root(),
         out: Some(out),
     };
     let cluster = match &layout {
@@ -446,7 +453,9 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
 
 /// `--from REPLAY [--at PIECE]`: the start in the game the replay plays
 /// against `enemy`, checked before any file is written (a new run's
-/// `max_depth` must be past it); `None` without `--from`.
+/// `max_depth` must be past it); `None` without `--from`. Every process of
+/// a sharded search takes it (it is part of the run's identity, which
+/// process 0 compares with theirs).
 fn from_arg(a: &SearchArgs, enemy: EnemyKind, max_depth: u32) -> Result<Option<Start>> {
     let Some(arg) = &a.from else {
         if a.at.is_some() {
@@ -456,9 +465,6 @@ fn from_arg(a: &SearchArgs, enemy: EnemyKind, max_depth: u32) -> Result<Option<S
     };
     if a.resume.is_some() {
         bail!("--from starts a new run; a resumed run goes on from its own start");
-    }
-    if a.workers.is_some() || a.processes.is_some() || a.hostfile.is_some() {
-        bail!("--from is not supported with the sharded search (--workers): use --threads");
     }
     let text = input::read_arg(arg, Input::Replay)?;
     let (start, _) = Start::from_replay(&text, a.at, enemy)?;

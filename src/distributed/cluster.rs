@@ -27,6 +27,8 @@ pub struct Cluster {
     adversary: Adversary,
     /// The layout, when the workers write shard files.
     shards: Option<Shards>,
+    /// The run they write them for: its settings id and root depth.
+    run: (u64, u32),
 }
 
 impl Cluster {
@@ -41,6 +43,7 @@ impl Cluster {
         let traffic = Arc::new(TrafficCounters::default());
         let adversary = shard.adversary;
         let shards = shard.out.as_ref().map(|_| topology.shards());
+        let run = (shard.settings, shard.root);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(topology.workers.max(1))
             .build()
@@ -65,6 +68,7 @@ impl Cluster {
             traffic,
             adversary,
             shards,
+            run,
         })
     }
 
@@ -210,6 +214,10 @@ impl DepthExpander for Cluster {
         self.shards
     }
 
+    fn run(&self) -> Option<(u64, u32)> {
+        self.shards.map(|_| self.run)
+    }
+
     fn recall(&self, depths: &[u32]) -> Result<Vec<Vec<PackedWell>>, String> {
         self.recall_beams(depths).map_err(|e| e.to_string())
     }
@@ -242,6 +250,7 @@ pub fn expand_depth(
         evaluator,
         adversary,
         settings: 0,
+        root: 0,
         out: None,
     };
     let cluster = Cluster::start(&Topology::local(workers), shard)?;

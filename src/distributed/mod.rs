@@ -94,9 +94,16 @@
 //! in `timely_communication` 0.32. So the evaluator comes in owned (`Arc`),
 //! not borrowed as the kernel takes it.
 //!
+//! **A run from a game** (`--from REPLAY --at PIECE`) is sharded as any:
+//! its root, the game's well at depth PIECE, is written by its owner as
+//! the first file of every shard's chain (naming none before it,
+//! [`Shard::root`]), and its history snapshot, the game's wells included,
+//! goes to every process as at any depth, so the loop rule counts the
+//! whole game.
+//!
 //! **Every process must run the same search.** Each worker reports its
-//! settings id ([`crate::run::Settings::run_id`]: width, enemy, evaluator)
-//! with every depth, and the coordinator refuses a depth whose reports
+//! settings id ([`crate::run::Settings::run_id`]: width, enemy, evaluator,
+//! and a run from a game's start) with every depth, and the coordinator refuses a depth whose reports
 //! disagree with its own: a process started with other weights cannot
 //! silently change the result.
 //!
@@ -147,7 +154,7 @@ pub enum DistributedError {
     #[error("{0}")]
     ShardFile(String),
     /// A process runs another search.
-    #[error("process {process} runs a search with other settings (width, enemy or evaluator) than process 0: start every process with the same flags")]
+    #[error("process {process} runs a search with other settings (width, enemy, evaluator or --from start) than process 0: start every process with the same flags")]
     Settings {
         /// The process whose settings differ.
         process: usize,
@@ -241,6 +248,12 @@ pub struct Shard {
     /// The run's settings id ([`crate::run::Settings::run_id`]), compared
     /// across processes, and the run id its shard files carry.
     pub settings: u64,
+    /// The depth of the run's root ([`crate::run::Settings::root`]): 0, or
+    /// the piece count of the game a run from a game (`--from`) starts
+    /// after. Its shard files name no file before them. (It follows from
+    /// the start, which `settings` covers, so processes that agree on
+    /// `settings` agree on it.)
+    pub root: u32,
     /// The folder this process's workers write their shards' depth files
     /// to ([`crate::run::shards`]); `None`: they write nothing, and the
     /// depth loop writes one file per depth.

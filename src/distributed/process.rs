@@ -151,6 +151,8 @@ pub(super) struct ShardFiles {
     pub layout: Shards,
     pub shard: u32,
     pub run: u64,
+    /// The run's root depth, whose files name no file before them.
+    pub root: u32,
     /// The digest of this shard's last file, once known.
     pub previous: Option<(u32, u64)>,
     /// Whether a kill's leftovers were removed from the shard's folder.
@@ -172,10 +174,10 @@ impl ShardFiles {
         if !self.cleaned {
             remove_shard_temporaries(dir, self.shard).map_err(|e| e.to_string())?;
         }
-        // The file before: the one this worker wrote last, or on resuming,
-        // the one on disk.
+        // The file before: none for the root, the one this worker wrote
+        // last, or on resuming, the one on disk.
         let previous = match (depth, self.previous) {
-            (0, _) => 0,
+            (d, _) if d == self.root => 0,
             (d, Some((at, digest))) if at + 1 == d => digest,
             (d, _) => DepthFile::open(&shard_depth_path(dir, self.shard, d - 1))
                 .map_err(|e| e.to_string())?

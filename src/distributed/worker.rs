@@ -82,6 +82,7 @@ pub(super) fn work(
         },
         shard: me.index as u32,
         run: shard.settings,
+        root: shard.root,
         previous: None,
         cleaned: false,
     };

@@ -148,6 +148,10 @@ pub struct Setup {
     pub evaluator: Arc<dyn Evaluator + Send>,
     /// How far, and the thread count asked for (`None`: every core).
     pub plan: Plan,
+    /// A resumed run's start in a game ([`run::Settings::start`]); `None`
+    /// for a new run (whose start, if any, the caller gives [`run_from`])
+    /// and for a run from the empty well.
+    pub start: Option<Start>,
 }
 
 impl Setup {
@@ -171,6 +175,7 @@ pub fn new_run(r: &Request) -> Result<Setup, LaunchError> {
             max_depth: r.max_depth.unwrap_or(DEFAULT_MAX_DEPTH),
             threads: r.threads,
         },
+        start: None,
     })
 }
 
@@ -242,6 +247,7 @@ pub fn resumed_run(dir: &Path, r: &Request) -> Result<Setup, LaunchError> {
             max_depth: r.max_depth.unwrap_or(plan.max_depth),
             threads: r.threads.or(plan.threads),
         },
+        start: s.start.clone(),
     })
 }
 

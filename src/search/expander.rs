@@ -28,6 +28,14 @@ pub trait DepthExpander: Send + Sync {
         None
     }
 
+    /// The run whose shard files the workers write, when they write any:
+    /// its settings id ([`crate::run::Settings::run_id`], which the files
+    /// carry) and its root depth (whose files name no file before them).
+    /// The depth loop refuses a sharded run that is not this one.
+    fn run(&self) -> Option<(u64, u32)> {
+        None
+    }
+
     /// The wells of the beams of `depths` of a sharded run, each the union
     /// of its shards' files in well order, every shard read by its own worker from
     /// its own folder: how a resume gets the beam it goes on from, and the

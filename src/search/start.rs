@@ -6,7 +6,9 @@
 //!
 //! A run from a game ([`run::Start`]) begins at the game's piece count,
 //! its root's history the game's wells before it ([`root_history`]), so
-//! the enemy's loop rule (and Brzustowski's state) counts the whole game.
+//! the enemy's loop rule (and Brzustowski's state) counts the whole game;
+//! sharded or not (the sharded search's processes get that history in the
+//! snapshot the depth loop sends them, and write the root's shard files).
 
 use std::path::Path;
 
@@ -29,8 +31,11 @@ pub fn start(
 
 /// Starts a new run in `dir` (which must be new or empty) from `from`: the
 /// well a game reached, with the game's history (`None`: the empty well,
-/// as [`start`]). The sharded search ([`Options::expander`]) starts from
-/// the empty well only.
+/// as [`start`]). The same for the sharded search ([`Options::expander`]):
+/// its workers write the root's shard files at the game's depth (their
+/// [`Shard`](crate::distributed::Shard) must carry this run's settings id
+/// and root), and each process decodes the root's history, the game's
+/// wells included, from the snapshot the depth loop sends, as at any depth.
 pub fn start_from(
     dir: &Path,
     search: &Search,
@@ -40,16 +45,11 @@ pub fn start_from(
 ) -> Result<RunResult, SearchError> {
     let files = search.evaluator.files();
     let shards = opts.expander.as_ref().and_then(|e| e.shards());
-    if from.is_some() && opts.expander.is_some() {
-        return Err(SearchError::Layout(
-            "a search from a game (--from) runs on one machine's threads, not sharded (--workers)"
-                .into(),
-        ));
-    }
     let settings = Settings {
         start: from.cloned(),
         ..search.settings()
     };
+    check_workers(dir, &settings, opts)?;
     let prefix = settings.prefix().map_err(RunError::from)?;
     let root = prefix.as_ref().map_or(Best::START, Prefix::best);
     let (lock, manifest) = run::create(dir, settings, opts.plan(), shards, &files, root)?;
@@ -85,12 +85,10 @@ pub fn resume(
         ..search.settings()
     };
     run::check_settings(dir, &manifest.settings, &asked)?;
-    check_layout(
-        dir,
-        manifest.shards,
-        manifest.settings.start.is_some(),
-        opts,
-    )?;
+    check_layout(dir, manifest.shards, opts)?;
+    if manifest.shards.is_some() {
+        check_workers(dir, &manifest.settings, opts)?;
+    }
     // A folder from before runs kept their files gets them now.
     run::keep_files(dir, &search.evaluator.files())?;
     manifest.plan = Some(opts.plan());
@@ -142,20 +140,9 @@ pub fn resume(
 /// Checks that a run sharded as `run` goes on with the same layout: its
 /// shards' files are split by the shard count. (A run with one file per
 /// depth may go on sharded: the depth loop then writes its files, as it
-/// did when it began; but not a run from a game, `from_game`.)
-fn check_layout(
-    dir: &Path,
-    run: Option<Shards>,
-    from_game: bool,
-    opts: &Options,
-) -> Result<(), SearchError> {
+/// did when it began.)
+fn check_layout(dir: &Path, run: Option<Shards>, opts: &Options) -> Result<(), SearchError> {
     let asked = opts.expander.as_ref().and_then(|e| e.shards());
-    if from_game && opts.expander.is_some() {
-        return Err(SearchError::Layout(format!(
-            "{} is a search from a game (--from): resume it on one machine's threads, without --workers",
-            dir.display()
-        )));
-    }
     match (run, asked) {
         (Some(run), None) => Err(SearchError::Layout(format!(
             "{} is a sharded run ({run}): resume it with --workers {} on its {} process{}",
@@ -169,6 +156,25 @@ fn check_layout(
             dir.display()
         ))),
         _ => Ok(()),
+    }
+}
+
+/// Checks that the sharded search's workers, if they write shard files,
+/// write them for the run of `settings` (its identity, a start included,
+/// and its root: [`DepthExpander::run`](super::DepthExpander::run)), before
+/// anything is written: files with another run's id or chain would not
+/// resume.
+fn check_workers(dir: &Path, settings: &Settings, opts: &Options) -> Result<(), SearchError> {
+    let this = (settings.run_id(), settings.root());
+    let theirs = opts.expander.as_ref().and_then(|e| e.run());
+    match theirs.filter(|&t| t != this) {
+        None => Ok(()),
+        Some((id, root)) => Err(SearchError::Layout(format!(
+            "the sharded search's workers write the files of another run (id {id:016x}, root depth {root}) than {}'s (id {:016x}, root depth {}): give every process the run's settings and start",
+            dir.display(),
+            this.0,
+            this.1
+        ))),
     }
 }
 

@@ -22,7 +22,9 @@
 //! manifest's last depth, which for a new run is its root (depth 0, or a
 //! game's piece count for a run from a game, whose depths are the whole
 //! game's), with that beam's history (for a run from a game, seeded with
-//! the game's wells by `start.rs`).
+//! the game's wells by `start.rs`, which also checks that a sharded run's
+//! workers write this run's files). A sharded run's root is written by its
+//! shards' workers, so it starts out selected.
 //!
 //! Written alongside the next expansion, a depth's file costs the search
 //! no wall time of its own, where its write was the largest serial step
@@ -111,7 +113,8 @@ impl<'a> DepthLoop<'a> {
     /// Its beam is on disk (a new run's root, which [`run::create`]
     /// wrote, or the depth a resume goes on from), except for a sharded
     /// run's root: its shards' workers write it, as every depth, so it
-    /// starts out selected (a sharded run starts from the empty well only).
+    /// starts out selected (the empty well, or a run from a game's well at
+    /// the game's depth, played again from the run's start).
     pub(super) fn new(
         dir: &'a Path,
         lock: crate::folder::FolderLock,
@@ -130,11 +133,14 @@ impl<'a> DepthLoop<'a> {
             })?;
         let shards = manifest.shards;
         let depth = manifest.depth;
-        let selected = match (shards, depth) {
-            (Some(_), 0) => Some(Selected {
-                wells: vec![crate::well::Well::EMPTY.pack()],
-                stats: None,
-            }),
+        let selected = match shards {
+            Some(_) if depth == manifest.root() => {
+                let root = manifest.settings.root_best().map_err(run::RunError::from)?;
+                Some(Selected {
+                    wells: vec![root.well.pack()],
+                    stats: None,
+                })
+            }
             _ => None,
         };
         Ok(DepthLoop {

@@ -52,8 +52,12 @@ pub(super) fn recall(
         .expander
         .as_ref()
         .ok_or_else(|| failed("a sharded run goes on only on its workers".into()))?;
+    // Not below the root: a run from a game holds no beam before it (its
+    // history has the game's wells, mature from the start).
     let first = match with_history {
-        true => depth.saturating_sub(Recent::KEPT as u32 - 1),
+        true => depth
+            .saturating_sub(Recent::KEPT as u32 - 1)
+            .max(manifest.root()),
         false => depth,
     };
     let depths: Vec<u32> = (first..=depth).collect();
