@@ -226,12 +226,19 @@ fn describe_training(dir: &str, s: &TrainStatus) -> String {
         match (s.target, s.eta_s) {
             (Some(target), Some(eta)) if (s.generations.len() as u32) < target => {
                 t += &format!(
-                    "; {} to the {target} generations asked for{}",
+                    "; {} to the {} asked for{}",
                     super::search::human_seconds(eta),
+                    super::search::counted(target as usize, "generation"),
                     if s.running { "" } else { " (once run again)" }
                 )
             }
-            (Some(target), _) => t += &format!("; the {target} generations asked for are done"),
+            (Some(target), _) => {
+                t += &format!(
+                    "; the {} asked for {} done",
+                    super::search::counted(target as usize, "generation"),
+                    if target == 1 { "is" } else { "are" }
+                )
+            }
             _ => {}
         }
         t += "\n";
