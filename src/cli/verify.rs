@@ -30,7 +30,11 @@ pub fn verify(a: VerifyArgs, out: &mut dyn Write) -> Result<()> {
                     ("generations", u64::from(f.generations)),
                     ("samples", f.samples),
                 ],
-                read: format!("{} generations ({} samples) read", f.generations, f.samples),
+                read: format!(
+                    "{} ({}) read",
+                    super::search::counted(f.generations as usize, "generation"),
+                    super::search::counted(f.samples as usize, "sample")
+                ),
                 problems: f.problems,
                 notes: f.notes,
             }
@@ -39,7 +43,10 @@ pub fn verify(a: VerifyArgs, out: &mut dyn Write) -> Result<()> {
             let f = tune::verify(&a.dir)?;
             Report {
                 figures: vec![("evaluations", f.evaluations as u64)],
-                read: format!("{} evaluations read", f.evaluations),
+                read: format!(
+                    "{} read",
+                    super::search::counted(f.evaluations, "evaluation")
+                ),
                 problems: f.problems,
                 notes: f.notes,
             }
