@@ -18,8 +18,8 @@
 //! instructions; the gap matching avoids it in the inner loops (a
 //! compile-time table of box-row patterns).
 
-use super::wave::{bit, positions};
-use super::MoveGen;
+use super::wave::{bit, positions, Stack};
+use super::Placements;
 use crate::piece::{Piece, CANON, SHAPES};
 use crate::place::{cell_rows, cell_rows_checked, locks_above_bar, place_and_clear_first};
 use crate::well::{Well, BAR, FULL_ROW, HEIGHT, WIDTH};
@@ -82,11 +82,21 @@ pub fn candidate_rows(well: &Well) -> [u32; 7] {
 /// looks at S first (and seldom further) pays for one piece, not seven.
 #[inline]
 pub(crate) fn clear_pattern_bytes(well: &Well) -> [u64; 2] {
-    let mut out = [0u64; 2];
-    for (i, &row) in well.rows().iter().enumerate() {
-        out[i / 8] |= u64::from(CLEAR_PATTERNS[(!row & FULL_ROW) as usize]) << (8 * (i % 8));
-    }
-    out
+    let rows = well.rows();
+    // Eight rows to a word, spelled out: a loop here was compiled to twice
+    // the instructions when the caller's inlining changed.
+    let byte = |i: usize| u64::from(CLEAR_PATTERNS[usize::from(!rows[i] & FULL_ROW)]);
+    let word = |at: usize| {
+        byte(at)
+            | byte(at + 1) << 8
+            | byte(at + 2) << 16
+            | byte(at + 3) << 24
+            | byte(at + 4) << 32
+            | byte(at + 5) << 40
+            | byte(at + 6) << 48
+            | byte(at + 7) << 56
+    };
+    [word(0), word(8)]
 }
 
 /// `piece`'s [`candidate_rows`] mask from [`clear_pattern_bytes`]: bit
@@ -242,7 +252,7 @@ fn for_each_clear_wave(
 ) -> bool {
     // Only the rows near a candidate row are read: merging those alone
     // gives the same waves as merging all of them.
-    let pl = MoveGen::new(well).placements(piece);
+    let pl = Placements::generate_in(&Stack::new(well), piece);
     // Box top rows y whose four rows y..y+4 overlap a candidate row.
     let mut ys = (rows | rows >> 1 | rows >> 2 | rows >> 3) & ((1 << HEIGHT) - 1);
     let mut any = false;
@@ -312,7 +322,7 @@ pub(crate) fn for_each_clear(
     }
     let p = piece.index();
     // Reachability beyond the straight drops needs the wave search.
-    let placements = c.any_deep.then(|| MoveGen::new(well).placements(piece));
+    let placements = c.any_deep.then(|| Placements::generate_in(&Stack::new(well), piece));
     let mut emitted = [0u64; HEIGHT];
     let mut any = false;
     let mut ys = c.ys;
