@@ -140,6 +140,24 @@ static MATCHES: [[u16; 16]; 7] = {
     out
 };
 
+/// `FIRST_COLUMN[p][4·o + r]`: the box column of the first cell of box row
+/// `r` of orientation `o` of piece `p` (its `trailing_zeros`, read from a
+/// table: without `bmi1` the instruction needs a zero check).
+static FIRST_COLUMN: [[u8; 16]; 7] = {
+    let mut out = [[0u8; 16]; 7];
+    let mut p = 0;
+    while p < 7 {
+        let mut k = 0;
+        while k < 16 {
+            let bits = SHAPES[p][k / 4][k % 4];
+            out[p][k] = if bits == 0 { 0 } else { bits.trailing_zeros() as u8 };
+            k += 1;
+        }
+        p += 1;
+    }
+    out
+};
+
 /// Clearing lock positions of one piece found without a wave search.
 ///
 /// A candidate is a position `(x, y, o)` where the piece fits, cannot move
@@ -204,7 +222,7 @@ fn candidates(well: &Well, piece: Piece, rows: u32) -> Candidates {
             let k = combos.trailing_zeros() as usize;
             combos &= combos - 1;
             let (o, r) = (k / 4, k % 4);
-            let x = low as i32 - SHAPES[p][o][r].trailing_zeros() as i32;
+            let x = low as i32 - i32::from(FIRST_COLUMN[p][k]);
             let Some(cells) = cell_rows_checked(piece, o, x) else {
                 continue; // a cell would be outside the walls
             };
