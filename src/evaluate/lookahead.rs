@@ -293,11 +293,7 @@ fn chain_from<E: Evaluator + ?Sized>(
             None => own.insert(Scratch::default()),
         };
         walk(eval, well, memo, score, depth, 0, 0, &mut best, scratch);
-        // Only when there is something to clear: clearing walks the
-        // set's whole capacity.
-        if !scratch.seen.is_empty() {
-            scratch.seen.clear();
-        }
+        scratch.seen.clear();
     });
     best
 }
@@ -310,7 +306,50 @@ struct Scratch {
     levels: Vec<Level>,
     /// Wells already walked at step two or deeper during the current
     /// [`best_along_chain`] call (cleared at its end).
-    seen: ahash::AHashSet<Well>,
+    seen: Seen,
+}
+
+/// A set of wells that is a short list while it is short: most walks meet
+/// a few wells, which a scan finds sooner than a hash (and a list is
+/// cleared at once, a set by walking its whole capacity). Past
+/// [`Seen::FEW`] wells the list moves into a hash set, which holds all of
+/// them from then on until the set is cleared.
+#[derive(Default)]
+struct Seen {
+    few: Vec<Well>,
+    many: ahash::AHashSet<Well>,
+}
+
+impl Seen {
+    /// The most wells kept in the list.
+    const FEW: usize = 32;
+
+    /// Adds `well`; whether it was not there (as `HashSet::insert`).
+    #[inline]
+    fn insert(&mut self, well: Well) -> bool {
+        if self.many.is_empty() {
+            if self.few.contains(&well) {
+                return false;
+            }
+            if self.few.len() < Self::FEW {
+                self.few.push(well);
+                return true;
+            }
+            self.many.extend(self.few.iter().copied());
+        }
+        self.many.insert(well)
+    }
+
+    /// Empties the set.
+    #[inline]
+    fn clear(&mut self) {
+        self.few.clear();
+        // Only when there is something to clear: clearing walks the set's
+        // whole capacity.
+        if !self.many.is_empty() {
+            self.many.clear();
+        }
+    }
 }
 
 /// One chain step's children (of one well), their costs and the
@@ -439,4 +478,32 @@ fn walk<E: Evaluator + ?Sized>(
         costs,
         memos,
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The list-then-set answers every insert as a plain hash set does,
+    /// through the move from the list to the set and after a clear.
+    #[test]
+    fn seen_answers_as_a_hash_set() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut seen = Seen::default();
+        for round in 0..40 {
+            let mut slow = std::collections::HashSet::new();
+            // From a few wells (the list alone) to many (the set).
+            for _ in 0..round * 3 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let mut rows = [0u16; crate::well::LIVE_ROWS];
+                // Few distinct wells, so that many inserts repeat.
+                rows[15] = (x % (3 * round as u64 + 2)) as u16;
+                let well = Well::from_live_rows_unchecked(rows);
+                assert_eq!(seen.insert(well), slow.insert(well), "round {round}");
+            }
+            seen.clear();
+        }
+    }
 }
