@@ -228,7 +228,10 @@ impl Well {
     #[inline]
     pub fn top(&self) -> usize {
         for (k, r) in self.rows.chunks_exact(4).enumerate() {
-            let w = u64::from(r[0]) | u64::from(r[1]) << 16 | u64::from(r[2]) << 32 | u64::from(r[3]) << 48;
+            let w = u64::from(r[0])
+                | u64::from(r[1]) << 16
+                | u64::from(r[2]) << 32
+                | u64::from(r[3]) << 48;
             if w != 0 {
                 return BAR + 4 * k + (w.trailing_zeros() / 16) as usize;
             }
@@ -349,7 +352,10 @@ mod tests {
                     *r = (x & u64::from(FULL_ROW)) as u16 | u16::from(x >> 20 & 1 == 0);
                 }
                 let well = Well::from_live_rows_unchecked(rows);
-                let slow = rows.iter().position(|&r| r != 0).map_or(HEIGHT, |i| i + BAR);
+                let slow = rows
+                    .iter()
+                    .position(|&r| r != 0)
+                    .map_or(HEIGHT, |i| i + BAR);
                 assert_eq!(well.top(), slow, "{rows:?}");
             }
         }

@@ -150,7 +150,11 @@ static FIRST_COLUMN: [[u8; 16]; 7] = {
         let mut k = 0;
         while k < 16 {
             let bits = SHAPES[p][k / 4][k % 4];
-            out[p][k] = if bits == 0 { 0 } else { bits.trailing_zeros() as u8 };
+            out[p][k] = if bits == 0 {
+                0
+            } else {
+                bits.trailing_zeros() as u8
+            };
             k += 1;
         }
         p += 1;
@@ -340,7 +344,9 @@ pub(crate) fn for_each_clear(
     }
     let p = piece.index();
     // Reachability beyond the straight drops needs the wave search.
-    let placements = c.any_deep.then(|| Placements::generate_in(&Stack::new(well), piece));
+    let placements = c
+        .any_deep
+        .then(|| Placements::generate_in(&Stack::new(well), piece));
     let mut emitted = [0u64; HEIGHT];
     let mut any = false;
     let mut ys = c.ys;

@@ -230,7 +230,8 @@ impl Simd {
             return;
         }
         for c in children {
-            let (acc, y) = self.step_after_clear(net, base, from, &c.well, Some(usize::from(c.cleared)));
+            let (acc, y) =
+                self.step_after_clear(net, base, from, &c.well, Some(usize::from(c.cleared)));
             memos.push(Memo(acc));
             f(y);
         }
@@ -457,8 +458,10 @@ mod avx2 {
             // A shared table: row patterns, then window patterns; the masks
             // below keep every index in range, so no row read is checked.
             let (rows, _) = net.table.as_chunks::<C>();
-            let (row_rows, window_rows) = rows[..ROW_PATTERNS + WINDOW_PATTERNS].split_at(ROW_PATTERNS);
-            let row_rows: &[[Block; C]; ROW_PATTERNS] = row_rows.try_into().expect("a shared table");
+            let (row_rows, window_rows) =
+                rows[..ROW_PATTERNS + WINDOW_PATTERNS].split_at(ROW_PATTERNS);
+            let row_rows: &[[Block; C]; ROW_PATTERNS] =
+                row_rows.try_into().expect("a shared table");
             let window_rows: &[[Block; C]; WINDOW_PATTERNS] =
                 window_rows.try_into().expect("a shared table");
             let (a, b) = (from.rows(), to.rows());
@@ -471,7 +474,8 @@ mod avx2 {
                     &row_rows[new as usize & 0x3FF],
                 );
                 for c in 0..C {
-                    acc[c] = _mm256_add_epi16(_mm256_sub_epi16(acc[c], load(&old[c])), load(&new[c]));
+                    acc[c] =
+                        _mm256_add_epi16(_mm256_sub_epi16(acc[c], load(&old[c])), load(&new[c]));
                 }
             });
             let mut bands = bands_after_clear(changed, cleared);
@@ -510,11 +514,12 @@ mod avx2 {
                         )
                     };
                     for c in 0..C {
-                        acc[c] = _mm256_add_epi16(_mm256_sub_epi16(acc[c], load(&o[c])), load(&n[c]));
+                        acc[c] =
+                            _mm256_add_epi16(_mm256_sub_epi16(acc[c], load(&o[c])), load(&n[c]));
                     }
                 }
             }
-    acc
+            acc
         }};
     }
 
