@@ -26,7 +26,8 @@
 //! is a depth-first walk; a well is always reached after the same number of
 //! clears (six cells each), so one reached again by another order of clears
 //! is skipped, which changes no value. The seen wells are kept in a
-//! per-thread set that is reused (it allocates only while growing).
+//! per-thread short list, moved into a hash set past 32 wells, both reused
+//! (they allocate only while growing).
 //!
 //! # Speed
 //! Each step's piece and its clearing children come from one
@@ -58,19 +59,26 @@
 //! window rows compared in registers and no bounds checks; 14.51G with the
 //! batch's children without a clear through the same step (every position
 //! paired with itself); 14.12G with the table offsets computed eight at a
-//! time: 2.41× fewer than the first figure. A chain well's net cost fell
-//! from about 1,550 instructions (from scratch) to about 930.
+//! time; 13.87G with the clears' wave searches reading the well's rows
+//! and top alone (`movegen::wave::Stack`, without the near-full rows);
+//! 13.56G with a parent's chain steps in one AVX2 call (the path chosen
+//! once, each sum stored straight to its memo); 13.44G with the gap
+//! candidates' first columns from a table; 13.32G with the seen wells a
+//! short list while they are few: 2.55× fewer than the first figure. A
+//! chain well's net step fell from about 1,550 instructions (from
+//! scratch) to about 910.
 //!
 //! On that search 1.03 million children have 4.04 million chain wells
 //! (3.86 million once repeats are dropped); 2.81 million walked wells have
 //! a clearing piece, and 1.84 million of those have one child (0.76
 //! million two, 0.20 million three): a chain is mostly a line, not a tree,
 //! so what pays is the step from the parent, not sharing among siblings.
-//! Where the 14.12G go: the chains 10.75G (their move generation 5.60G:
-//! gap candidates 1.78G, wave searches 1.42G, locks, dedup and the rest
-//! 2.4G; the net's steps 4.05G), the net's batch for the search's children
-//! 1.06G, the search itself (sorting, the kept set, the adversary, the
-//! depth files' compression) about 2.3G.
+//! Where the 13.32G go: the chains 10.03G (their move generation 5.21G:
+//! gap candidates 1.66G, wave searches 1.46G, locks, dedup, the clear
+//! patterns and the rest 2.1G; the net's steps 3.74G; the walk and its
+//! seen wells the remaining 1.1G), the net's batch for the search's
+//! children 1.06G, the search itself (sorting, the kept set, the
+//! adversary, the depth files' compression) about 2.2G.
 //!
 //! Rejected (measured on that search):
 //! - a chain step from lists of changed features, summed afterwards: the
@@ -94,6 +102,14 @@
 //!   width 20,000, but a direct-mapped table keeps 3.7 % of them as hits
 //!   at 2¹⁶ entries (3 MB) and 6.2 % at 2¹⁸ (12 MB, beyond the caches);
 //!   not built;
+//! - the clears' stack built inline: its top was then computed ahead of
+//!   the piece loop on every well and the loop's code grew, 14.18-14.24G
+//!   against 13.87G with it built out of line;
+//! - the gap candidates as a short sorted list instead of two waves per
+//!   row (to save zeroing those): 13.77G against 13.56G, the list's
+//!   sorted insertion and its own zeroing cost more;
+//! - the seen wells' list up to 8 wells: 13.40G, against 13.32G at 16 and
+//!   at 32 (32 kept);
 //! - caching chain wells' costs across walks: 15 % of the chain wells had
 //!   been costed before in the run (repeats within one walk included, now
 //!   dropped), too few to pay for a lookup on every one; not built.
@@ -293,11 +309,7 @@ fn chain_from<E: Evaluator + ?Sized>(
             None => own.insert(Scratch::default()),
         };
         walk(eval, well, memo, score, depth, 0, 0, &mut best, scratch);
-        // Only when there is something to clear: clearing walks the
-        // set's whole capacity.
-        if !scratch.seen.is_empty() {
-            scratch.seen.clear();
-        }
+        scratch.seen.clear();
     });
     best
 }
@@ -310,7 +322,50 @@ struct Scratch {
     levels: Vec<Level>,
     /// Wells already walked at step two or deeper during the current
     /// [`best_along_chain`] call (cleared at its end).
-    seen: ahash::AHashSet<Well>,
+    seen: Seen,
+}
+
+/// A set of wells that is a short list while it is short: most walks meet
+/// a few wells, which a scan finds sooner than a hash (and a list is
+/// cleared at once, a set by walking its whole capacity). Past
+/// [`Seen::FEW`] wells the list moves into a hash set, which holds all of
+/// them from then on until the set is cleared.
+#[derive(Default)]
+struct Seen {
+    few: Vec<Well>,
+    many: ahash::AHashSet<Well>,
+}
+
+impl Seen {
+    /// The most wells kept in the list.
+    const FEW: usize = 32;
+
+    /// Adds `well`; whether it was not there (as `HashSet::insert`).
+    #[inline]
+    fn insert(&mut self, well: Well) -> bool {
+        if self.many.is_empty() {
+            if self.few.contains(&well) {
+                return false;
+            }
+            if self.few.len() < Self::FEW {
+                self.few.push(well);
+                return true;
+            }
+            self.many.extend(self.few.iter().copied());
+        }
+        self.many.insert(well)
+    }
+
+    /// Empties the set.
+    #[inline]
+    fn clear(&mut self) {
+        self.few.clear();
+        // Only when there is something to clear: clearing walks the set's
+        // whole capacity.
+        if !self.many.is_empty() {
+            self.many.clear();
+        }
+    }
 }
 
 /// One chain step's children (of one well), their costs and the
@@ -439,4 +494,32 @@ fn walk<E: Evaluator + ?Sized>(
         costs,
         memos,
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The list-then-set answers every insert as a plain hash set does,
+    /// through the move from the list to the set and after a clear.
+    #[test]
+    fn seen_answers_as_a_hash_set() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut seen = Seen::default();
+        for round in 0..40 {
+            let mut slow = std::collections::HashSet::new();
+            // From a few wells (the list alone) to many (the set).
+            for _ in 0..round * 3 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let mut rows = [0u16; crate::well::LIVE_ROWS];
+                // Few distinct wells, so that many inserts repeat.
+                rows[15] = (x % (3 * round as u64 + 2)) as u16;
+                let well = Well::from_live_rows_unchecked(rows);
+                assert_eq!(seen.insert(well), slow.insert(well), "round {round}");
+            }
+            seen.clear();
+        }
+    }
 }

@@ -18,8 +18,8 @@
 //! instructions; the gap matching avoids it in the inner loops (a
 //! compile-time table of box-row patterns).
 
-use super::wave::{bit, positions};
-use super::MoveGen;
+use super::wave::{bit, positions, Stack};
+use super::Placements;
 use crate::piece::{Piece, CANON, SHAPES};
 use crate::place::{cell_rows, cell_rows_checked, locks_above_bar, place_and_clear_first};
 use crate::well::{Well, BAR, FULL_ROW, HEIGHT, WIDTH};
@@ -82,11 +82,21 @@ pub fn candidate_rows(well: &Well) -> [u32; 7] {
 /// looks at S first (and seldom further) pays for one piece, not seven.
 #[inline]
 pub(crate) fn clear_pattern_bytes(well: &Well) -> [u64; 2] {
-    let mut out = [0u64; 2];
-    for (i, &row) in well.rows().iter().enumerate() {
-        out[i / 8] |= u64::from(CLEAR_PATTERNS[(!row & FULL_ROW) as usize]) << (8 * (i % 8));
-    }
-    out
+    let rows = well.rows();
+    // Eight rows to a word, spelled out: a loop here was compiled to twice
+    // the instructions when the caller's inlining changed.
+    let byte = |i: usize| u64::from(CLEAR_PATTERNS[usize::from(!rows[i] & FULL_ROW)]);
+    let word = |at: usize| {
+        byte(at)
+            | byte(at + 1) << 8
+            | byte(at + 2) << 16
+            | byte(at + 3) << 24
+            | byte(at + 4) << 32
+            | byte(at + 5) << 40
+            | byte(at + 6) << 48
+            | byte(at + 7) << 56
+    };
+    [word(0), word(8)]
 }
 
 /// `piece`'s [`candidate_rows`] mask from [`clear_pattern_bytes`]: bit
@@ -124,6 +134,28 @@ static MATCHES: [[u16; 16]; 7] = {
                 r += 1;
             }
             o += 1;
+        }
+        p += 1;
+    }
+    out
+};
+
+/// `FIRST_COLUMN[p][4·o + r]`: the box column of the first cell of box row
+/// `r` of orientation `o` of piece `p` (its `trailing_zeros`, read from a
+/// table: without `bmi1` the instruction needs a zero check).
+static FIRST_COLUMN: [[u8; 16]; 7] = {
+    let mut out = [[0u8; 16]; 7];
+    let mut p = 0;
+    while p < 7 {
+        let mut k = 0;
+        while k < 16 {
+            let bits = SHAPES[p][k / 4][k % 4];
+            out[p][k] = if bits == 0 {
+                0
+            } else {
+                bits.trailing_zeros() as u8
+            };
+            k += 1;
         }
         p += 1;
     }
@@ -194,7 +226,7 @@ fn candidates(well: &Well, piece: Piece, rows: u32) -> Candidates {
             let k = combos.trailing_zeros() as usize;
             combos &= combos - 1;
             let (o, r) = (k / 4, k % 4);
-            let x = low as i32 - SHAPES[p][o][r].trailing_zeros() as i32;
+            let x = low as i32 - i32::from(FIRST_COLUMN[p][k]);
             let Some(cells) = cell_rows_checked(piece, o, x) else {
                 continue; // a cell would be outside the walls
             };
@@ -242,7 +274,7 @@ fn for_each_clear_wave(
 ) -> bool {
     // Only the rows near a candidate row are read: merging those alone
     // gives the same waves as merging all of them.
-    let pl = MoveGen::new(well).placements(piece);
+    let pl = Placements::generate_in(&Stack::new(well), piece);
     // Box top rows y whose four rows y..y+4 overlap a candidate row.
     let mut ys = (rows | rows >> 1 | rows >> 2 | rows >> 3) & ((1 << HEIGHT) - 1);
     let mut any = false;
@@ -312,7 +344,9 @@ pub(crate) fn for_each_clear(
     }
     let p = piece.index();
     // Reachability beyond the straight drops needs the wave search.
-    let placements = c.any_deep.then(|| MoveGen::new(well).placements(piece));
+    let placements = c
+        .any_deep
+        .then(|| Placements::generate_in(&Stack::new(well), piece));
     let mut emitted = [0u64; HEIGHT];
     let mut any = false;
     let mut ys = c.ys;

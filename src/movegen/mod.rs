@@ -112,7 +112,7 @@ impl MoveGen {
 
     /// All lock positions of `piece`.
     pub fn placements(&self, piece: Piece) -> Placements {
-        Placements::generate_in(&self.slices, piece)
+        Placements::generate_in(&self.slices.stack, piece)
     }
 
     /// Every cell `piece` can reach and the deepest lock that clears
@@ -152,10 +152,10 @@ impl MoveGen {
     fn peak_scan<T: Transition>(&self, piece: Piece, stop_at: usize, t: &mut T) -> usize {
         let s = &self.slices;
         let p = piece.index();
-        let cap = s.top + (s.near_full.count_ones() as usize).min(4);
+        let cap = s.top() + (s.near_full.count_ones() as usize).min(4);
         let stop = stop_at.min(cap);
         let mut best = 0usize;
-        let mut y = s.top - BAR;
+        let mut y = s.top() - BAR;
         let mut wave = FREE[p];
         loop {
             let below = s.fit(p, y + 1);
@@ -165,7 +165,7 @@ impl MoveGen {
                     // No row here can be completed: the result's first row is
                     // the higher of the stack's and the piece's.
                     let piece_top = y + MAX_TOP_ROW[p][field_mask(lock)] as usize;
-                    best = best.max(piece_top.min(s.top));
+                    best = best.max(piece_top.min(s.top()));
                 } else {
                     for (x, o) in positions(lock) {
                         best = best.max(self.peak_after(piece, x, y, o));
@@ -214,7 +214,7 @@ impl MoveGen {
     /// row moves down by exactly the number of rows cleared.
     fn peak_after(&self, piece: Piece, x: i32, y: usize, o: usize) -> usize {
         let piece_top = y + TOP_ROW[piece.index()][o] as usize;
-        let merged_top = piece_top.min(self.slices.top);
+        let merged_top = piece_top.min(self.slices.top());
         if piece_top < BAR {
             return merged_top;
         }

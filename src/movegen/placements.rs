@@ -1,6 +1,6 @@
 //! The lock positions of one piece in one well, as one wave per box row.
 
-use super::wave::{positions, Slices, Transition, BOX_ROWS, FIELD, FREE};
+use super::wave::{positions, Stack, Transition, BOX_ROWS, FIELD, FREE};
 use super::Direct;
 use crate::piece::{Piece, CANON};
 use crate::well::{Well, BAR};
@@ -22,15 +22,15 @@ pub struct Placements {
 impl Placements {
     /// Runs the wave search for `piece` in `well`.
     pub fn generate(well: &Well, piece: Piece) -> Placements {
-        Self::generate_in(&Slices::new(well), piece)
+        Self::generate_in(&Stack::new(well), piece)
     }
 
-    pub(crate) fn generate_in(s: &Slices, piece: Piece) -> Placements {
+    pub(crate) fn generate_in(s: &Stack, piece: Piece) -> Placements {
         Self::generate_with(s, piece, &mut Direct)
     }
 
     #[inline(always)]
-    fn generate_with<T: Transition>(s: &Slices, piece: Piece, t: &mut T) -> Placements {
+    fn generate_with<T: Transition>(s: &Stack, piece: Piece, t: &mut T) -> Placements {
         let p = piece.index();
         let mut locks = [0u64; BOX_ROWS];
         // The last box row wholly above the stack: every free position there

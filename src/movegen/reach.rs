@@ -37,7 +37,7 @@ pub struct Reach {
 pub(crate) fn generate(s: &Slices, well: &Well, piece: Piece) -> Reach {
     let p = piece.index();
     let mut cells = [0u16; LIVE_ROWS];
-    let mut y = s.top - BAR;
+    let mut y = s.top() - BAR;
     // Rows above the first box row searched are empty and every position
     // over them is reachable: the boxes of the three rows above cover the
     // first box row's top cells (an S box's top row holds at most one

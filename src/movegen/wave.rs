@@ -109,31 +109,25 @@ static SIX_OR_MORE: [bool; 1 << 10] = {
     out
 };
 
-/// The well's rows as `FIT` indices, with the floor below: `rows[y]` for
-/// `y` in `0..24`.
+/// The well's rows as `FIT` indices, with the floor below (`rows[y]` for
+/// `y` in `0..24`), and its top: all the wave search reads.
 #[derive(Clone, Copy)]
-pub(crate) struct Slices {
+pub(crate) struct Stack {
     pub(crate) rows: [u16; HEIGHT + 4],
-    /// Bit `y` is set when row `y` has at least 6 cells, so that one piece
-    /// could complete it.
-    pub(crate) near_full: u32,
     /// Index of the first non-empty row (20 if none).
     pub(crate) top: usize,
 }
 
-impl Slices {
-    pub(crate) fn new(well: &Well) -> Slices {
+impl Stack {
+    // Not inlined: inlined into the lookahead's piece loop, its top was
+    // computed ahead of the loop on every well, and the loop's code grew.
+    #[inline(never)]
+    pub(crate) fn new(well: &Well) -> Stack {
         let mut rows = [FLOOR as u16; HEIGHT + 4];
         rows[..BAR].fill(0);
         rows[BAR..HEIGHT].copy_from_slice(well.rows());
-        let mut near_full = 0u32;
-        for (i, &r) in well.rows().iter().enumerate() {
-            // `count_ones` is a dozen instructions without `popcnt`.
-            near_full |= u32::from(SIX_OR_MORE[usize::from(r & 0x3FF)]) << (i + BAR);
-        }
-        Slices {
+        Stack {
             rows,
-            near_full,
             top: well.top(),
         }
     }
@@ -146,6 +140,44 @@ impl Slices {
             & t[1][self.rows[y + 1] as usize]
             & t[2][self.rows[y + 2] as usize]
             & t[3][self.rows[y + 3] as usize]
+    }
+}
+
+/// The [`Stack`] and the rows one piece could complete: what the move
+/// generator's entry points read. (The lock positions alone need only the
+/// stack: [`super::Placements`] takes that, so the lookahead's clears do
+/// not pay for the near-full rows.)
+#[derive(Clone, Copy)]
+pub(crate) struct Slices {
+    pub(crate) stack: Stack,
+    /// Bit `y` is set when row `y` has at least 6 cells, so that one piece
+    /// could complete it.
+    pub(crate) near_full: u32,
+}
+
+impl Slices {
+    pub(crate) fn new(well: &Well) -> Slices {
+        let mut near_full = 0u32;
+        for (i, &r) in well.rows().iter().enumerate() {
+            // `count_ones` is a dozen instructions without `popcnt`.
+            near_full |= u32::from(SIX_OR_MORE[usize::from(r & 0x3FF)]) << (i + BAR);
+        }
+        Slices {
+            stack: Stack::new(well),
+            near_full,
+        }
+    }
+
+    /// Positions of piece `p` that fit with the box's top row at `y`.
+    #[inline(always)]
+    pub(crate) fn fit(&self, p: usize, y: usize) -> u64 {
+        self.stack.fit(p, y)
+    }
+
+    /// Index of the first non-empty row (20 if none).
+    #[inline(always)]
+    pub(crate) fn top(&self) -> usize {
+        self.stack.top
     }
 }
 

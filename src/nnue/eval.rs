@@ -206,17 +206,10 @@ impl Evaluator for NetEvaluator {
                 .simd
                 .accumulate_shared(net, &features::patterns(parent)),
         };
-        for c in children {
-            let (acc, y) = self.simd.step_after_clear(
-                net,
-                &acc,
-                parent,
-                &c.well,
-                Some(usize::from(c.cleared)),
-            );
-            out.push(self.cost_of(y, score));
-            memos.push(Memo(acc));
-        }
+        self.simd
+            .steps_after_clear(net, &acc, parent, children, memos, |y| {
+                out.push(self.cost_of(y, score));
+            });
     }
 
     fn identity(&self) -> Identity {

@@ -28,6 +28,7 @@
 
 use super::features::{ACTIVE, ROW_PATTERNS, ROW_POSITIONS};
 use super::quant::{Acc, Block, QuantNet};
+use crate::evaluate::{ChainChild, Memo};
 use crate::well::Well;
 
 /// Which implementation of the inner loops to run.
@@ -200,6 +201,42 @@ impl Simd {
         self.step(net, base, &added[..n], &removed[..n])
     }
 
+    /// [`Simd::step_after_clear`] from one parent (`from`, its accumulator
+    /// `base`) to each chain child in turn: each child's accumulator pushed
+    /// to `memos` and `f(output)` called, in order. The path is chosen once
+    /// for all of them.
+    #[inline]
+    pub(crate) fn steps_after_clear(
+        self,
+        net: &QuantNet,
+        base: &Acc,
+        from: &Well,
+        children: &[ChainChild],
+        memos: &mut Vec<Memo>,
+        mut f: impl FnMut(i32),
+    ) {
+        debug_assert_eq!(net.layout, super::Layout::Shared);
+        #[cfg(target_arch = "x86_64")]
+        if self == Simd::Avx2 && self.is_available() {
+            // SAFETY: as in `Simd::output`.
+            unsafe {
+                match net.blocks {
+                    1 => avx2::steps_after_clear::<1>(net, base, from, children, memos, &mut f),
+                    2 => avx2::steps_after_clear::<2>(net, base, from, children, memos, &mut f),
+                    3 => avx2::steps_after_clear::<3>(net, base, from, children, memos, &mut f),
+                    _ => avx2::steps_after_clear::<4>(net, base, from, children, memos, &mut f),
+                }
+            }
+            return;
+        }
+        for c in children {
+            let (acc, y) =
+                self.step_after_clear(net, base, from, &c.well, Some(usize::from(c.cleared)));
+            memos.push(Memo(acc));
+            f(y);
+        }
+    }
+
     /// [`Simd::accumulate`] and [`Simd::output`] at once: the accumulator
     /// `base + adds - subs` and its output.
     #[inline]
@@ -284,7 +321,9 @@ mod scalar {
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{Acc, Block, QuantNet, Well, ACTIVE, ROW_PATTERNS, ROW_POSITIONS};
+    use super::{
+        Acc, Block, ChainChild, Memo, QuantNet, Well, ACTIVE, ROW_PATTERNS, ROW_POSITIONS,
+    };
     use crate::nnue::features::{
         bands_after_clear, paired_band, row_changes_after_clear, SPREAD, WINDOW_PATTERNS,
     };
@@ -403,6 +442,87 @@ mod avx2 {
         (store::<C>(acc), finish::<C>(net, acc))
     }
 
+    /// The accumulator registers of `to` from `from`'s (`base`) after a
+    /// step that cleared the row `cleared` (`None`: none): the body of
+    /// `step_after_clear` and `steps_after_clear`, spelled out in each (a
+    /// function between them was not inlined into the chain loop). `C` is
+    /// the caller's block count.
+    macro_rules! sum_after_clear {
+        ($net:expr, $base:expr, $from:expr, $to:expr, $cleared:expr) => {{
+            let (net, base, from, to, cleared): (&QuantNet, &Acc, &Well, &Well, Option<usize>) =
+                ($net, $base, $from, $to, $cleared);
+            let mut acc = [_mm256_setzero_si256(); C];
+            for c in 0..C {
+                acc[c] = load(&base[c]);
+            }
+            // A shared table: row patterns, then window patterns; the masks
+            // below keep every index in range, so no row read is checked.
+            let (rows, _) = net.table.as_chunks::<C>();
+            let (row_rows, window_rows) =
+                rows[..ROW_PATTERNS + WINDOW_PATTERNS].split_at(ROW_PATTERNS);
+            let row_rows: &[[Block; C]; ROW_PATTERNS] =
+                row_rows.try_into().expect("a shared table");
+            let window_rows: &[[Block; C]; WINDOW_PATTERNS] =
+                window_rows.try_into().expect("a shared table");
+            let (a, b) = (from.rows(), to.rows());
+            // The same pairs as `features::for_each_change_after_clear`, in
+            // the same order: its rows part as it is, its window rows eight
+            // lanes to a register.
+            let changed = row_changes_after_clear(a, b, cleared, |old, new| {
+                let (old, new) = (
+                    &row_rows[old as usize & 0x3FF],
+                    &row_rows[new as usize & 0x3FF],
+                );
+                for c in 0..C {
+                    acc[c] =
+                        _mm256_add_epi16(_mm256_sub_epi16(acc[c], load(&old[c])), load(&new[c]));
+                }
+            });
+            let mut bands = bands_after_clear(changed, cleared);
+            while bands != 0 {
+                let v = bands.trailing_zeros() as usize;
+                bands &= bands - 1;
+                let (la, lb) = (lanes(a, paired_band(v, cleared)), lanes(b, v));
+                // One mask bit per differing 16-bit lane (the compare's lanes
+                // packed to bytes).
+                let same = _mm_cmpeq_epi16(la, lb);
+                let mut m = !(_mm_movemask_epi8(_mm_packs_epi16(same, same)) as u32) & 0xFF;
+                if m == 0 {
+                    continue;
+                }
+                // Each lane's table row as a byte offset, eight at a time.
+                let size = _mm256_set1_epi32((C * std::mem::size_of::<Block>()) as i32);
+                let offsets = |x| _mm256_mullo_epi32(_mm256_cvtepu16_epi32(x), size);
+                let (mut old, mut new) = ([0u32; 8], [0u32; 8]);
+                // SAFETY: each array is 32 bytes, as an unaligned store writes.
+                unsafe {
+                    _mm256_storeu_si256(old.as_mut_ptr().cast(), offsets(la));
+                    _mm256_storeu_si256(new.as_mut_ptr().cast(), offsets(lb));
+                }
+                let table = window_rows.as_ptr().cast::<u8>();
+                while m != 0 {
+                    let j = m.trailing_zeros() as usize & 7;
+                    m &= m - 1;
+                    // SAFETY: a lane is four 3-bit fields (`SPREAD`'s lanes
+                    // hold at most 7, shifted by 0, 3, 6 and 9), so below
+                    // 4,096, and `window_rows` has 4,096 rows of `C` blocks:
+                    // both offsets are rows inside it.
+                    let (o, n) = unsafe {
+                        (
+                            &*table.add(old[j] as usize).cast::<[Block; C]>(),
+                            &*table.add(new[j] as usize).cast::<[Block; C]>(),
+                        )
+                    };
+                    for c in 0..C {
+                        acc[c] =
+                            _mm256_add_epi16(_mm256_sub_epi16(acc[c], load(&o[c])), load(&n[c]));
+                    }
+                }
+            }
+            acc
+        }};
+    }
+
     /// # Safety
     /// The CPU must support AVX2; `net.blocks` must be `C`; the net's
     /// layout must be shared.
@@ -414,71 +534,29 @@ mod avx2 {
         to: &Well,
         cleared: Option<usize>,
     ) -> (Acc, i32) {
-        let mut acc = [_mm256_setzero_si256(); C];
-        for c in 0..C {
-            acc[c] = load(&base[c]);
-        }
-        // A shared table: row patterns, then window patterns; the masks
-        // below keep every index in range, so no row read is checked.
-        let (rows, _) = net.table.as_chunks::<C>();
-        let (row_rows, window_rows) = rows[..ROW_PATTERNS + WINDOW_PATTERNS].split_at(ROW_PATTERNS);
-        let row_rows: &[[Block; C]; ROW_PATTERNS] = row_rows.try_into().expect("a shared table");
-        let window_rows: &[[Block; C]; WINDOW_PATTERNS] =
-            window_rows.try_into().expect("a shared table");
-        let (a, b) = (from.rows(), to.rows());
-        // The same pairs as `features::for_each_change_after_clear`, in
-        // the same order: its rows part as it is, its window rows eight
-        // lanes to a register.
-        let changed = row_changes_after_clear(a, b, cleared, |old, new| {
-            let (old, new) = (
-                &row_rows[old as usize & 0x3FF],
-                &row_rows[new as usize & 0x3FF],
-            );
-            for c in 0..C {
-                acc[c] = _mm256_add_epi16(_mm256_sub_epi16(acc[c], load(&old[c])), load(&new[c]));
-            }
-        });
-        let mut bands = bands_after_clear(changed, cleared);
-        while bands != 0 {
-            let v = bands.trailing_zeros() as usize;
-            bands &= bands - 1;
-            let (la, lb) = (lanes(a, paired_band(v, cleared)), lanes(b, v));
-            // One mask bit per differing 16-bit lane (the compare's lanes
-            // packed to bytes).
-            let same = _mm_cmpeq_epi16(la, lb);
-            let mut m = !(_mm_movemask_epi8(_mm_packs_epi16(same, same)) as u32) & 0xFF;
-            if m == 0 {
-                continue;
-            }
-            // Each lane's table row as a byte offset, eight at a time.
-            let size = _mm256_set1_epi32((C * std::mem::size_of::<Block>()) as i32);
-            let offsets = |x| _mm256_mullo_epi32(_mm256_cvtepu16_epi32(x), size);
-            let (mut old, mut new) = ([0u32; 8], [0u32; 8]);
-            // SAFETY: each array is 32 bytes, as an unaligned store writes.
-            unsafe {
-                _mm256_storeu_si256(old.as_mut_ptr().cast(), offsets(la));
-                _mm256_storeu_si256(new.as_mut_ptr().cast(), offsets(lb));
-            }
-            let table = window_rows.as_ptr().cast::<u8>();
-            while m != 0 {
-                let j = m.trailing_zeros() as usize & 7;
-                m &= m - 1;
-                // SAFETY: a lane is four 3-bit fields (`SPREAD`'s lanes
-                // hold at most 7, shifted by 0, 3, 6 and 9), so below
-                // 4,096, and `window_rows` has 4,096 rows of `C` blocks:
-                // both offsets are rows inside it.
-                let (o, n) = unsafe {
-                    (
-                        &*table.add(old[j] as usize).cast::<[Block; C]>(),
-                        &*table.add(new[j] as usize).cast::<[Block; C]>(),
-                    )
-                };
-                for c in 0..C {
-                    acc[c] = _mm256_add_epi16(_mm256_sub_epi16(acc[c], load(&o[c])), load(&n[c]));
-                }
-            }
-        }
+        let acc: [__m256i; C] = sum_after_clear!(net, base, from, to, cleared);
         (store::<C>(acc), finish::<C>(net, acc))
+    }
+
+    /// `step_after_clear` from one parent to each chain child in turn.
+    ///
+    /// # Safety
+    /// As `step_after_clear`'s.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn steps_after_clear<const C: usize>(
+        net: &QuantNet,
+        base: &Acc,
+        from: &Well,
+        children: &[ChainChild],
+        memos: &mut Vec<Memo>,
+        f: &mut impl FnMut(i32),
+    ) {
+        for c in children {
+            let acc: [__m256i; C] =
+                sum_after_clear!(net, base, from, &c.well, Some(usize::from(c.cleared)));
+            memos.push(Memo(store::<C>(acc)));
+            f(finish::<C>(net, acc));
+        }
     }
 
     /// The eight window patterns with top row `v` of `rows`, one per
