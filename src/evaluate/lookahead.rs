@@ -68,6 +68,15 @@
 //! chain well's net step fell from about 1,550 instructions (from
 //! scratch) to about 910.
 //!
+//! Wall time falls less than instructions (the chains' table reads wait on
+//! memory): the first build (commit 96ada63) and this one in turn, one
+//! thread, on the shared 2-core machine at a load of about 4, `hatetris
+//! bench search --net data/nets/best.nnue --quiescent --width 20000
+//! --depths 25 --threads 1`: 1.83-1.87 µs a child against 1.06-1.10
+//! (three runs each; medians 1.856 and 1.082, 1.72×); at `--width 50000
+//! --depths 30`: 2.12-2.17 against 1.25-1.28 (two runs each, 1.70×). The
+//! same signatures (03e08ad6535fa98e, a597f293091be63b).
+//!
 //! On that search 1.03 million children have 4.04 million chain wells
 //! (3.86 million once repeats are dropped); 2.81 million walked wells have
 //! a clearing piece, and 1.84 million of those have one child (0.76
