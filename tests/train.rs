@@ -380,6 +380,8 @@ fn tiny_learning() -> Config {
             cap: 25,
             first: 150,
             every: 300,
+            openings: train::Learning::default().gate.openings[..1].to_vec(),
+            opening_every: 60,
         },
         ..train::Learning::default()
     };
@@ -417,6 +419,9 @@ fn the_learning_loop_gates_its_nets_and_resumes_to_the_same_files() {
     let mut best = 0.0f64;
     for (g, gate) in gates.iter().enumerate() {
         assert_eq!(gate.generation, g as u32);
+        // The empty well and pieces 150, 450 and 750 of the 366-line
+        // record, then pieces 60 and 120 of the one opening game.
+        assert_eq!(gate.outcomes.len(), 6, "generation {g}");
         assert_eq!(gate.champion, champion, "generation {g}'s champion");
         assert_eq!(
             gate.outcomes.len(),

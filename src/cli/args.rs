@@ -316,6 +316,11 @@ pub struct TrainArgs {
     /// Pieces the gate plays at most from each position [default: 300].
     #[arg(long, value_name = "PIECES")]
     pub gate_cap: Option<u32>,
+    /// The gate also plays the openings of five other records (148 to 289
+    /// lines): a start every PIECES pieces before piece 100 of each; 0 for
+    /// none [default: 20].
+    #[arg(long, value_name = "PIECES")]
+    pub gate_openings: Option<u32>,
     /// Print one JSON object alone on standard output, holding every
     /// generation's figures (the lines of text go to standard error, or
     /// nowhere with --quiet).

@@ -240,6 +240,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.graded_from.is_some(), "--graded-from"),
         (a.gate_width.is_some(), "--gate-width"),
         (a.gate_cap.is_some(), "--gate-cap"),
+        (a.gate_openings.is_some(), "--gate-openings"),
     ];
     if let Some(l) = c.learning.as_mut() {
         if let Some(v) = a.window {
@@ -271,6 +272,9 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
                 bail!("--gate-cap must be at least 1");
             }
             l.gate.cap = v;
+        }
+        if let Some(v) = a.gate_openings {
+            l.gate.opening_every = v;
         }
     } else if let Some((_, flag)) = learning_flags.iter().find(|f| f.0) {
         bail!("{flag} is a setting of the learning loop, which this folder does not run (--no-learning, or a folder made before it)");
