@@ -117,27 +117,6 @@ fn a_sharded_depth_needs_the_history_of_an_enemy_that_keeps_one() {
     ));
 }
 
-/// The history snapshots a run folder holds (`ancestry-NNNNN.bin`: the
-/// last few depths'), by name.
-fn snapshot_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("ancestry-")
-        })
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect();
-    out.sort();
-    out
-}
-
 /// Options that shard each depth of `search` over `workers` workers of this
 /// process (`evaluator` is the search's, owned), up to `max_depth`, the
 /// workers writing their shards' files in `out`.
@@ -187,7 +166,11 @@ fn assert_same_files(a: &Path, b: &Path, what: &str) {
     let manifest = run::read_manifest_file(a).unwrap();
     assert!(manifest.shards.is_some(), "{what}: not sharded");
     assert_eq!(depth_contents(a), depth_contents(b), "{what}");
-    assert_eq!(snapshot_files(a), snapshot_files(b), "{what}: the history");
+    assert_eq!(
+        crate::util::snapshot_files(a),
+        crate::util::snapshot_files(b),
+        "{what}: the history"
+    );
     let report = search::verify(a).unwrap();
     assert!(report.is_ok(), "{what}: {:?}", report.problems);
 }

@@ -273,27 +273,6 @@ fn strs(args: &[String]) -> Vec<&str> {
     args.iter().map(String::as_str).collect()
 }
 
-/// The history snapshots a run folder holds (`ancestry-NNNNN.bin`), by
-/// name.
-fn snapshots(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("ancestry-")
-        })
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect();
-    out.sort();
-    out
-}
-
 /// A run from the 366-line game at piece 500 sharded over 2 workers
 /// (`--workers 2`): stopped at piece 505 and resumed, killed (SIGKILL) once
 /// a shard has written depth 515 and resumed again, it holds a `--threads
@@ -359,7 +338,11 @@ fn from_the_366_game_sharded_over_2_workers_equals_2_threads_across_a_stop_a_kil
     assert_eq!(beams.len(), 41, "the root and its 40 depths");
     assert_eq!(beams[0].len(), 1, "the root alone at depth {root}");
     assert!(beams == depth_contents(&threads), "the beams");
-    assert_eq!(snapshots(&workers), snapshots(&threads), "the history");
+    assert_eq!(
+        crate::util::snapshot_files(&workers),
+        crate::util::snapshot_files(&threads),
+        "the history"
+    );
     let (a, b) = (json(&plain), json(&last));
     for key in ["score", "best_depth", "depth", "keys", "replay"] {
         assert_eq!(a[key], b[key], "{key}");

@@ -87,3 +87,24 @@ pub fn depth_contents(dir: &std::path::Path) -> Vec<Vec<hatetris::run::store::St
         })
         .collect()
 }
+
+/// The history snapshots a run folder holds (`ancestry-NNNNN.bin`: the
+/// last few depths'), by name.
+pub fn snapshot_files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("ancestry-")
+        })
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
