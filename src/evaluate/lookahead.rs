@@ -148,6 +148,11 @@
 //! - the chain step's lane mask counted with `count_ones` (compiled to
 //!   shifts and masks without the `popcnt` feature) rather than a count in
 //!   the packing table: 1.086 against 1.088, the same (the table kept);
+//! - the gap candidates' tests (`movegen::clears`: whether a placement
+//!   rests, and whether it is in the sky) as masks instead of branches
+//!   (cachegrind's branch model put 13 of the run's 97 million
+//!   mispredictions on those two branches): 1.091 µs a child against
+//!   1.083 (medians of four runs each, in turn), no gain;
 //! - caching chain wells' costs across walks: 15 % of the chain wells had
 //!   been costed before in the run (repeats within one walk included, now
 //!   dropped), too few to pay for a lookup on every one; not built.
