@@ -45,8 +45,9 @@
 //! the window rows that straddle the clear, the top one and those over the
 //! piece are compared (`nnue::features::changes_after_clear`): about 25
 //! differing features, so about 50 table rows read instead of 120, with no
-//! list built (the AVX2 step compares eight windows to a register and sums
-//! the differing ones as they are found).
+//! feature list built (the AVX2 step compares eight windows to a
+//! register, packs the differing ones' table offsets into a short list
+//! and sums their rows in one loop once all are known).
 //!
 //! Measured on `hatetris bench search --net data/nets/best.nnue --quiescent
 //! --width 2000 --depths 25 --threads 1` (callgrind instructions, exact
@@ -76,6 +77,29 @@
 //! (three runs each; medians 1.856 and 1.082, 1.72×); at `--width 50000
 //! --depths 30`: 2.12-2.17 against 1.25-1.28 (two runs each, 1.70×). The
 //! same signatures (03e08ad6535fa98e, a597f293091be63b).
+//!
+//! Where the wall time goes that the instructions do not show: `perf
+//! record -e cpu-clock` (no hardware counters on this machine) on the
+//! width-20,000 search gave the net's chain steps (`steps_after_clear`
+//! and `step_after_clear`) 44 % of the samples for 28 % of the
+//! instructions, the samples piled on the table rows' loads; cachegrind
+//! (`--cache-sim=yes --branch-sim=yes --D1=49152,12,64
+//! --LL=1048576,16,64`, the L1 and L2 of this machine, width 2,000) puts
+//! 165 of the run's 208 million L1 read misses on those loads and almost
+//! none past the 1 MiB L2 (the 640 KiB table stays there): the steps wait
+//! on L2, one band of eight windows at a time, as the branch on each
+//! band's differing lanes held back the next band's loads. With the
+//! differing pairs' offsets packed into a short list first and all their
+//! rows summed in one loop after (`nnue::simd`'s module doc): 1.18 µs a
+//! child against 1.06 (medians of four runs each, in turn, 1.11×; and
+//! 1.25 against 1.12, 1.13×, in four more with a callgrind run beside
+//! them), 13.30G instructions against 13.32G, the same signature; against
+//! the first build in turn: 1.93 µs a child against 1.07 (medians of
+//! four runs each, 1.81×, for 2.55× fewer instructions). The
+//! chain steps are then 37 % of the samples; the chains' move generation
+//! (`Placements::generate_in`, `chain_children`, `candidates`, the walk)
+//! about 38 %, about its share of the instructions; the search's own
+//! sorting, copies, compression and ancestry about 11 %.
 //!
 //! On that search 1.03 million children have 4.04 million chain wells
 //! (3.86 million once repeats are dropped); 2.81 million walked wells have
@@ -119,6 +143,18 @@
 //!   sorted insertion and its own zeroing cost more;
 //! - the seen wells' list up to 8 wells: 13.40G, against 13.32G at 16 and
 //!   at 32 (32 kept);
+//! - the net's table in a 2 MiB huge page (`madvise(MADV_HUGEPAGE)`; the
+//!   process then held one): 1.074 µs a child against 1.055 (medians of
+//!   three runs each, in turn; no gain, the L1 TLB is not what the loads
+//!   wait on);
+//! - the chain step's lane mask counted with `count_ones` (compiled to
+//!   shifts and masks without the `popcnt` feature) rather than a count in
+//!   the packing table: 1.086 against 1.088, the same (the table kept);
+//! - the gap candidates' tests (`movegen::clears`: whether a placement
+//!   rests, and whether it is in the sky) as masks instead of branches
+//!   (cachegrind's branch model put 13 of the run's 97 million
+//!   mispredictions on those two branches): 1.091 µs a child against
+//!   1.083 (medians of four runs each, in turn), no gain;
 //! - caching chain wells' costs across walks: 15 % of the chain wells had
 //!   been costed before in the run (repeats within one walk included, now
 //!   dropped), too few to pay for a lookup on every one; not built.

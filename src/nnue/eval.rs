@@ -7,9 +7,10 @@
 //! parent's features at the changed positions and adds the child's
 //! ([`features::changes`]: on the 294,195 children without a clear of the
 //! bench wells, 19.4 changed features on average and 25 at most, so about
-//! 39 row reads instead of 120). A shared net does this without a list:
-//! the AVX2 step compares the window rows eight lanes to a register and
-//! sums the differing rows as they are found (`Simd::step_after_clear`).
+//! 39 row reads instead of 120). A shared net does this without the
+//! feature lists: the AVX2 step compares the window rows eight lanes to a
+//! register, packs the differing lanes' table offsets into a short list
+//! and sums their rows in one loop after (`Simd::step_after_clear`).
 //! A child with a clear has its rows shifted, so it is recomputed.
 //! [`Evaluator::chain_costs`] (the lookahead's steps, one clear each)
 //! starts from the parent's sum, which the parent's own step or the
