@@ -137,7 +137,7 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
                 if fitness.jitter > 1 {
                     bail!("--jitter moves a weights file's weights; it does not apply to --net");
                 }
-                Some((net, tune::net_digest(&bytes)))
+                Some((net, tune::net::digest(&bytes)))
             }
             None => None,
         };

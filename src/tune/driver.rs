@@ -98,23 +98,7 @@ fn start_net(
             }
         }
     }
-    let bytes = std::fs::read(&path).map_err(crate::folder::io(&path))?;
-    if net_digest(&bytes) != *digest {
-        return Err(TuneError::Config(format!(
-            "{}: not the net this folder was started with (digest {})",
-            path.display(),
-            digest
-        )));
-    }
-    Ok(Some(Net::from_bytes(&bytes)?))
-}
-
-/// The digest a tuning folder records of its start net's file.
-pub fn net_digest(bytes: &[u8]) -> String {
-    format!(
-        "{:016x}",
-        crate::folder::fnv1a(crate::folder::FNV_OFFSET, bytes)
-    )
+    Ok(Some(super::net::read_start(dir, digest)?))
 }
 
 /// Runs (or resumes) the tuner in `dir` until `budget` evaluations (the

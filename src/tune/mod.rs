@@ -35,7 +35,7 @@ use crate::run::keyframes::KeyframeError;
 use crate::run::RunError;
 use crate::search::SearchError;
 
-pub use driver::{net_digest, tune, TuneObserver, Tuned};
+pub use driver::{tune, TuneObserver, Tuned};
 pub use fitness::{
     jittered, reference_game, wells_of, Fitness, FitnessBeam, FitnessSettings, Measured, JITTER,
 };

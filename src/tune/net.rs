@@ -31,6 +31,28 @@ pub fn start_path(dir: &Path) -> PathBuf {
     dir.join("start.f32")
 }
 
+/// The digest a tuning folder records of its start net's file.
+pub fn digest(bytes: &[u8]) -> String {
+    format!(
+        "{:016x}",
+        crate::folder::fnv1a(crate::folder::FNV_OFFSET, bytes)
+    )
+}
+
+/// The start net a tuning folder keeps, checked against the digest its
+/// settings record.
+pub fn read_start(dir: &Path, want: &str) -> Result<Net, TuneError> {
+    let path = start_path(dir);
+    let bytes = std::fs::read(&path).map_err(crate::folder::io(&path))?;
+    if digest(&bytes) != want {
+        return Err(TuneError::Config(format!(
+            "{}: not the net this folder was started with (digest {want})",
+            path.display()
+        )));
+    }
+    Ok(Net::from_bytes(&bytes)?)
+}
+
 /// The best net's files in a tuning folder: the training net and the
 /// quantised one `search --net` reads.
 pub fn best_paths(dir: &Path) -> (PathBuf, PathBuf) {

@@ -51,29 +51,13 @@ pub fn verify(dir: &Path) -> Result<Findings, TuneError> {
     // settings' digest.
     let start = match &settings.net {
         None => None,
-        Some(digest) => {
-            let path = super::net::start_path(dir);
-            match std::fs::read(&path) {
-                Ok(bytes) if super::net_digest(&bytes) != *digest => {
-                    found.problems.push(format!(
-                        "{}: not the net the folder was started with",
-                        path.display()
-                    ));
-                    return Ok(found);
-                }
-                Ok(bytes) => match Net::from_bytes(&bytes) {
-                    Ok(net) => Some(net),
-                    Err(e) => {
-                        found.problems.push(format!("{}: {e}", path.display()));
-                        return Ok(found);
-                    }
-                },
-                Err(e) => {
-                    found.problems.push(format!("{}: {e}", path.display()));
-                    return Ok(found);
-                }
+        Some(digest) => match super::net::read_start(dir, digest) {
+            Ok(net) => Some(net),
+            Err(e) => {
+                found.problems.push(e.to_string());
+                return Ok(found);
             }
-        }
+        },
     };
     let lpath = log_path(dir);
     let text = match std::fs::read_to_string(&lpath) {
