@@ -672,6 +672,8 @@ fn every_flag(t: &Path) -> Vec<Case> {
         case!["train", n, "--batch", "0"].fails("--batch must be at least 1"),
         case!["train", n, "--weight-decay", "nan"].fails("--weight-decay must be 0 or more"),
         case!["train", n, "--seed", "-1"].usage(),
+        case!["train", n, "--gate-every", "0"].fails("--gate-every must be at least 1"),
+        case!["train", n, "--gate-every", "x"].usage(),
         case!["train", n, "--width", "1000000000000", "--threads", "1"]
             .fails("needs about 96 TB of memory"),
         case!["train", &run].fails("holds a search run (manifest.json), not a training folder"),

@@ -316,6 +316,11 @@ pub struct TrainArgs {
     /// Pieces the gate plays at most from each position [default: 300].
     #[arg(long, value_name = "PIECES")]
     pub gate_cap: Option<u32>,
+    /// The gate's steady-state starts: the 366-line record's piece 100,
+    /// then every PIECES pieces [default: 20]. Smaller is more positions,
+    /// a gate less noisy and slower.
+    #[arg(long, value_name = "PIECES")]
+    pub gate_every: Option<u32>,
     /// The gate also plays the openings of five other records (148 to 289
     /// lines): a start every PIECES pieces before piece 100 of each; 0 for
     /// none [default: 20].

@@ -240,6 +240,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.graded_from.is_some(), "--graded-from"),
         (a.gate_width.is_some(), "--gate-width"),
         (a.gate_cap.is_some(), "--gate-cap"),
+        (a.gate_every.is_some(), "--gate-every"),
         (a.gate_openings.is_some(), "--gate-openings"),
     ];
     if let Some(l) = c.learning.as_mut() {
@@ -272,6 +273,12 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
                 bail!("--gate-cap must be at least 1");
             }
             l.gate.cap = v;
+        }
+        if let Some(v) = a.gate_every {
+            if v == 0 {
+                bail!("--gate-every must be at least 1");
+            }
+            l.gate.every = v;
         }
         if let Some(v) = a.gate_openings {
             l.gate.opening_every = v;
