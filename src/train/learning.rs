@@ -15,7 +15,8 @@
 //! - **the gate**: a generation's net (the candidate) becomes the champion
 //!   only if it survives longer than the champion from a fixed set of
 //!   positions ([`Gate`]: the empty well and every 20th piece from piece
-//!   100 of its own games, the 366-line record by default, and the
+//!   100 of its own games (`--gate-every`), the 366-line record by
+//!   default, and the
 //!   openings of five other records, pieces 20 to 80, each with its
 //!   game's history; compared by the total pieces survived, then the total
 //!   lines), played by
