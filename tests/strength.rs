@@ -180,6 +180,96 @@ fn the_suite_loads_and_keeps_its_judging_only_starts_from_the_trainer() {
     }
 }
 
+/// The trainer never reads the 3,711-line record: none of the games it
+/// reads by default (its samples' games, its gate's games and openings) is
+/// that game, and none reaches a well the suites judge from (their
+/// judging-only starts). The records of one pair of players do meet,
+/// though: the wells these games share with the record's steady state
+/// (from piece 100) are pinned here. The 366-line game plays the record's
+/// pieces 135-268 ten pieces earlier (its pieces 125-258, where the gate
+/// starts too; the suites judge the record from piece 1,000), and the
+/// 302-line game's pieces 273-279 are the record's 7,273-7,279 (its
+/// sampling start at piece 275 is one of them; the wide suite's start at
+/// the record's piece 7,000 may play through it): a coincidence of seven
+/// wells in 9,300, kept as the settings are.
+#[test]
+fn the_trainer_never_reads_the_3711_game_or_its_judged_starts() {
+    let wells = |replay_text: &str| -> Vec<hatetris::well::Board> {
+        let keys = replay::decode(replay_text.trim()).unwrap();
+        let trace = replay::play(&keys, EnemyKind::Hatetris);
+        trace.steps.iter().map(|s| s.board).collect()
+    };
+    let record =
+        std::fs::read_to_string(root().join("data/strength/judging-only/dnf-3711.txt")).unwrap();
+    // Each of the record's steady-state wells, by the piece after which it
+    // stands (boards repeat in no game, so one piece each).
+    let all = wells(&record);
+    let steady: std::collections::HashMap<_, usize> = all
+        .iter()
+        .copied()
+        .enumerate()
+        .skip(100)
+        .map(|(i, b)| (b, i + 1))
+        .collect();
+    assert_eq!(steady.len(), all.len() - 100);
+    let mut judged = std::collections::HashSet::new();
+    for file in [SUITE_FILE, "data/strength/suite-wide.json"] {
+        let suite = Suite::load(&root().join(file)).unwrap();
+        for p in suite.positions.iter().filter(|p| p.judging_only) {
+            judged.insert(p.origin.start().to_board());
+        }
+    }
+    assert!(judged.len() > 20);
+    let learning = hatetris::train::Learning::default();
+    let games = learning
+        .games
+        .iter()
+        .chain(&learning.gate.games)
+        .chain(&learning.gate.openings);
+    // (game, its first shared piece, the record's, run length)
+    let mut shared: Vec<(String, usize, usize, usize)> = Vec::new();
+    let mut read = 0;
+    for game in games {
+        assert_ne!(game.replay.trim(), record.trim(), "{}", game.name);
+        for (i, board) in wells(&game.replay).iter().enumerate() {
+            assert!(
+                !judged.contains(board),
+                "{} piece {} is judged",
+                game.name,
+                i + 1
+            );
+            read += 1;
+            let Some(&at) = steady.get(board) else {
+                continue;
+            };
+            match shared.last_mut() {
+                Some(run) if run.0 == game.name && run.2 + run.3 == at => run.3 += 1,
+                _ => shared.push((game.name.clone(), i + 1, at, 1)),
+            }
+        }
+    }
+    assert!(read > 2_000, "{read} wells read");
+    let shared: Vec<_> = shared
+        .iter()
+        .map(|(g, p, at, n)| (g.as_str(), *p, *at, *n))
+        .collect();
+    let mut expected = vec![("dnf-302", 273, 7273, 7)];
+    for (from, to) in [
+        (135, 146),
+        (152, 157),
+        (163, 168),
+        (178, 190),
+        (196, 224),
+        (228, 232),
+    ] {
+        expected.push(("dnf-366", from - 10, from, to - from + 1));
+    }
+    for (from, to) in [(239, 246), (251, 251), (256, 268)] {
+        expected.push(("dnf-366", from - 10, from, to - from + 1));
+    }
+    assert_eq!(shared, expected);
+}
+
 /// A suite of two starts (the empty well and a start in the 366 game) in
 /// a temporary folder.
 fn tiny_suite(dir: &Path) -> PathBuf {

@@ -683,3 +683,107 @@ pub fn gates(dir: &Path) -> Result<Vec<GateRecord>, TrainError> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Silent;
+    use crate::train::Config;
+    use crate::well::Well;
+
+    fn outcome(pieces: u32, lines: u32) -> Outcome {
+        Outcome {
+            pieces,
+            died: pieces < 300,
+            lines,
+            lines_after: None,
+        }
+    }
+
+    /// A candidate that survives fewer pieces in all loses even where it
+    /// wins most positions; the old champion stays, and a tie on pieces
+    /// goes to lines, a tie on both to the champion.
+    #[test]
+    fn the_gate_keeps_the_champion_when_a_candidate_loses() {
+        let champion = [outcome(200, 80), outcome(50, 20), outcome(60, 24)];
+        let loser = [outcome(100, 40), outcome(55, 22), outcome(65, 26)];
+        let r = judge(7, Some(3), loser.to_vec(), &champion, 0.0);
+        assert!(!r.kept, "{}", r.why);
+        assert_eq!(r.champion_after(), Some(3));
+        assert_eq!(r.champion_figures, Summary::of(&champion));
+        assert_eq!(r.pieces_difference.0, (-100.0 + 5.0 + 5.0) / 3.0);
+
+        let more_lines = [outcome(200, 81), outcome(50, 20), outcome(60, 24)];
+        let r = judge(7, Some(3), more_lines.to_vec(), &champion, 0.0);
+        assert!(r.kept, "{}", r.why);
+        assert_eq!(r.champion_after(), Some(7));
+
+        let r = judge(7, Some(3), champion.to_vec(), &champion, 0.0);
+        assert!(!r.kept, "a tie is the champion's: {}", r.why);
+        assert_eq!(r.champion_after(), Some(3));
+
+        // Without a start net, the folder's first net has no rival.
+        let r = judge(0, None, loser.to_vec(), &[], 0.0);
+        assert!(r.kept);
+        assert_eq!(r.champion_after(), Some(0));
+    }
+
+    /// The window of generation `g` reads exactly generations
+    /// `g - window + 1 ..= g`, in order, each sample once, and skips a
+    /// generation 0 that learned the heuristic (its targets are on
+    /// another scale).
+    #[test]
+    fn the_window_reads_exactly_its_generations() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = Config {
+            learning: Some(Learning {
+                window: 3,
+                ..Learning::default()
+            }),
+            ..Config::default()
+        };
+        // Generation h holds h + 2 samples, each well marked by its
+        // generation and index, with targets h + i / 100.
+        let well = |h: u32, i: u32| {
+            let mut rows = [0u16; crate::well::LIVE_ROWS];
+            rows[crate::well::LIVE_ROWS - 1] = (h * 64 + i + 1) as u16;
+            Well::from_live_rows(rows).unwrap()
+        };
+        for h in 0..6u32 {
+            let gen = generation_dir(dir.path(), h);
+            std::fs::create_dir_all(&gen).unwrap();
+            let samples: Vec<Sampled> = (0..h + 2)
+                .map(|i| Sampled {
+                    well: well(h, i),
+                    depth: i,
+                })
+                .collect();
+            let targets: Vec<f32> = (0..h + 2).map(|i| h as f32 + i as f32 / 100.0).collect();
+            data::save_samples(&gen.join("samples.bin"), &samples).unwrap();
+            data::save_targets(&gen.join("targets.bin"), &targets).unwrap();
+        }
+        let gens = Generations {
+            dir: dir.path(),
+            config: &config,
+            threads: 1,
+            observer: &Silent,
+        };
+        let expect = |hs: &[u32]| -> Vec<(Well, f32)> {
+            hs.iter()
+                .flat_map(|&h| (0..h + 2).map(move |i| (well(h, i), h as f32 + i as f32 / 100.0)))
+                .collect()
+        };
+        let read = |g: u32| -> Vec<(Well, f32)> {
+            let batch = gens.window_batch(g).unwrap().unwrap();
+            batch.iter().map(|s| (s.well, s.target)).collect()
+        };
+        assert_eq!(read(5), expect(&[3, 4, 5]));
+        assert_eq!(read(3), expect(&[1, 2, 3]));
+        // Generation 0 learned the heuristic (no start net): not read later.
+        assert_eq!(read(2), expect(&[1, 2]));
+        assert_eq!(read(0), expect(&[0]));
+        // With a start net, generation 0 is a generation like the others.
+        std::fs::write(dir.path().join(FROM_F32), b"").unwrap();
+        assert_eq!(read(2), expect(&[0, 1, 2]));
+    }
+}
