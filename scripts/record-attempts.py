@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Summarises the record attempts (searches --from the 3,711-line game) in
-runs/rec-AT-wWIDTH/: per run, the start piece, the width, the lines and piece
+runs/rec-AT-wWIDTH/ (the shipped net) and runs/rec-NET-AT-wWIDTH/ (another net, NET
+a short label such as l3g5): per run, the net, the start piece, the width, the lines and piece
 the beam reached, and the record's own lines at the same pieces. Writes
 data/record-attempts/summary.json and copies each run's best replay beside it.
 
@@ -19,16 +20,17 @@ out_dir = "data/record-attempts"
 os.makedirs(out_dir, exist_ok=True)
 rows = []
 for name in sorted(os.listdir(runs)):
-    m = re.fullmatch(r"rec-(\d+)-w(\d+)", name)
+    m = re.fullmatch(r"rec-(?:([a-z][a-z0-9]*)-)?(\d+)-w(\d+)", name)
     if not m or not os.path.isfile(os.path.join(runs, name, "manifest.json")):
         continue
-    at, width = int(m.group(1)), int(m.group(2))
+    net = m.group(1) or "shipped"
+    at, width = int(m.group(2)), int(m.group(3))
     manifest = json.load(open(os.path.join(runs, name, "manifest.json")))
     best = manifest["best"]
     depth = manifest["depth"]
     done = manifest.get("exhausted", False)
     row = {
-        "start_piece": at, "width": width, "record_lines_at_start": record[at],
+        "net": net, "start_piece": at, "width": width, "record_lines_at_start": record[at],
         "best_lines": best["score"], "best_at_piece": best["depth"],
         "record_lines_at_that_piece": record[min(best["depth"], len(record) - 1)],
         "last_depth": depth, "beam_died": done,
