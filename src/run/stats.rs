@@ -50,7 +50,7 @@ pub struct Phases {
     /// out as the next beam.
     pub select: f64,
     /// Compressing and writing this depth's file. It runs alongside the
-    /// next depth's expansion, on the same threads, so it is part of that
+    /// next depth's expansion, on threads of its own, so it is part of that
     /// depth's `expand`, not of this depth's wall time (older runs' logs,
     /// from before the write moved alongside the next expansion, count it
     /// after `select`, with `ancestry` and `snapshot` alongside).
@@ -81,6 +81,16 @@ pub struct Phases {
     /// size of a part costs).
     #[serde(default)]
     pub idle: f64,
+    /// Of `expand`: the time threads spent compacting the shared set's full
+    /// buffers (outside its lock), summed over the threads; and how many
+    /// they compacted. With more threads, buffers that fill while one is
+    /// compacted are compacted together, so this grows with the threads
+    /// only as far as the bar, published later, lets more children in.
+    #[serde(default)]
+    pub compact: f64,
+    /// How many buffers were compacted (see `compact`).
+    #[serde(default)]
+    pub compactions: u64,
 }
 
 impl Phases {
@@ -108,6 +118,8 @@ impl Phases {
         self.locked += other.locked;
         self.waited += other.waited;
         self.idle += other.idle;
+        self.compact += other.compact;
+        self.compactions += other.compactions;
     }
 
     /// The depth's wall time: their sum, less the phases that run

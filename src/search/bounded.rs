@@ -104,6 +104,9 @@ pub struct Bounded {
     settled: usize,
     /// Compactions by [`Bounded::insert`] so far.
     compactions: u64,
+    /// Full buffers handed back uncompacted ([`Bounded::spill`]), for the
+    /// final cut to take in with `buf`.
+    spilled: Vec<Vec<Candidate>>,
 }
 
 impl Bounded {
@@ -117,6 +120,7 @@ impl Bounded {
             bar: None,
             settled: 0,
             compactions: 0,
+            spilled: Vec::new(),
         }
     }
 
@@ -136,6 +140,9 @@ impl Bounded {
     /// holds everything inserted so far).
     pub fn compact_now(&mut self) {
         let mut all = std::mem::take(&mut self.buf);
+        for s in self.spilled.drain(..) {
+            all.extend_from_slice(&s);
+        }
         let bar = compact(&mut all, self.cap);
         self.tighten(bar);
         self.settled = all.len();
@@ -145,7 +152,7 @@ impl Bounded {
 
     /// Candidates held, duplicates and all (the buffer's length).
     pub fn held(&self) -> usize {
-        self.buf.len()
+        self.buf.len() + self.spilled.iter().map(Vec::len).sum::<usize>()
     }
 
     /// Compactions by [`Bounded::insert`] and [`Bounded::compact_now`] so
@@ -195,14 +202,19 @@ impl Bounded {
     /// Gives back a buffer that [`Bounded::offer`] took out and the caller
     /// [`compact`]ed, with the bar the compaction returned.
     ///
-    /// Of the buffer given back and the one held (which other threads
-    /// filled while the first was compacted), the larger is kept as the
-    /// buffer and the smaller is offered into it: the survivors of a
-    /// compaction, nearly `cap` of them, are moved in one swap instead of
-    /// being offered again one by one, which under a shared lock was most
-    /// of the time the lock was held. Buffers that fill on the way are
-    /// pushed to `taken`; the emptied buffer is returned, to be dropped
-    /// outside any lock.
+    /// When the buffer given back and the one held (which other threads
+    /// filled while the first was compacted) fit in one buffer together,
+    /// the larger is kept and the smaller, less what the bar now rejects,
+    /// is copied into it: the survivors of a compaction, nearly `cap` of
+    /// them, move in one swap instead of being offered again one by one,
+    /// which under a shared lock was most of the time the lock was held.
+    /// When they do not fit, both are pushed to `taken`, for the caller to
+    /// [`gather`] and compact as one, outside the lock. (Offering the
+    /// smaller into the larger, as this once did, filled it again after
+    /// `cap / 8` offers: merging two sets of nearly `cap` cost about eight
+    /// compactions, one after the other on one thread, which at the end
+    /// of a depth held up every other: see [`super::kernel`].) The emptied
+    /// buffer is returned, to be dropped outside any lock.
     pub fn give_back(
         &mut self,
         mut survivors: Vec<Candidate>,
@@ -211,15 +223,39 @@ impl Bounded {
     ) -> Vec<Candidate> {
         self.tighten(bar);
         self.settled = 0;
+        if survivors.len() + self.buf.len() >= self.room {
+            taken.push(survivors);
+            taken.push(std::mem::take(&mut self.buf));
+            return Vec::new();
+        }
         if survivors.len() > self.buf.len() {
             std::mem::swap(&mut self.buf, &mut survivors);
         }
-        for c in survivors.drain(..) {
-            if let Some(full) = self.offer(c) {
-                taken.push(full);
-            }
-        }
+        let bar = self.bar;
+        self.buf
+            .reserve_exact(self.room.saturating_sub(self.buf.len()));
+        self.buf
+            .extend(survivors.drain(..).filter(|c| bar.is_none_or(|b| *c <= b)));
         survivors
+    }
+
+    /// Keeps a full buffer as it is, uncompacted, for the final cut
+    /// ([`Bounded::into_sorted_by_well`]) to take in: at the end of a
+    /// depth, where a compaction on one thread would hold up all the
+    /// others, while the final cut runs on the whole pool.
+    pub fn spill(&mut self, full: Vec<Candidate>) {
+        self.settled = 0;
+        self.spilled.push(full);
+    }
+
+    /// The buffer with the spilled ones appended (one copy, sized once).
+    fn everything(mut self) -> Vec<Candidate> {
+        let extra: usize = self.spilled.iter().map(Vec::len).sum();
+        self.buf.reserve_exact(extra);
+        for s in &self.spilled {
+            self.buf.extend_from_slice(s);
+        }
+        self.buf
     }
 
     /// Takes the worst survivor of a compaction ([`compact`]'s result) as
@@ -254,7 +290,8 @@ impl Bounded {
     /// --depths 30 --threads 1` went from 0.63-0.73 s to 0.44-0.46 s.
     pub fn into_sorted_by_well(self) -> Vec<Candidate> {
         use rayon::slice::ParallelSliceMut;
-        let (cap, mut buf) = (self.cap, self.buf);
+        let cap = self.cap;
+        let mut buf = self.everything();
         buf.par_sort_unstable_by(|a, b| a.well.cmp(&b.well).then_with(|| a.cmp(b)));
         // `dedup_by` drops the later of two neighbours: the worse one.
         buf.dedup_by(|later, earlier| later.well == earlier.well);
@@ -274,10 +311,27 @@ impl Bounded {
     /// The kept candidates in no particular order, compacted on the calling
     /// thread (no rayon pool: the sharded search's owners are timely
     /// workers, one thread each).
-    pub fn into_kept(mut self) -> Vec<Candidate> {
-        compact(&mut self.buf, self.cap);
-        self.buf
+    pub fn into_kept(self) -> Vec<Candidate> {
+        let cap = self.cap;
+        let mut buf = self.everything();
+        compact(&mut buf, cap);
+        buf
     }
+}
+
+/// The buffers in `taken` (at least one) as one, to be compacted together:
+/// appended to the one with the most room, which is grown once.
+pub fn gather(taken: &mut Vec<Vec<Candidate>>) -> Vec<Candidate> {
+    let most = (0..taken.len())
+        .max_by_key(|&i| taken[i].capacity())
+        .expect("something to gather");
+    let mut all = taken.swap_remove(most);
+    let extra: usize = taken.iter().map(Vec::len).sum();
+    all.reserve_exact(extra);
+    for t in taken.drain(..) {
+        all.extend_from_slice(&t);
+    }
+    all
 }
 
 /// Keeps the best candidate of each well in `buf`, then the best `cap`

@@ -1,6 +1,20 @@
 //! Step 2 of a turn: the beam expanded (by the kernel, or the
-//! [`DepthExpander`]) while the selected beam's depth file is written on
-//! the same pool and its history snapshot on a thread of its own.
+//! [`DepthExpander`]) on the search's pool while the selected beam's depth
+//! file is written on a pool of its own (the writer's, one thread per 16
+//! of the search's) and its history snapshot on a thread of its own.
+//!
+//! The write once shared the search's pool (`rayon::join`). Its
+//! compression jobs then took the pool's threads, and the writing thread,
+//! waiting for a window of blocks to be compressed, stole expansion work
+//! and could not go on writing until it was done: the write took 47 % of
+//! a depth on 16 threads at width 100,000 (1 thread compresses it in
+//! 3 % of the 1-thread depth, 0.65 s over 20 depths: `hatetris bench
+//! search --width 100000 --depths 20 --threads 1`), and as long as the
+//! expansion at width 10^6, and its last windows and its fsync could land
+//! after the expansion, on the depth's critical path. On threads of its
+//! own it takes what it costs, a sixteenth of a 16-thread depth's
+//! threads, and never holds up the expansion; the file is the same,
+//! whatever pool compresses it.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -32,7 +46,7 @@ pub(super) struct Turn {
 impl DepthLoop<'_> {
     /// Step 2: expands `beam` (if `expanding`; the expander may also be
     /// asked to write its shard files, `shard_write`) while the selected
-    /// beam's depth file is written on the same pool and its history
+    /// beam's depth file is written on the writer's pool and its history
     /// snapshot on a thread of its own.
     pub(super) fn expand_and_write(&self, beam: Beam, expanding: bool, shard_write: bool) -> Turn {
         let depth = self.depth;
@@ -59,12 +73,18 @@ impl DepthLoop<'_> {
                 }
                 _ => None,
             };
-            let unsharded = self.selected.as_ref().filter(|_| self.shards.is_none());
-            let (written, outcome) = self.pool.install(|| {
-                rayon::join(
-                    || unsharded.map(|s| self.write_depth(s)),
-                    || (expanding || shard_write).then(|| self.expand(&job)),
-                )
+            let writing = match (&self.selected, self.shards) {
+                (Some(s), None) => {
+                    Some(scope.spawn(move || self.writer.install(|| self.write_depth(s))))
+                }
+                _ => None,
+            };
+            let outcome = self
+                .pool
+                .install(|| (expanding || shard_write).then(|| self.expand(&job)));
+            let written = writing.map(|t| {
+                t.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             });
             let snapshotted = snapshotting.map(|t| {
                 t.join()

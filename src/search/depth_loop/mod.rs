@@ -7,8 +7,8 @@
 //!    a time) or a sharded run's shards (recalled from their workers);
 //! 2. [`expand_and_write`](DepthLoop::expand_and_write): expand it (the
 //!    kernel, or the [`DepthExpander`]) while the selected beam's depth
-//!    file is written on the same pool (`rayon::join`) and its history
-//!    snapshot on a thread of its own;
+//!    file is written on the writer's own pool and its history snapshot
+//!    on a thread of its own;
 //! 3. [`record`](DepthLoop::record) the written depth in the manifest and
 //!    the log: only now, with both files on disk, does the manifest name it;
 //! 4. [`select`](DepthLoop::select) the kept children as the next beam,
@@ -55,6 +55,11 @@ use crate::well::PackedWell;
 
 use recent::{recall, Recent};
 
+/// The search's threads per thread of the writer's pool: a depth file takes
+/// 3 % of a 1-thread depth to compress at width 100,000 (see `expand.rs`),
+/// so one thread writes it within the expansion up to about 30 threads.
+const WRITER_SHARE: usize = 16;
+
 /// The depth loop's state between two turns.
 pub(super) struct DepthLoop<'a> {
     dir: &'a Path,
@@ -63,6 +68,8 @@ pub(super) struct DepthLoop<'a> {
     observer: &'a dyn Observer,
     lock: crate::folder::FolderLock,
     pool: rayon::ThreadPool,
+    /// The depth files' pool, apart from the search's (see `expand.rs`).
+    writer: rayon::ThreadPool,
     /// When the loop began: each depth's `elapsed_s` counts from it.
     started: Instant,
     run_id: u64,
@@ -131,6 +138,15 @@ impl<'a> DepthLoop<'a> {
                 threads: opts.threads,
                 reason: e.to_string(),
             })?;
+        let writers = opts.threads.div_ceil(WRITER_SHARE).max(1);
+        let writer = rayon::ThreadPoolBuilder::new()
+            .num_threads(writers)
+            .thread_name(|i| format!("depth-writer-{i}"))
+            .build()
+            .map_err(|e| SearchError::Threads {
+                threads: writers,
+                reason: e.to_string(),
+            })?;
         let shards = manifest.shards;
         let depth = manifest.depth;
         let selected = match shards {
@@ -150,6 +166,7 @@ impl<'a> DepthLoop<'a> {
             observer,
             lock,
             pool,
+            writer,
             started: Instant::now(),
             run_id: manifest.settings.run_id(),
             manifest,

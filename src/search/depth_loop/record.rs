@@ -87,6 +87,8 @@ impl DepthLoop<'_> {
             locked: timing.locked_s,
             waited: timing.waited_s,
             idle: timing.idle_s,
+            compact: timing.compact_s,
+            compactions: timing.compactions,
             ..Phases::default()
         };
         let kept = expanded.kept;
