@@ -63,7 +63,10 @@ pub struct Phases {
     pub snapshot: f64,
     /// Writing the manifest and the log line, of the depth before (this
     /// depth's own are written after its figures are recorded; 0 for the
-    /// first depth of a run or a resume).
+    /// first depth of a run or a resume). With one depth file a depth, on
+    /// the writer's thread after the depth before's file, alongside this
+    /// depth's expansion; for a sharded run, between two expansions (and
+    /// older runs' logs count it there too).
     pub manifest: f64,
     /// Of `expand`: the time the shared set of the best children was
     /// locked, summed over the threads (so it may exceed `expand`'s wall
@@ -133,8 +136,9 @@ impl Phases {
     }
 
     /// The phases that run alongside the next depth's expansion and are
-    /// part of its time, so [`Phases::total`] leaves them out.
-    pub const ALONGSIDE: [&'static str; 2] = ["write", "snapshot"];
+    /// part of its time, so [`Phases::total`] leaves them out (`manifest`
+    /// is between two expansions in a sharded run, and in older logs).
+    pub const ALONGSIDE: [&'static str; 3] = ["write", "snapshot", "manifest"];
 }
 
 /// Kept wells per score, as [`DepthStats::histogram`] records them.

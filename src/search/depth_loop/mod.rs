@@ -8,9 +8,12 @@
 //! 2. [`expand_and_write`](DepthLoop::expand_and_write): expand it (the
 //!    kernel, or the [`DepthExpander`]) while the selected beam's depth
 //!    file is written on the writer's own pool and its history snapshot
-//!    on a thread of its own;
-//! 3. [`record`](DepthLoop::record) the written depth in the manifest and
-//!    the log: only now, with both files on disk, does the manifest name it;
+//!    on a thread of its own, and then, on the writer's thread, the depth
+//!    recorded in a copy of the manifest and in the log: only with both
+//!    files on disk does the manifest name it;
+//! 3. [`record`](DepthLoop::record): that manifest replaces the loop's (a
+//!    sharded run's depth, whose files its workers write during the
+//!    expansion, is recorded only now);
 //! 4. [`select`](DepthLoop::select) the kept children as the next beam,
 //!    with the best score, and [`step_history`](DepthLoop::step_history):
 //!    the history takes the new beam before the next expansion reads it.
@@ -28,14 +31,17 @@
 //!
 //! Written alongside the next expansion, a depth's file costs the search
 //! no wall time of its own, where its write was the largest serial step
-//! (about 1.8 % of a 1-thread depth at width 100,000); the price is the beam's wells held in memory during one
-//! expansion (20 bytes per entry). What stays between two expansions: the
-//! final cut (its sort on the pool, its dedup, selection and cut serial),
-//! the history taking the new beam (the maturing level's blocks are read
-//! on the pool, the pruning and the filter's new keys serial), and the
-//! manifest: 0.85-0.88 % of a 1-thread depth, their serial parts less
-//! (the phases of `hatetris bench search --width 100000 --depths 30
-//! --threads 1,2`).
+//! (about 1.8 % of a 1-thread depth at width 100,000); the price is the
+//! beam's wells held in memory during one expansion (20 bytes per entry).
+//! The manifest and the log line, with their fsyncs, followed it there:
+//! between two expansions they took 14 ms a depth, 1.2 % of a 1-thread
+//! depth at width 100,000 (`hatetris bench search --width 100000 --depths
+//! 20 --threads 1`), which on 16 threads, where the expansion is 13 times
+//! shorter, would be 15 % of a depth, serial. What stays between two
+//! expansions: the final cut (its sort on the pool, its dedup, selection
+//! and cut serial) and the history taking the new beam (the maturing
+//! level's blocks are read on the pool, the pruning and the filter's new
+//! keys serial): about 1 % of a 1-thread depth, their serial parts less.
 
 mod expand;
 mod recent;
@@ -204,7 +210,7 @@ impl<'a> DepthLoop<'a> {
                 Some(Ok(Some(e))) => mem::take(&mut e.written),
                 _ => Vec::new(),
             };
-            self.record(turn.written, turn.snapshotted, shard_files)?;
+            self.record(turn.booked, turn.snapshotted, shard_files)?;
             let Some(outcome) = outcome.filter(|_| expanding) else {
                 break self.depth < max;
             };
