@@ -304,11 +304,15 @@ proptest! {
             }
             let delay = delays[step % delays.len()];
             step += 1;
+            let mut emptied = Vec::new();
             let mut full = match delay {
-                4 => gather(taken),
-                _ if last => gather(taken),
+                4 => gather(taken, &mut emptied),
+                _ if last => gather(taken, &mut emptied),
                 _ => taken.remove(delay % taken.len()),
             };
+            for e in emptied {
+                set.recycle(e);
+            }
             if delay == 5 {
                 set.spill(full);
                 return;

@@ -232,21 +232,35 @@ impl Shared<'_> {
             }
             publish(set);
         });
+        // Buffers emptied on the way: kept by the set for its next one
+        // (`Bounded::recycle`), or dropped outside the lock.
+        let mut emptied: Vec<Vec<Candidate>> = Vec::new();
+        let recycle = |set: &mut Bounded, emptied: &mut Vec<Vec<Candidate>>| {
+            let mut dropped = Vec::new();
+            for e in emptied.drain(..) {
+                dropped.extend(set.recycle(e));
+            }
+            dropped
+        };
         while !pending.is_empty() {
-            let mut full = gather(&mut pending);
+            let mut full = gather(&mut pending, &mut emptied);
             if self.ending() {
-                self.time.with(self.kept, |set| set.spill(full));
+                let dropped = self.time.with(self.kept, |set| {
+                    set.spill(full);
+                    recycle(set, &mut emptied)
+                });
+                drop(dropped);
                 continue;
             }
             let clock = Instant::now();
             let bar = compact(&mut full, self.width);
             self.progress.compacted(clock.elapsed());
-            let emptied = self.time.with(self.kept, |set| {
-                let emptied = set.give_back(full, bar, &mut pending);
+            let dropped = self.time.with(self.kept, |set| {
+                emptied.push(set.give_back(full, bar, &mut pending));
                 publish(set);
-                emptied
+                recycle(set, &mut emptied)
             });
-            drop(emptied);
+            drop(dropped);
         }
     }
 
