@@ -9,7 +9,7 @@ use hatetris::movegen::MoveGen;
 use hatetris::reverse::parents;
 use hatetris::run::keyframes::{self, Pick};
 use hatetris::run::{self, store::DepthFile};
-use hatetris::search::bounded::{compact, gather, Bounded, Candidate};
+use hatetris::search::bounded::{compact_sorted, gather, Bounded, Candidate, Full};
 use hatetris::search::{self, Adversary, Options, RunResult, Search, SearchError, Silent};
 use hatetris::well::PackedWell;
 use hatetris::{reference, replay, Piece, Well};
@@ -296,9 +296,9 @@ proptest! {
     ) {
         let offers: Vec<Candidate> = offers.into_iter().map(candidate).collect();
         let mut set = Bounded::new(cap);
-        let mut taken: Vec<Vec<Candidate>> = Vec::new();
+        let mut taken: Vec<Full> = Vec::new();
         let mut step = 0;
-        let mut settle_one = |set: &mut Bounded, taken: &mut Vec<Vec<Candidate>>, last: bool| {
+        let mut settle_one = |set: &mut Bounded, taken: &mut Vec<Full>, last: bool| {
             if taken.is_empty() {
                 return;
             }
@@ -314,11 +314,11 @@ proptest! {
                 set.recycle(e);
             }
             if delay == 5 {
-                set.spill(full);
+                set.spill(full.buf);
                 return;
             }
-            let bar = compact(&mut full, cap);
-            set.give_back(full, bar, taken);
+            let bar = compact_sorted(&mut full.buf, full.settled, cap);
+            set.give_back(full.buf, bar, taken);
         };
         for (i, &c) in offers.iter().enumerate() {
             if let Some(t) = set.offer(c) {
