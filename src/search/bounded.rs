@@ -283,14 +283,26 @@ impl Bounded {
         self.spilled.push(full);
     }
 
-    /// The buffer with the spilled ones appended (one copy, sized once).
-    fn everything(mut self) -> Vec<Candidate> {
-        let extra: usize = self.spilled.iter().map(Vec::len).sum();
-        self.buf.reserve_exact(extra);
-        for s in &self.spilled {
-            self.buf.extend_from_slice(s);
+    /// The buffer and the spilled ones as one: appended to the one with
+    /// the most room (which a buffer's double room often spares a copy),
+    /// each freed once copied, so that the peak holds little more than
+    /// the buffers themselves.
+    fn everything(self) -> Full {
+        let mut taken = vec![Full {
+            buf: self.buf,
+            settled: self.settled,
+        }];
+        taken.extend(self.spilled.into_iter().map(|buf| Full { buf, settled: 0 }));
+        let most = (0..taken.len())
+            .max_by_key(|&i| taken[i].buf.capacity())
+            .expect("the buffer at least");
+        let mut all = taken.swap_remove(most);
+        let extra: usize = taken.iter().map(|t| t.buf.len()).sum();
+        all.buf.reserve_exact(extra);
+        for t in taken {
+            all.buf.extend_from_slice(&t.buf);
         }
-        self.buf
+        all
     }
 
     /// Takes the worst survivor of a compaction ([`compact`]'s result) as
@@ -325,7 +337,7 @@ impl Bounded {
     pub fn into_sorted_by_well(self) -> Vec<Candidate> {
         use rayon::slice::ParallelSliceMut;
         let cap = self.cap;
-        let mut buf = self.everything();
+        let mut buf = self.everything().buf;
         buf.par_sort_unstable_by(|a, b| a.well.cmp(&b.well).then_with(|| a.cmp(b)));
         // `dedup_by` drops the later of two neighbours: the worse one.
         buf.dedup_by(|later, earlier| later.well == earlier.well);
@@ -342,8 +354,8 @@ impl Bounded {
     /// thread (no rayon pool: the sharded search's owners are timely
     /// workers, one thread each).
     pub fn into_kept(self) -> Vec<Candidate> {
-        let (cap, settled) = (self.cap, self.settled);
-        let mut buf = self.everything();
+        let cap = self.cap;
+        let Full { mut buf, settled } = self.everything();
         compact_sorted(&mut buf, settled, cap);
         buf
     }
