@@ -9,7 +9,7 @@ use hatetris::movegen::MoveGen;
 use hatetris::reverse::parents;
 use hatetris::run::keyframes::{self, Pick};
 use hatetris::run::{self, store::DepthFile};
-use hatetris::search::bounded::{compact, Bounded, Candidate};
+use hatetris::search::bounded::{compact_sorted, gather, Bounded, Candidate, Full};
 use hatetris::search::{self, Adversary, Options, RunResult, Search, SearchError, Silent};
 use hatetris::well::PackedWell;
 use hatetris::{reference, replay, Piece, Well};
@@ -284,38 +284,52 @@ proptest! {
 
     /// The same through the path the search's threads take: full buffers
     /// taken out, compacted later and in any order (as other threads would,
-    /// outside the lock, while offers go on), then given back with their
-    /// bars (the larger of the given and the held buffer kept, the smaller
-    /// offered into it).
+    /// outside the lock, while offers go on), alone or gathered with the
+    /// others taken out, or spilled uncompacted (as near a depth's end),
+    /// then given back with their bars (kept whole when they fit with the
+    /// held buffer, taken out again with it when they do not).
     #[test]
     fn bounded_set_with_buffers_compacted_out_of_order_equals_its_twin(
         cap in 0usize..60,
         offers in proptest::collection::vec((any::<u8>(), any::<u8>(), any::<u16>()), 0..600),
-        delays in proptest::collection::vec(0usize..4, 1..50),
+        delays in proptest::collection::vec(0usize..6, 1..50),
     ) {
         let offers: Vec<Candidate> = offers.into_iter().map(candidate).collect();
         let mut set = Bounded::new(cap);
-        let mut taken: Vec<Vec<Candidate>> = Vec::new();
+        let mut taken: Vec<Full> = Vec::new();
         let mut step = 0;
-        let mut settle_one = |set: &mut Bounded, taken: &mut Vec<Vec<Candidate>>| {
+        let mut settle_one = |set: &mut Bounded, taken: &mut Vec<Full>, last: bool| {
             if taken.is_empty() {
                 return;
             }
-            let mut full = taken.remove(delays[step % delays.len()] % taken.len());
+            let delay = delays[step % delays.len()];
             step += 1;
-            let bar = compact(&mut full, cap);
-            set.give_back(full, bar, taken);
+            let mut emptied = Vec::new();
+            let mut full = match delay {
+                4 => gather(taken, &mut emptied),
+                _ if last => gather(taken, &mut emptied),
+                _ => taken.remove(delay % taken.len()),
+            };
+            for e in emptied {
+                set.recycle(e);
+            }
+            if delay == 5 {
+                set.spill(full.buf);
+                return;
+            }
+            let bar = compact_sorted(&mut full.buf, full.settled, cap);
+            set.give_back(full.buf, bar, taken);
         };
         for (i, &c) in offers.iter().enumerate() {
             if let Some(t) = set.offer(c) {
                 taken.push(t);
             }
             if i % 7 == 0 {
-                settle_one(&mut set, &mut taken);
+                settle_one(&mut set, &mut taken, false);
             }
         }
         while !taken.is_empty() {
-            settle_one(&mut set, &mut taken);
+            settle_one(&mut set, &mut taken, true);
         }
         let kept = set.into_sorted_by_well();
         let twin = bounded_twin(cap, &offers);

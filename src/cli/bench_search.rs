@@ -231,6 +231,13 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
             b.phases.idle,
             100.0 * b.phases.idle / expand
         )?;
+        outln!(
+            human,
+            "  the kept set's compactions: {} of them, {:.2}s ({:.2}% of the threads' expand time)",
+            b.phases.compactions,
+            b.phases.compact,
+            100.0 * b.phases.compact / expand
+        )?;
     }
     // Amdahl's law from the 1-thread run and the run of the largest count
     // (of the kernel's threads: sharded runs are only compared).

@@ -50,7 +50,7 @@ pub struct Phases {
     /// out as the next beam.
     pub select: f64,
     /// Compressing and writing this depth's file. It runs alongside the
-    /// next depth's expansion, on the same threads, so it is part of that
+    /// next depth's expansion, on threads of its own, so it is part of that
     /// depth's `expand`, not of this depth's wall time (older runs' logs,
     /// from before the write moved alongside the next expansion, count it
     /// after `select`, with `ancestry` and `snapshot` alongside).
@@ -63,7 +63,10 @@ pub struct Phases {
     pub snapshot: f64,
     /// Writing the manifest and the log line, of the depth before (this
     /// depth's own are written after its figures are recorded; 0 for the
-    /// first depth of a run or a resume).
+    /// first depth of a run or a resume). With one depth file a depth, on
+    /// the writer's thread after the depth before's file, alongside this
+    /// depth's expansion; for a sharded run, between two expansions (and
+    /// older runs' logs count it there too).
     pub manifest: f64,
     /// Of `expand`: the time the shared set of the best children was
     /// locked, summed over the threads (so it may exceed `expand`'s wall
@@ -81,6 +84,16 @@ pub struct Phases {
     /// size of a part costs).
     #[serde(default)]
     pub idle: f64,
+    /// Of `expand`: the time threads spent compacting the shared set's full
+    /// buffers (outside its lock), summed over the threads; and how many
+    /// they compacted. With more threads, buffers that fill while one is
+    /// compacted are compacted together, so this grows with the threads
+    /// only as far as the bar, published later, lets more children in.
+    #[serde(default)]
+    pub compact: f64,
+    /// How many buffers were compacted (see `compact`).
+    #[serde(default)]
+    pub compactions: u64,
 }
 
 impl Phases {
@@ -108,6 +121,8 @@ impl Phases {
         self.locked += other.locked;
         self.waited += other.waited;
         self.idle += other.idle;
+        self.compact += other.compact;
+        self.compactions += other.compactions;
     }
 
     /// The depth's wall time: their sum, less the phases that run
@@ -121,8 +136,9 @@ impl Phases {
     }
 
     /// The phases that run alongside the next depth's expansion and are
-    /// part of its time, so [`Phases::total`] leaves them out.
-    pub const ALONGSIDE: [&'static str; 2] = ["write", "snapshot"];
+    /// part of its time, so [`Phases::total`] leaves them out (`manifest`
+    /// is between two expansions in a sharded run, and in older logs).
+    pub const ALONGSIDE: [&'static str; 3] = ["write", "snapshot", "manifest"];
 }
 
 /// Kept wells per score, as [`DepthStats::histogram`] records them.

@@ -105,4 +105,9 @@ pub struct Timing {
     /// Threads idle at the end of the expansion, out of work while others
     /// finished their last part, summed over the threads.
     pub idle_s: f64,
+    /// The kept set's full buffers compacted outside its lock, summed over
+    /// the threads.
+    pub compact_s: f64,
+    /// How many were.
+    pub compactions: u64,
 }

@@ -14,17 +14,40 @@
 //! final cut. The set is exact whatever the order of insertion, so the
 //! result does not depend on the thread count or timing.
 //!
-//! Under the set's lock a batch is only pushed. The sort that compacts a
-//! full buffer (about a tenth of a single thread's time at width 100,000,
-//! and all of it serial while it ran under the lock) runs after the lock
-//! is let go, on the thread whose batch filled the buffer, while the others
-//! go on pushing into a fresh one. The survivors come back in one swap
-//! (the larger of the two buffers is kept and the smaller offered into
-//! it): offering them again one by one had been 90 % of the time the lock
-//! was held, 1.9 % of a single thread's expansion at width 100,000; it is
-//! now 0.2 %. Compacting any part of the offers never loses a winner, so
-//! this is as exact as compacting in place (a test checks buffers
-//! compacted in any order against the `BTreeSet` twin).
+//! Under the set's lock a batch is only pushed. The compaction of a full
+//! buffer (17 a depth at width 100,000, 5.7 % of a single thread's time,
+//! 14 % before it sorted only the new candidates: [`compact_sorted`])
+//! runs after the lock is let go, on the thread whose batch filled the
+//! buffer, while the others go on pushing into a fresh one. The survivors come back in one swap when they fit with what
+//! the others pushed meanwhile; when they do not, both buffers go out
+//! again and are compacted as one ([`gather`]). Compacting any part of
+//! the offers never loses a winner, so this is as exact as compacting in
+//! place (a test checks buffers compacted in any order, alone or together,
+//! or not at all, against the `BTreeSet` twin).
+//!
+//! Two things, found by reading and by the figures below (a 2-core machine
+//! cannot show more), would hold the threads up at the ends of the
+//! expansions, where they sat 35 % of their time on 16 threads (issue 36):
+//!
+//! - the survivors, nearly `width` of them, were offered back one by one,
+//!   under the lock, into a buffer with room for `width / 8` more: merging
+//!   two compacted sets cost about eight compactions in a row on one
+//!   thread, the lock held all along but for the sorts, and a thread
+//!   giving back at a depth's end kept all the others waiting (at width
+//!   10^6 a compaction is about 0.15 s). Now a merge is one compaction.
+//! - a compaction begun near the end outlasted the others' last parts.
+//!   Now none is begun when the beam's entries not yet begun would, at the
+//!   pace so far, take less than twice the last one ([`Shared::ending`]):
+//!   a full buffer is then spilled, uncompacted, and the final cut
+//!   ([`Bounded::into_sorted_by_well`]) sorts it on the whole pool.
+//!
+//! On 8 threads time-sliced on 2 cores (as many compactions overlap as on
+//! a big box), `hatetris bench search --width 100000 --depths 20 --threads
+//! 1,2,8`, before and after in turn: the lock held 3.15 s → 1.06 s and
+//! waited for 18.2 s → 5.5 s (8.9 % → 3.2 % of the threads' expand time),
+//! idle 8.1 s → 1.8 s (4.0 % → 1.0 %); select, which now sorts the spilled
+//! buffers, 0.28 s → 0.60 s. The compactions are logged per depth
+//! (`Phases::compact`, `compactions`).
 //!
 //! The lock stays because it is cheap: held 0.2 % of the threads' time,
 //! it would be busy about 13 % of the time with 64 threads (a queue that
@@ -43,9 +66,11 @@
 //! [`BATCH`] candidates; nothing per child or per part is allocated. With
 //! several threads, the buffers taken out to be compacted live beside the
 //! one the other threads fill, so the peak holds more than one (measured
-//! in [`super::memory::BYTES_PER_EXTRA_THREAD`]).
+//! in [`super::memory::BYTES_PER_EXTRA_THREAD`]); two gathered to be
+//! compacted as one take up to twice a buffer, and the buffers spilled at
+//! the end are held until the final cut.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -53,7 +78,7 @@ use rayon::prelude::*;
 
 use super::adversary::{Adversary, BeamHistory};
 use super::beam::Beam;
-use super::bounded::{compact, Bounded, Candidate};
+use super::bounded::{compact_sorted, gather, Bounded, Candidate, Full};
 use super::distinct::Distinct;
 use super::expand::{ParentStep, Scratch};
 use super::expander::{DepthJob, Expanded, Timing};
@@ -137,6 +162,42 @@ impl Worker {
     }
 }
 
+/// How far the expansion has got, and what its compactions took: what
+/// [`Shared::ending`] weighs.
+struct Progress {
+    /// When the expansion began.
+    clock: Instant,
+    /// The beam's entries.
+    len: usize,
+    /// Entries whose part has begun.
+    begun: AtomicUsize,
+    /// Compactions run, their nanoseconds summed over the threads, and the
+    /// nanoseconds of the last one to finish.
+    compactions: AtomicU64,
+    compact_ns: AtomicU64,
+    last_ns: AtomicU64,
+}
+
+impl Progress {
+    fn new(len: usize) -> Progress {
+        Progress {
+            clock: Instant::now(),
+            len,
+            begun: AtomicUsize::new(0),
+            compactions: AtomicU64::new(0),
+            compact_ns: AtomicU64::new(0),
+            last_ns: AtomicU64::new(0),
+        }
+    }
+
+    fn compacted(&self, took: std::time::Duration) {
+        let ns = took.as_nanos() as u64;
+        self.compactions.fetch_add(1, Ordering::Relaxed);
+        self.compact_ns.fetch_add(ns, Ordering::Relaxed);
+        self.last_ns.store(ns, Ordering::Relaxed);
+    }
+}
+
 /// The kept set, shared by the threads, with what they need to reach it.
 struct Shared<'a> {
     kept: &'a Mutex<Bounded>,
@@ -144,6 +205,7 @@ struct Shared<'a> {
     /// The cost of the set's worst kept child once it is full (`f64` bits):
     /// a child that costs more can never make the cut.
     worst: &'a AtomicU64,
+    progress: &'a Progress,
     width: usize,
 }
 
@@ -151,14 +213,17 @@ impl Shared<'_> {
     /// Gives `batch` to the set (emptying it). Under the lock a batch is
     /// only pushed; a buffer it fills is taken out and compacted (the sort
     /// that costs) after the lock is let go, and its survivors are swapped
-    /// back in (see `Bounded::give_back`).
+    /// back in (see `Bounded::give_back`); buffers taken out together are
+    /// compacted as one. Near the expansion's end (see
+    /// [`Shared::ending`]) a full buffer is spilled instead, uncompacted,
+    /// for the final cut.
     fn flush(&self, batch: &mut Vec<Candidate>) {
         let publish = |set: &Bounded| {
             if let Some(cost) = set.worst_cost_if_full() {
                 self.worst.store(cost.to_bits(), Ordering::Relaxed);
             }
         };
-        let mut pending: Vec<Vec<Candidate>> = Vec::new();
+        let mut pending: Vec<Full> = Vec::new();
         self.time.with(self.kept, |set| {
             for c in batch.drain(..) {
                 if let Some(full) = set.offer(c) {
@@ -167,15 +232,50 @@ impl Shared<'_> {
             }
             publish(set);
         });
-        while let Some(mut full) = pending.pop() {
-            let bar = compact(&mut full, self.width);
-            let emptied = self.time.with(self.kept, |set| {
-                let emptied = set.give_back(full, bar, &mut pending);
+        // Buffers emptied on the way: kept by the set for its next one
+        // (`Bounded::recycle`), or dropped outside the lock.
+        let mut emptied: Vec<Vec<Candidate>> = Vec::new();
+        let recycle = |set: &mut Bounded, emptied: &mut Vec<Vec<Candidate>>| {
+            let mut dropped = Vec::new();
+            for e in emptied.drain(..) {
+                dropped.extend(set.recycle(e));
+            }
+            dropped
+        };
+        while !pending.is_empty() {
+            let mut full = gather(&mut pending, &mut emptied);
+            if self.ending() {
+                let dropped = self.time.with(self.kept, |set| {
+                    set.spill(full.buf);
+                    recycle(set, &mut emptied)
+                });
+                drop(dropped);
+                continue;
+            }
+            let clock = Instant::now();
+            let bar = compact_sorted(&mut full.buf, full.settled, self.width);
+            self.progress.compacted(clock.elapsed());
+            let dropped = self.time.with(self.kept, |set| {
+                emptied.push(set.give_back(full.buf, bar, &mut pending));
                 publish(set);
-                emptied
+                recycle(set, &mut emptied)
             });
-            drop(emptied);
+            drop(dropped);
         }
+    }
+
+    /// Whether a compaction begun now would likely outlast the expansion:
+    /// the entries not yet begun, at the pace so far, take less than twice
+    /// the last compaction. Such a compaction, on one thread, is what the
+    /// others would wait for at the end, where the final cut sorts on the
+    /// whole pool.
+    fn ending(&self) -> bool {
+        let p = self.progress;
+        let begun = p.begun.load(Ordering::Relaxed);
+        let left = p.len.saturating_sub(begun) as u128;
+        let elapsed = p.clock.elapsed().as_nanos();
+        let last = u128::from(p.last_ns.load(Ordering::Relaxed));
+        left == 0 || left * elapsed < 2 * last * begun as u128
     }
 }
 
@@ -205,10 +305,12 @@ impl Kernel<'_> {
         let kept = Mutex::new(Bounded::new(self.width));
         let worst = AtomicU64::new(f64::INFINITY.to_bits());
         let time = LockTime::default();
+        let progress = Progress::new(beam.len());
         let shared = Shared {
             kept: &kept,
             time: &time,
             worst: &worst,
+            progress: &progress,
             width: self.width,
         };
         // Parts of at most `PART` entries, at least `PARTS_PER_THREAD` per
@@ -252,6 +354,7 @@ impl Kernel<'_> {
                         if stop() {
                             return w;
                         }
+                        progress.begun.fetch_add(part.len(), Ordering::Relaxed);
                         expand_part(&step, &mut w, part, base + i * part_len, depth, &shared);
                         observer.expanded(part.len() as u64);
                         done();
@@ -287,6 +390,8 @@ impl Kernel<'_> {
                 locked_s: time.held.into_inner() as f64 * 1e-9,
                 waited_s: time.waited.into_inner() as f64 * 1e-9,
                 idle_s: idle as f64 * 1e-9,
+                compact_s: progress.compact_ns.into_inner() as f64 * 1e-9,
+                compactions: progress.compactions.into_inner(),
             },
             ..Expanded::default()
         }))

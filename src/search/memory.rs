@@ -39,7 +39,12 @@ pub const BYTES_PER_ENTRY: u64 = 96;
 /// 41 and the next six together 66-100: the estimate charges 56 for each of
 /// the first three and nothing past them, 264 bytes an entry from 4
 /// threads on. Not measured on a big box; if compactions overlap more
-/// there, the peak may be higher.
+/// there, the peak may be higher. After the kept set's buffers began to
+/// be gathered and spilled (see `search::kernel`), the peak of `hatetris
+/// bench search --width 300000 --depths 10 --threads 8` was 98-133 MB
+/// over 6 runs, against 106-115 MB over 3 before (the estimate: 146 MB);
+/// an intermediate build whose gathers grew a buffer by reallocation,
+/// 137-221 MB: a peak here is how many buffers are live at once.
 pub const BYTES_PER_EXTRA_THREAD: u64 = 56;
 
 /// Threads past the first that [`bytes_needed`] charges for.

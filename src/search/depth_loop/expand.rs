@@ -1,14 +1,30 @@
 //! Step 2 of a turn: the beam expanded (by the kernel, or the
-//! [`DepthExpander`]) while the selected beam's depth file is written on
-//! the same pool and its history snapshot on a thread of its own.
+//! [`DepthExpander`]) on the search's pool while the selected beam's depth
+//! file is written on a pool of its own (the writer's, one thread per 16
+//! of the search's) and its history snapshot on a thread of its own.
+//!
+//! The write once shared the search's pool (`rayon::join`). Its
+//! compression jobs then took the pool's threads, and the writing thread,
+//! waiting for a window of blocks to be compressed, stole expansion work
+//! and could not go on writing until it was done: the write took 47 % of
+//! a depth on 16 threads at width 100,000 (1 thread compresses it in
+//! 3 % of the 1-thread depth, 0.65 s over 20 depths: `hatetris bench
+//! search --width 100000 --depths 20 --threads 1`), and as long as the
+//! expansion at width 10^6, and its last windows and its fsync could land
+//! after the expansion, on the depth's critical path. On threads of its
+//! own it takes what it costs, a sixteenth of a 16-thread depth's
+//! threads, and never holds up the expansion; the file is the same,
+//! whatever pool compresses it.
 
 use std::sync::Arc;
+use std::thread::ScopedJoinHandle;
 use std::time::Instant;
 
 use super::{DepthLoop, Selected};
 use crate::run::{
     self,
-    store::{self, Entry, Link},
+    store::{self, DepthFile, Entry, Link},
+    Manifest,
 };
 use crate::search::adversary::BeamHistory;
 use crate::search::beam::Beam;
@@ -19,9 +35,10 @@ use crate::search::SearchError;
 
 /// What the turn's parallel step gave.
 pub(super) struct Turn {
-    /// The selected beam's depth file (one file per depth): bytes, seconds.
-    pub written: Option<Result<(u64, f64), SearchError>>,
-    /// The selected beam's history snapshot: seconds.
+    /// The selected beam's depth file (one file per depth), written and
+    /// recorded.
+    pub booked: Option<Result<Booked, SearchError>>,
+    /// A sharded run's selected beam's history snapshot: seconds.
     pub snapshotted: Option<Result<f64, SearchError>>,
     /// The expansion (`None` inside: stopped), when one was run.
     pub outcome: Option<Result<Option<Expanded>, SearchError>>,
@@ -29,11 +46,30 @@ pub(super) struct Turn {
     pub stepped: f64,
 }
 
+/// A depth file written and recorded on the writer's thread.
+pub(super) struct Booked {
+    /// The manifest that records it (`None` for a beam the manifest does
+    /// not list).
+    pub manifest: Option<Manifest>,
+    /// The file's digest, which the next one names.
+    pub previous: u64,
+    /// Seconds the manifest and the log took.
+    pub bookkeeping: f64,
+}
+
+/// A scoped thread's result, its panic passed on.
+fn joined<T>(t: ScopedJoinHandle<'_, T>) -> T {
+    t.join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
 impl DepthLoop<'_> {
     /// Step 2: expands `beam` (if `expanding`; the expander may also be
     /// asked to write its shard files, `shard_write`) while the selected
-    /// beam's depth file is written on the same pool and its history
-    /// snapshot on a thread of its own.
+    /// beam's depth file is written on the writer's pool and its history
+    /// snapshot on a thread of its own, and the depth recorded once both
+    /// are on disk (for one depth file: a sharded run's are recorded by
+    /// `record`, after the turn).
     pub(super) fn expand_and_write(&self, beam: Beam, expanding: bool, shard_write: bool) -> Turn {
         let depth = self.depth;
         // The sharded search hands every process the beam's history first.
@@ -51,7 +87,7 @@ impl DepthLoop<'_> {
             self.observer.depth_started(depth + 1, beam.len() as u64);
         }
         let clock = Instant::now();
-        let (written, snapshotted, outcome) = std::thread::scope(|scope| {
+        let (booked, snapshotted, outcome) = std::thread::scope(|scope| {
             let snapshotting = match (&self.selected, &self.history) {
                 (Some(s), Some(h)) if s.stats.is_some() => {
                     let made = job.history.as_deref();
@@ -59,25 +95,53 @@ impl DepthLoop<'_> {
                 }
                 _ => None,
             };
-            let unsharded = self.selected.as_ref().filter(|_| self.shards.is_none());
-            let (written, outcome) = self.pool.install(|| {
-                rayon::join(
-                    || unsharded.map(|s| self.write_depth(s)),
-                    || (expanding || shard_write).then(|| self.expand(&job)),
-                )
-            });
-            let snapshotted = snapshotting.map(|t| {
-                t.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            });
-            (written, snapshotted, outcome)
+            // One depth file: the writer's thread writes it, waits for the
+            // snapshot and records the depth. (A sharded run's files are
+            // known only once its expansion is done.)
+            let (snapshotting, booking) = match (&self.selected, self.shards) {
+                (Some(s), None) => (
+                    None,
+                    Some(scope.spawn(move || self.write_and_book(s, snapshotting))),
+                ),
+                _ => (snapshotting, None),
+            };
+            let outcome = self
+                .pool
+                .install(|| (expanding || shard_write).then(|| self.expand(&job)));
+            (booking.map(joined), snapshotting.map(joined), outcome)
         });
         Turn {
-            written,
+            booked,
             snapshotted,
             outcome,
             stepped: clock.elapsed().as_secs_f64(),
         }
+    }
+
+    /// The selected beam's depth file written (on the writer's pool), then,
+    /// with the snapshot `snapshotting` too on disk, the depth recorded in a
+    /// copy of the manifest, which replaces it after the turn (`record`).
+    fn write_and_book(
+        &self,
+        s: &Selected,
+        snapshotting: Option<ScopedJoinHandle<'_, Result<f64, SearchError>>>,
+    ) -> Result<Booked, SearchError> {
+        let written = self.writer.install(|| self.write_depth(s));
+        let snapshotted = snapshotting.map(joined);
+        let (file_bytes, write_s) = written?;
+        let previous = DepthFile::open(&run::depth_path(self.dir, self.depth))?.digest();
+        let mut booked = Booked {
+            manifest: None,
+            previous,
+            bookkeeping: 0.0,
+        };
+        if let Some(stats) = s.stats.clone() {
+            let mut manifest = self.manifest.clone();
+            booked.bookkeeping =
+                self.book(&mut manifest, stats, file_bytes, write_s, snapshotted)?;
+            booked.manifest = Some(manifest);
+        }
+        Ok(booked)
     }
 
     /// The job's expansion, by the kernel or the expander (`None`: stopped).

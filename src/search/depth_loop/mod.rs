@@ -7,10 +7,13 @@
 //!    a time) or a sharded run's shards (recalled from their workers);
 //! 2. [`expand_and_write`](DepthLoop::expand_and_write): expand it (the
 //!    kernel, or the [`DepthExpander`]) while the selected beam's depth
-//!    file is written on the same pool (`rayon::join`) and its history
-//!    snapshot on a thread of its own;
-//! 3. [`record`](DepthLoop::record) the written depth in the manifest and
-//!    the log: only now, with both files on disk, does the manifest name it;
+//!    file is written on the writer's own pool and its history snapshot
+//!    on a thread of its own, and then, on the writer's thread, the depth
+//!    recorded in a copy of the manifest and in the log: only with both
+//!    files on disk does the manifest name it;
+//! 3. [`record`](DepthLoop::record): that manifest replaces the loop's (a
+//!    sharded run's depth, whose files its workers write during the
+//!    expansion, is recorded only now);
 //! 4. [`select`](DepthLoop::select) the kept children as the next beam,
 //!    with the best score, and [`step_history`](DepthLoop::step_history):
 //!    the history takes the new beam before the next expansion reads it.
@@ -28,14 +31,17 @@
 //!
 //! Written alongside the next expansion, a depth's file costs the search
 //! no wall time of its own, where its write was the largest serial step
-//! (about 1.8 % of a 1-thread depth at width 100,000); the price is the beam's wells held in memory during one
-//! expansion (20 bytes per entry). What stays between two expansions: the
-//! final cut (its sort on the pool, its dedup, selection and cut serial),
-//! the history taking the new beam (the maturing level's blocks are read
-//! on the pool, the pruning and the filter's new keys serial), and the
-//! manifest: 0.85-0.88 % of a 1-thread depth, their serial parts less
-//! (the phases of `hatetris bench search --width 100000 --depths 30
-//! --threads 1,2`).
+//! (about 1.8 % of a 1-thread depth at width 100,000); the price is the
+//! beam's wells held in memory during one expansion (20 bytes per entry).
+//! The manifest and the log line, with their fsyncs, followed it there:
+//! between two expansions they took 14 ms a depth, 1.2 % of a 1-thread
+//! depth at width 100,000 (`hatetris bench search --width 100000 --depths
+//! 20 --threads 1`), which on 16 threads, where the expansion is 13 times
+//! shorter, would be 15 % of a depth, serial. What stays between two
+//! expansions: the final cut (its sort on the pool, its dedup, selection
+//! and cut serial) and the history taking the new beam (the maturing
+//! level's blocks are read on the pool, the pruning and the filter's new
+//! keys serial): about 1 % of a 1-thread depth, their serial parts less.
 
 mod expand;
 mod recent;
@@ -55,6 +61,11 @@ use crate::well::PackedWell;
 
 use recent::{recall, Recent};
 
+/// The search's threads per thread of the writer's pool: a depth file takes
+/// 3 % of a 1-thread depth to compress at width 100,000 (see `expand.rs`),
+/// so one thread writes it within the expansion up to about 30 threads.
+const WRITER_SHARE: usize = 16;
+
 /// The depth loop's state between two turns.
 pub(super) struct DepthLoop<'a> {
     dir: &'a Path,
@@ -63,6 +74,8 @@ pub(super) struct DepthLoop<'a> {
     observer: &'a dyn Observer,
     lock: crate::folder::FolderLock,
     pool: rayon::ThreadPool,
+    /// The depth files' pool, apart from the search's (see `expand.rs`).
+    writer: rayon::ThreadPool,
     /// When the loop began: each depth's `elapsed_s` counts from it.
     started: Instant,
     run_id: u64,
@@ -131,6 +144,15 @@ impl<'a> DepthLoop<'a> {
                 threads: opts.threads,
                 reason: e.to_string(),
             })?;
+        let writers = opts.threads.div_ceil(WRITER_SHARE).max(1);
+        let writer = rayon::ThreadPoolBuilder::new()
+            .num_threads(writers)
+            .thread_name(|i| format!("depth-writer-{i}"))
+            .build()
+            .map_err(|e| SearchError::Threads {
+                threads: writers,
+                reason: e.to_string(),
+            })?;
         let shards = manifest.shards;
         let depth = manifest.depth;
         let selected = match shards {
@@ -150,6 +172,7 @@ impl<'a> DepthLoop<'a> {
             observer,
             lock,
             pool,
+            writer,
             started: Instant::now(),
             run_id: manifest.settings.run_id(),
             manifest,
@@ -187,7 +210,7 @@ impl<'a> DepthLoop<'a> {
                 Some(Ok(Some(e))) => mem::take(&mut e.written),
                 _ => Vec::new(),
             };
-            self.record(turn.written, turn.snapshotted, shard_files)?;
+            self.record(turn.booked, turn.snapshotted, shard_files)?;
             let Some(outcome) = outcome.filter(|_| expanding) else {
                 break self.depth < max;
             };

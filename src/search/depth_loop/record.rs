@@ -6,33 +6,37 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::expand::Booked;
 use super::{DepthLoop, Selected};
 use crate::run::shards::{Depth, Written};
-use crate::run::store::DepthFile;
-use crate::run::{self, Best, DepthStats, Phases};
+use crate::run::{self, Best, DepthStats, Manifest, Phases};
 use crate::search::expander::Expanded;
 use crate::search::{memory, SearchError};
 use crate::well::PackedWell;
 
 impl DepthLoop<'_> {
-    /// Step 3: the selected beam, now written (`written` one file, or the
-    /// `shard_files`) with its snapshot, is recorded in the manifest and
-    /// the log.
+    /// Step 3: the selected beam, now written (`booked`: one file, written
+    /// and recorded on the writer's thread; or the `shard_files`) with its
+    /// snapshot, is recorded in the manifest and the log.
     pub(super) fn record(
         &mut self,
-        written: Option<Result<(u64, f64), SearchError>>,
+        booked: Option<Result<Booked, SearchError>>,
         snapshotted: Option<Result<f64, SearchError>>,
         shard_files: Vec<Written>,
     ) -> Result<(), SearchError> {
         let Some(Selected { wells, stats }) = self.selected.take() else {
             return Ok(());
         };
-        let (file_bytes, write_s) = match self.shards {
+        match self.shards {
             None => {
-                let (file_bytes, write_s) = written.expect("a selected beam is written")?;
-                let path = run::depth_path(self.dir, self.depth);
-                self.previous = DepthFile::open(&path)?.digest();
-                (file_bytes, write_s)
+                let booked = booked.expect("a selected beam is written")?;
+                self.previous = booked.previous;
+                if let Some(manifest) = booked.manifest {
+                    self.manifest = manifest;
+                    self.bookkeeping = booked.bookkeeping;
+                    let recorded = self.manifest.depths.last().expect("just recorded");
+                    self.observer.depth_finished(recorded);
+                }
             }
             Some(layout) => {
                 if shard_files.len() != layout.count() as usize {
@@ -45,34 +49,48 @@ impl DepthLoop<'_> {
                         ),
                     });
                 }
-                (shard_files.iter().map(|w| w.bytes).sum(), 0.0)
+                let file_bytes = shard_files.iter().map(|w| w.bytes).sum();
+                if self.history.is_some() {
+                    self.recent.keep(self.depth, wells);
+                }
+                // (A sharded run's root has none: the manifest lists depths
+                // from 1.)
+                if let Some(stats) = stats {
+                    let mut m = self.manifest.clone();
+                    self.bookkeeping = self.book(&mut m, stats, file_bytes, 0.0, snapshotted)?;
+                    self.manifest = m;
+                    let recorded = self.manifest.depths.last().expect("just recorded");
+                    self.observer.depth_finished(recorded);
+                }
             }
-        };
-        if self.history.is_some() && self.shards.is_some() {
-            self.recent.keep(self.depth, wells);
-        } else {
-            drop(wells);
-        }
-        // (A sharded run's root has none: the manifest lists depths from 1.)
-        if let Some(mut stats) = stats {
-            stats.file_bytes = file_bytes;
-            stats.elapsed_s = self.started.elapsed().as_secs_f64();
-            stats.peak_rss = memory::peak_rss();
-            if let Some(p) = &mut stats.phases {
-                p.write = write_s;
-                p.snapshot = snapshotted.transpose()?.unwrap_or(0.0);
-            }
-            let clock = Instant::now();
-            run::record_depth(self.dir, &mut self.manifest, stats)?;
-            self.bookkeeping = clock.elapsed().as_secs_f64();
-            let recorded = self.manifest.depths.last().expect("just recorded");
-            self.observer.depth_finished(recorded);
         }
         if let Some(release) = self.opts.release_memory {
             self.pool.broadcast(|_| release());
             release();
         }
         Ok(())
+    }
+
+    /// Records a written depth's `stats` in `manifest` and the log, with
+    /// the figures of writing it: the seconds the manifest and log took.
+    pub(super) fn book(
+        &self,
+        manifest: &mut Manifest,
+        mut stats: DepthStats,
+        file_bytes: u64,
+        write_s: f64,
+        snapshotted: Option<Result<f64, SearchError>>,
+    ) -> Result<f64, SearchError> {
+        stats.file_bytes = file_bytes;
+        stats.elapsed_s = self.started.elapsed().as_secs_f64();
+        stats.peak_rss = memory::peak_rss();
+        if let Some(p) = &mut stats.phases {
+            p.write = write_s;
+            p.snapshot = snapshotted.transpose()?.unwrap_or(0.0);
+        }
+        let clock = Instant::now();
+        run::record_depth(self.dir, manifest, stats)?;
+        Ok(clock.elapsed().as_secs_f64())
     }
 
     /// Step 4: the kept children become the next beam, selected (and the
@@ -87,6 +105,8 @@ impl DepthLoop<'_> {
             locked: timing.locked_s,
             waited: timing.waited_s,
             idle: timing.idle_s,
+            compact: timing.compact_s,
+            compactions: timing.compactions,
             ..Phases::default()
         };
         let kept = expanded.kept;
