@@ -18,8 +18,9 @@
 //! buffer (17 a depth at width 100,000, 5.7 % of a single thread's time,
 //! 14 % before it sorted only the new candidates: [`compact_sorted`])
 //! runs after the lock is let go, on the thread whose batch filled the
-//! buffer, while the others go on pushing into a fresh one. The survivors come back in one swap when they fit with what
-//! the others pushed meanwhile; when they do not, both buffers go out
+//! buffer, while the others go on pushing into a fresh one. The survivors
+//! come back in one swap when they fit with what the others pushed
+//! meanwhile; when they do not, both buffers go out
 //! again and are compacted as one ([`gather`]). Compacting any part of
 //! the offers never loses a winner, so this is as exact as compacting in
 //! place (a test checks buffers compacted in any order, alone or together,
