@@ -600,3 +600,39 @@ fn the_learning_loop_starts_without_a_net() {
     );
     assert!(report.generations[1].samples > 0);
 }
+
+/// With fresh master beams every generation plays its own (none taken
+/// over), the champion's k-th one 5 % wider a step.
+#[test]
+fn fresh_master_beams_are_played_wider_while_the_champion_stays() {
+    let start = hatetris::nnue::Net::new(16, hatetris::nnue::Layout::Shared, -0.5, 3).unwrap();
+    let mut config = tiny_learning();
+    config.master_width = 40;
+    config.learning.as_mut().unwrap().fresh_masters = true;
+    let dir = tempfile::tempdir().unwrap();
+    let report = train::train(dir.path(), Some(&config), Some(&start), 3, 2, &Silent).unwrap();
+    let gates = train::gates(dir.path()).unwrap();
+    // The champion's first master beam: the generation after it was kept
+    // (generation 0 for the start net).
+    let mut since = 0;
+    let mut widths = Vec::new();
+    for g in 0..3u32 {
+        let master = &report.generations[g as usize].master;
+        assert_eq!(master.reused_from, None, "generation {g}");
+        let dir = train::generation_dir(dir.path(), g).join("master");
+        let width = hatetris::run::read_manifest(&dir).unwrap().settings.width;
+        assert_eq!(
+            width,
+            train::Learning::master_width(40, g - since),
+            "generation {g}"
+        );
+        widths.push(width);
+        if gates[g as usize].kept {
+            since = g + 1;
+        }
+    }
+    // This seed keeps a candidate and then not: a champion's second beam.
+    assert!(widths.contains(&42), "{widths:?}");
+    assert_eq!(train::Learning::master_width(40, 1), 42);
+    assert_eq!(train::Learning::master_width(40, train::FRESH_WIDTHS), 40);
+}

@@ -326,6 +326,12 @@ pub struct TrainArgs {
     /// none [default: 20].
     #[arg(long, value_name = "PIECES")]
     pub gate_openings: Option<u32>,
+    /// Each generation plays a master beam of its own, also when the
+    /// champion has not changed (then 5 % wider for each one the champion
+    /// played before, up to 45 %), so that the window holds several games
+    /// [default: off, such a beam is taken over].
+    #[arg(long)]
+    pub fresh_masters: bool,
     /// Print one JSON object alone on standard output, holding every
     /// generation's figures (the lines of text go to standard error, or
     /// nowhere with --quiet).

@@ -242,6 +242,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.gate_cap.is_some(), "--gate-cap"),
         (a.gate_every.is_some(), "--gate-every"),
         (a.gate_openings.is_some(), "--gate-openings"),
+        (a.fresh_masters, "--fresh-masters"),
     ];
     if let Some(l) = c.learning.as_mut() {
         if let Some(v) = a.window {
@@ -283,6 +284,9 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         if let Some(v) = a.gate_openings {
             l.gate.opening_every = v;
         }
+        if a.fresh_masters {
+            l.fresh_masters = true;
+        }
     } else if let Some((_, flag)) = learning_flags.iter().find(|f| f.0) {
         bail!("{flag} is a setting of the learning loop, which this folder does not run (--no-learning, or a folder made before it)");
     }
@@ -295,7 +299,11 @@ pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
     let threads = threads_arg(a.threads)?;
     let stored = train::read_config(&a.dir)?;
     let asked = config(&a, stored.clone().unwrap_or_default())?;
-    check_width(asked.master_width, threads, a.force)?;
+    let widest = match &asked.learning {
+        Some(l) => l.widest_master(asked.master_width),
+        None => asked.master_width,
+    };
+    check_width(widest, threads, a.force)?;
     let from = match &a.from {
         Some(path) => Some(Net::load(path).map_err(|error| NetFileError {
             path: path.clone(),

@@ -236,7 +236,7 @@ impl Generations<'_> {
             }
         };
         let search = Search {
-            width: self.config.master_width,
+            width: self.master_width(g)?,
             evaluator,
             adversary: Adversary::new(EnemyKind::Hatetris),
         };

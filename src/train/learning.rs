@@ -27,7 +27,9 @@
 //!   `champion.json` points at the champion (written after `gate.json`:
 //!   the trainer's commit point; the champion is always what the gates on
 //!   disk say, [`Generations::champion_before`]). A master beam whose
-//!   champion has not changed is the previous one's, not played again.
+//!   champion has not changed is the previous one's, not played again;
+//!   with [`Learning::fresh_masters`] (`--fresh-masters`) it is played
+//!   again wider, so that the window holds several games.
 //!   The gate's games are not the samples' games: a first run gated on
 //!   positions of the games it also sampled (`data/train/learn-1`), and
 //!   its champion's +11.6 pieces a gate position over the start net came
@@ -97,6 +99,36 @@ pub struct Learning {
     pub graded_from: u32,
     /// The gate.
     pub gate: Gate,
+    /// Each generation plays a master beam of its own, also when the
+    /// champion has not changed: the champion's k-th master beam plays at
+    /// [`Learning::master_width`] (k = 0 the asked width, then 5 % wider
+    /// a step, k counted modulo [`FRESH_WIDTHS`] so that the width stays
+    /// under 1.45 times the asked one), so that it plays another game and the
+    /// window does not fill with samples of one game (learn-5's
+    /// candidates grew worse as it did). Off (folders made before this
+    /// field): a master beam whose champion has not changed is taken over.
+    #[serde(default)]
+    pub fresh_masters: bool,
+}
+
+/// The widths a champion's fresh master beams cycle through.
+pub const FRESH_WIDTHS: u32 = 10;
+
+impl Learning {
+    /// The width of the champion's `k`-th master beam when the asked width
+    /// is `width`: `width` for the first, then 5 % of it wider a step,
+    /// back to `width` after [`FRESH_WIDTHS`].
+    pub fn master_width(width: usize, k: u32) -> usize {
+        width + width / 20 * (k % FRESH_WIDTHS) as usize
+    }
+
+    /// The widest master beam a folder with these settings plays.
+    pub fn widest_master(&self, width: usize) -> usize {
+        match self.fresh_masters {
+            true => Learning::master_width(width, FRESH_WIDTHS - 1),
+            false => width,
+        }
+    }
 }
 
 /// A long game, by name and replay (any of the game's formats).
@@ -200,6 +232,7 @@ impl Default for Learning {
                 ],
                 opening_every: 20,
             },
+            fresh_masters: false,
         }
     }
 }
@@ -323,6 +356,15 @@ impl Generations<'_> {
     /// with the learning loop an earlier one's when the champion is the
     /// same (a master beam depends on nothing else).
     pub(super) fn master_source(&self, g: u32) -> Result<u32, TrainError> {
+        match self.learning() {
+            Some(learning) if !learning.fresh_masters => self.champion_since(g),
+            _ => Ok(g),
+        }
+    }
+
+    /// The first generation whose master beam the champion of generation
+    /// `g` played (`g` itself without the learning loop).
+    fn champion_since(&self, g: u32) -> Result<u32, TrainError> {
         if self.learning().is_none() {
             return Ok(g);
         }
@@ -332,6 +374,19 @@ impl Generations<'_> {
             source -= 1;
         }
         Ok(source)
+    }
+
+    /// The width of generation `g`'s own master beam: the asked width, or
+    /// with [`Learning::fresh_masters`] wider for each generation the
+    /// champion has played one before.
+    pub(super) fn master_width(&self, g: u32) -> Result<usize, TrainError> {
+        let width = self.config.master_width;
+        Ok(match self.learning() {
+            Some(learning) if learning.fresh_masters => {
+                Learning::master_width(width, g - self.champion_since(g)?)
+            }
+            _ => width,
+        })
     }
 
     /// The gate's positions: the empty well and the starts of every game.

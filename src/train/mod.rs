@@ -100,7 +100,9 @@ pub use fit::{Epoch, FitConfig};
 pub use folder::{
     config_path, generation_dir, generations, log_path, net_path, plot_path, read_config,
 };
-pub use learning::{champion_path, gates, graded, Champion, Game, Gate, GateRecord, Learning};
+pub use learning::{
+    champion_path, gates, graded, Champion, Game, Gate, GateRecord, Learning, FRESH_WIDTHS,
+};
 pub use verify::{verify, Findings};
 
 /// Everything that decides what a training folder computes. Stored in
