@@ -25,6 +25,9 @@ if [ -f "$src/champion.json" ]; then
     dir=$(dirname "$net")
     mkdir -p "$dest/$dir"
     cp "$src/$net" "$dest/$net"
-    cp "$src/${net%.f32}.nnue" "$dest/${net%.f32}.nnue"
+    # (A start net, from.f32, has no .nnue beside it.)
+    if [ -f "$src/${net%.f32}.nnue" ]; then
+        cp "$src/${net%.f32}.nnue" "$dest/${net%.f32}.nnue"
+    fi
 fi
 echo "copied $src's small files to $dest"
