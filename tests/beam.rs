@@ -306,8 +306,8 @@ proptest! {
             step += 1;
             let mut emptied = Vec::new();
             let mut full = match delay {
-                4 => gather(taken, &mut emptied),
-                _ if last => gather(taken, &mut emptied),
+                4 => gather(taken, |t| emptied.push(t)),
+                _ if last => gather(taken, |t| emptied.push(t)),
                 _ => taken.remove(delay % taken.len()),
             };
             for e in emptied {

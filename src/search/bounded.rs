@@ -283,26 +283,16 @@ impl Bounded {
         self.spilled.push(full);
     }
 
-    /// The buffer and the spilled ones as one: appended to the one with
-    /// the most room (which a buffer's double room often spares a copy),
-    /// each freed once copied, so that the peak holds little more than
-    /// the buffers themselves.
+    /// The buffer and the spilled ones as one ([`gather`]), each freed
+    /// once copied, so that the peak holds little more than the buffers
+    /// themselves.
     fn everything(self) -> Full {
         let mut taken = vec![Full {
             buf: self.buf,
             settled: self.settled,
         }];
         taken.extend(self.spilled.into_iter().map(|buf| Full { buf, settled: 0 }));
-        let most = (0..taken.len())
-            .max_by_key(|&i| taken[i].buf.capacity())
-            .expect("the buffer at least");
-        let mut all = taken.swap_remove(most);
-        let extra: usize = taken.iter().map(|t| t.buf.len()).sum();
-        all.buf.reserve_exact(extra);
-        for t in taken {
-            all.buf.extend_from_slice(&t.buf);
-        }
-        all
+        gather(&mut taken, drop)
     }
 
     /// Takes the worst survivor of a compaction ([`compact`]'s result) as
@@ -338,7 +328,7 @@ impl Bounded {
         use rayon::slice::ParallelSliceMut;
         let cap = self.cap;
         let mut buf = self.everything().buf;
-        buf.par_sort_unstable_by(|a, b| a.well.cmp(&b.well).then_with(|| a.cmp(b)));
+        buf.par_sort_unstable_by(by_well);
         // `dedup_by` drops the later of two neighbours: the worse one.
         buf.dedup_by(|later, earlier| later.well == earlier.well);
         if cap > 0 && buf.len() > cap {
@@ -372,10 +362,11 @@ pub struct Full {
 }
 
 /// The buffers in `taken` (at least one) as one, to be compacted together:
-/// appended to the one with the most settled candidates, which is grown
-/// once if it must. The others, emptied, go to `emptied` (for
-/// [`Bounded::recycle`]).
-pub fn gather(taken: &mut Vec<Full>, emptied: &mut Vec<Vec<Candidate>>) -> Full {
+/// appended to the one with the most settled candidates (then the most
+/// room, which a buffer's double room often spares a copy), grown once if
+/// it must. The others, emptied, go to `emptied` (kept for
+/// [`Bounded::recycle`], or dropped).
+pub fn gather(taken: &mut Vec<Full>, mut emptied: impl FnMut(Vec<Candidate>)) -> Full {
     let most = (0..taken.len())
         .max_by_key(|&i| (taken[i].settled, taken[i].buf.capacity()))
         .expect("something to gather");
@@ -385,7 +376,7 @@ pub fn gather(taken: &mut Vec<Full>, emptied: &mut Vec<Vec<Candidate>>) -> Full 
     for Full { buf: mut t, .. } in taken.drain(..) {
         all.buf.extend_from_slice(&t);
         t.clear();
-        emptied.push(t);
+        emptied(t);
     }
     all
 }

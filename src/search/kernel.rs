@@ -244,7 +244,7 @@ impl Shared<'_> {
             dropped
         };
         while !pending.is_empty() {
-            let mut full = gather(&mut pending, &mut emptied);
+            let mut full = gather(&mut pending, |t| emptied.push(t));
             if self.ending() {
                 let dropped = self.time.with(self.kept, |set| {
                     set.spill(full.buf);
