@@ -363,11 +363,8 @@ impl Generations<'_> {
     }
 
     /// The first generation whose master beam the champion of generation
-    /// `g` played (`g` itself without the learning loop).
+    /// `g` played.
     fn champion_since(&self, g: u32) -> Result<u32, TrainError> {
-        if self.learning().is_none() {
-            return Ok(g);
-        }
         let champion = self.champion_before(g)?;
         let mut source = g;
         while source > 0 && self.champion_before(source - 1)? == champion {

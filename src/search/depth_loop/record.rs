@@ -27,16 +27,17 @@ impl DepthLoop<'_> {
         let Some(Selected { wells, stats }) = self.selected.take() else {
             return Ok(());
         };
-        match self.shards {
+        // Whether the manifest now lists this depth.
+        let recorded = match self.shards {
             None => {
                 let booked = booked.expect("a selected beam is written")?;
                 self.previous = booked.previous;
+                let recorded = booked.manifest.is_some();
                 if let Some(manifest) = booked.manifest {
                     self.manifest = manifest;
                     self.bookkeeping = booked.bookkeeping;
-                    let recorded = self.manifest.depths.last().expect("just recorded");
-                    self.observer.depth_finished(recorded);
                 }
+                recorded
             }
             Some(layout) => {
                 if shard_files.len() != layout.count() as usize {
@@ -55,14 +56,18 @@ impl DepthLoop<'_> {
                 }
                 // (A sharded run's root has none: the manifest lists depths
                 // from 1.)
+                let recorded = stats.is_some();
                 if let Some(stats) = stats {
                     let mut m = self.manifest.clone();
                     self.bookkeeping = self.book(&mut m, stats, file_bytes, 0.0, snapshotted)?;
                     self.manifest = m;
-                    let recorded = self.manifest.depths.last().expect("just recorded");
-                    self.observer.depth_finished(recorded);
                 }
+                recorded
             }
+        };
+        if recorded {
+            let depth = self.manifest.depths.last().expect("just recorded");
+            self.observer.depth_finished(depth);
         }
         if let Some(release) = self.opts.release_memory {
             self.pool.broadcast(|_| release());
