@@ -678,6 +678,14 @@ fn every_flag(t: &Path) -> Vec<Case> {
             .fails("needs about 96 TB of memory"),
         case!["train", &run].fails("holds a search run (manifest.json), not a training folder"),
         case!["train", n, "--no-chain-points=yes"].usage(),
+        case!["train", n, "--fork", &missing, "--at", "1"]
+            .fails("not a training folder (no train.json) to fork from"),
+        case!["train", n, "--fork", &run].usage(),
+        case!["train", n, "--at", "1"].usage(),
+        case!["train", n, "--redo", "fit"].usage(),
+        case!["train", n, "--fork", &run, "--at", "1", "--redo", "nothing"].usage(),
+        case!["train", n, "--fork", &run, "--at", "x"].usage(),
+        case!["train", n, "--fork", &run, "--at", "1", "--from", &missing].usage(),
         // tune: every flag's value.
         case!["tune"].usage(),
         case!["tune", n, "--width", "0"].fails("must be at least 1"),

@@ -636,3 +636,98 @@ fn fresh_master_beams_are_played_wider_while_the_champion_stays() {
     assert_eq!(train::Learning::master_width(40, 1), 42);
     assert_eq!(train::Learning::master_width(40, train::FRESH_WIDTHS), 40);
 }
+
+/// A fork redoes one generation from the step it names: under the same
+/// settings it makes the source's files again; with other training-beam
+/// settings it keeps the samples and makes other targets; and it refuses
+/// an existing folder, a changed gate, an unfinished generation and a step
+/// whose input is missing, leaving nothing behind.
+#[test]
+fn a_fork_redoes_one_generation_from_the_step_it_names() {
+    let start = hatetris::nnue::Net::new(16, hatetris::nnue::Layout::Shared, -0.5, 3).unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let source = root.path().join("source");
+    let config = tiny_learning();
+    train::train(&source, Some(&config), Some(&start), 2, 2, &Silent).unwrap();
+    let file = |dir: &Path, g: u32, name: &str| {
+        fs::read(train::generation_dir(dir, g).join(name)).unwrap()
+    };
+
+    // The same settings, from the fit: the same net and verdict.
+    let same = root.path().join("same");
+    let forked = train::fork(&source, &same, 1, train::Redo::Fit, &config).unwrap();
+    assert!(forked.changed.is_empty());
+    assert!(!train::generation_dir(&same, 1).join("net.f32").exists());
+    assert!(!train::generation_dir(&same, 1)
+        .join("rescale.json")
+        .exists());
+    train::train(&same, None, None, 2, 2, &Silent).unwrap();
+    for name in [
+        "samples.bin",
+        "targets.bin",
+        "died.bin",
+        "net.f32",
+        "net.nnue",
+    ] {
+        assert!(file(&source, 1, name) == file(&same, 1, name), "{name}");
+    }
+    assert_eq!(
+        train::gates(&same).unwrap()[1].kept,
+        train::gates(&source).unwrap()[1].kept
+    );
+    assert!(file(&source, 0, "net.f32") == file(&same, 0, "net.f32"));
+
+    // Longer training beams, from the targets: the same samples, other
+    // targets, and the change recorded.
+    let mut longer = config.clone();
+    longer.beam.pieces += 6;
+    let other = root.path().join("other");
+    let forked = train::fork(&source, &other, 1, train::Redo::Targets, &longer).unwrap();
+    assert_eq!(forked.changed, ["beam.pieces 12 → 18"]);
+    assert!(!train::generation_dir(&other, 1)
+        .join("targets.bin")
+        .exists());
+    train::train(&other, None, None, 2, 2, &Silent).unwrap();
+    assert!(file(&source, 1, "samples.bin") == file(&other, 1, "samples.bin"));
+    assert!(file(&source, 1, "died.bin") != file(&other, 1, "died.bin"));
+    let recorded: train::Forked =
+        serde_json::from_str(&fs::read_to_string(other.join(train::FORK_JSON)).unwrap()).unwrap();
+    assert_eq!(recorded, forked);
+
+    // Refusals, each leaving no folder (and no temporary) behind.
+    let refused = |dest: &str, at: u32, redo: train::Redo, c: &Config, why: &str| {
+        let dest = root.path().join(dest);
+        let e = train::fork(&source, &dest, at, redo, c)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(why), "{e}");
+    };
+    let mut gate = config.clone();
+    gate.learning.as_mut().unwrap().gate.width += 1;
+    refused(
+        "x",
+        1,
+        train::Redo::Fit,
+        &gate,
+        "cannot change learning.gate.width",
+    );
+    let mut hidden = config.clone();
+    hidden.hidden += 1;
+    refused("x", 1, train::Redo::Fit, &hidden, "cannot change hidden");
+    refused(
+        "x",
+        3,
+        train::Redo::Master,
+        &config,
+        "generation 2 is not finished",
+    );
+    refused("x", 2, train::Redo::Fit, &config, "has no targets.bin yet");
+    refused("same", 1, train::Redo::Fit, &config, "already exists");
+    let left: Vec<String> = fs::read_dir(root.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let mut left = left;
+    left.sort();
+    assert_eq!(left, ["other", "same", "source"]);
+}

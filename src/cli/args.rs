@@ -100,6 +100,8 @@ const EXAMPLES_TRAIN: &str = "\
 Examples:
   hatetris train runs/my-nets --generations 4       run it again after a kill: it goes on
   hatetris train runs/my-nets --generations 6       two more generations in the same folder
+  hatetris train runs/p10 --fork runs/my-nets --at 2 --redo targets --beam-pieces 10 --generations 3
+                                                    generation 2 again with 10-piece training beams
   hatetris search --net runs/my-nets/gen-003/net.nnue --quiescent --width 10000";
 
 /// `hatetris tune --help`'s examples.
@@ -152,6 +154,19 @@ pub enum ReplayFormat {
     Hex,
     /// The keys as letters (L, R, D, U).
     Raw,
+}
+
+/// `train --redo`: the first step of the forked generation done again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RedoArg {
+    /// Its master beam and everything after.
+    Master,
+    /// Its samples (the master beam kept).
+    Samples,
+    /// Its targets (the samples kept).
+    Targets,
+    /// Its fit, gate and summary (the targets kept).
+    Fit,
 }
 
 /// `keyframes --pick`.
@@ -222,6 +237,20 @@ pub struct TrainArgs {
     /// heuristic first. Only for a new folder.
     #[arg(long, value_name = "FILE")]
     pub from: Option<PathBuf>,
+    /// Make the new folder a fork of this training folder: its generations
+    /// before --at, and generation --at up to the step before --redo, under
+    /// its settings with the ones given here put over them (the gate's and
+    /// --hidden cannot change); then train on as usual. Run again, the same
+    /// command goes on.
+    #[arg(long, value_name = "FOLDER", requires = "at", conflicts_with = "from")]
+    pub fork: Option<PathBuf>,
+    /// The generation a fork does again from --redo's step.
+    #[arg(long, value_name = "GENERATION", requires = "fork")]
+    pub at: Option<u32>,
+    /// The first step of generation --at that a fork does again
+    /// [default: fit].
+    #[arg(long, value_enum, requires = "fork")]
+    pub redo: Option<RedoArg>,
     /// Worker threads (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,

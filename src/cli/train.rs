@@ -11,7 +11,7 @@ use hatetris::run::DepthStats;
 use hatetris::search::Observer;
 use hatetris::train::{self, Config, Epoch, Generation, Master, Phase, TrainObserver};
 
-use super::args::TrainArgs;
+use super::args::{RedoArg, TrainArgs};
 use super::progress::Bar;
 use super::search::{check_width, threads_arg};
 use super::{note, outln};
@@ -131,6 +131,15 @@ fn describe(s: &Generation) -> String {
         s.epochs,
         s.core_seconds / 3600.0
     ) + &gate
+}
+
+fn redo(r: RedoArg) -> train::Redo {
+    match r {
+        RedoArg::Master => train::Redo::Master,
+        RedoArg::Samples => train::Redo::Samples,
+        RedoArg::Targets => train::Redo::Targets,
+        RedoArg::Fit => train::Redo::Fit,
+    }
 }
 
 /// The settings asked for: the folder's own (or the defaults) with every
@@ -298,7 +307,36 @@ pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
     hatetris::folder::refuse_other(&a.dir, hatetris::folder::Holds::Training)?;
     let threads = threads_arg(a.threads)?;
     let stored = train::read_config(&a.dir)?;
-    let asked = config(&a, stored.clone().unwrap_or_default())?;
+    // A fork's settings are its source's with the options over them; a
+    // fork made before (the same command run again) goes on.
+    let fork = match &a.fork {
+        Some(source) => {
+            let redo = redo(a.redo.unwrap_or(RedoArg::Fit));
+            let at = a.at.unwrap_or_default();
+            let base = train::read_config(source)?.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{}: not a training folder (no train.json) to fork from",
+                    source.display()
+                )
+            })?;
+            let made: Option<train::Forked> =
+                hatetris::folder::json::read(&a.dir.join(train::FORK_JSON))?;
+            match made {
+                Some(f)
+                    if f.source == source.display().to_string() && f.at == at && f.redo == redo =>
+                {
+                    None
+                }
+                _ => Some((source, at, redo, base)),
+            }
+        }
+        None => None,
+    };
+    let base = match &fork {
+        Some((.., base)) => base.clone(),
+        None => stored.clone().unwrap_or_default(),
+    };
+    let asked = config(&a, base)?;
     let widest = match &asked.learning {
         Some(l) => l.widest_master(asked.master_width),
         None => asked.master_width,
@@ -316,6 +354,22 @@ pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
         a.dir.display(),
         super::interrupt::same_command()
     ))?;
+    if let Some((source, at, redo, _)) = fork {
+        let forked = train::fork(source, &a.dir, at, redo, &asked)?;
+        if !a.quiet {
+            note!(
+                "forked {} at generation {at} ({:?} on{}{})",
+                source.display(),
+                redo,
+                if forked.changed.is_empty() {
+                    ""
+                } else {
+                    "; changed: "
+                },
+                forked.changed.join(", ")
+            );
+        }
+    }
     let progress = TrainProgress {
         bar: Bar::new(a.quiet),
     };

@@ -68,10 +68,17 @@
 //! copied into the folder, so the folder alone is enough to go on.
 //! `verify` reads every file of a folder in full and holds the summaries
 //! against the files they summarise (`hatetris verify DIR`).
+//!
+//! # Experiments
+//! [`fork`] (`hatetris train NEW --fork DIR --at N --redo STEP`) makes a new
+//! folder holding another's generations up to a step of generation N, under
+//! changed settings, so that a question about the fit, the targets or the
+//! samples costs that generation's later steps alone.
 
 pub mod data;
 pub mod fit;
 mod folder;
+mod fork;
 mod generation;
 mod learning;
 mod plot;
@@ -91,6 +98,7 @@ use crate::run::RunError;
 use crate::search::{self, Observer, SearchError};
 
 use folder::{write_json, FROM_F32};
+pub use fork::{fork, Forked, Redo, FORK_JSON};
 pub use generation::redraw;
 use generation::Generations;
 

@@ -45,6 +45,9 @@ pub struct TrainStatus {
     /// finish, less the time the one in progress has run when a trainer
     /// holds the folder (`None` without a target or a finished generation).
     pub eta_s: Option<f64>,
+    /// Where a forked folder came from (`fork.json`; `None`: not a fork).
+    #[serde(default)]
+    pub forked: Option<super::Forked>,
 }
 
 /// The latest trainer's session (`session.json`): what `status` reads the
@@ -166,6 +169,7 @@ pub fn status(dir: &Path) -> Result<TrainStatus, TrainError> {
         seconds_per_generation: per,
         target,
         eta_s,
+        forked: read_json(&dir.join(super::FORK_JSON))?,
     })
 }
 

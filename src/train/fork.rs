@@ -1,0 +1,242 @@
+//! Forking a training folder: a new folder that holds another's
+//! generations up to one step of generation N, under settings that may
+//! differ from there on, so that an experiment on a generation's samples,
+//! targets or fit reuses every step before it.
+//!
+//! # Why
+//! A generation's cost is almost all data (learn-5: 5-15 minutes of
+//! training beams against 2-5 seconds of fitting and 2 minutes of gate, on
+//! 2 cores), so a question about the fit or the targets is answered in 3 to
+//! 10 minutes by redoing one generation from the step it changes, gated
+//! against the same champion: `data/train/learn-5-fit-sweep` and
+//! `data/train/learn-5-targets-sweep` were made this way by hand (copy the
+//! folder, edit `train.json`, delete the later files). Done by hand it is
+//! easy to keep a file that a changed setting made stale (a `rescale.json`
+//! made from the old targets is read back as it is); here the step after
+//! which nothing is kept is named ([`Redo`]), and every file of that step
+//! and the later ones is left behind.
+//!
+//! # What is copied
+//! The settings are the source's with the caller's changes (`train.json`);
+//! the start net and the start's gate figures; the generations before
+//! `at` whole (made under the source's settings, which `fork.json`
+//! records beside the differences); of generation `at`, the files of the
+//! steps before [`Redo`]. The gate's settings and the hidden units cannot
+//! change: the copied generations' verdicts were made with that gate, and
+//! their nets have that size. The copy is made under a temporary name and
+//! renamed into place, so a killed fork leaves no folder behind (only the
+//! temporary, which the next fork of that name clears), and files are
+//! copied, never linked: a resumed master beam may rewrite a log tail in
+//! place, which must not reach the source. No crate copies a tree skipping
+//! temporaries and syncing each file, so [`copy_tree`] does.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::folder::{config_path, generation_dir, read_config, write_json, FROM_F32};
+use super::{Config, TrainError};
+use crate::folder::atomic::{is_temporary, sync_folder};
+use crate::folder::{differences as setting_differences, io};
+
+/// The first step of generation `at` that a fork does again (with every
+/// later one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Redo {
+    /// The master beam (nothing of generation `at` is kept).
+    Master,
+    /// The samples (the master beam is kept).
+    Samples,
+    /// The targets (the samples are kept).
+    Targets,
+    /// The fit, the gate and the summary (the targets are kept).
+    Fit,
+}
+
+impl Redo {
+    /// The files of generation `at` a fork keeps, and the one among them
+    /// that must exist (the last step kept).
+    fn kept(self) -> (&'static [&'static str], Option<&'static str>) {
+        const MASTER: &[&str] = &["master.json", "master"];
+        const SAMPLES: &[&str] = &["master.json", "master", "samples.bin"];
+        const TARGETS: &[&str] = &[
+            "master.json",
+            "master",
+            "samples.bin",
+            "targets.bin",
+            "died.bin",
+            "units.json",
+        ];
+        match self {
+            Redo::Master => (&[], None),
+            Redo::Samples => (MASTER, Some("master.json")),
+            Redo::Targets => (SAMPLES, Some("samples.bin")),
+            Redo::Fit => (TARGETS, Some("targets.bin")),
+        }
+    }
+}
+
+/// `fork.json`: where a forked folder came from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Forked {
+    /// The source folder, as given.
+    pub source: String,
+    /// The generation redone from [`Forked::redo`] on.
+    pub at: u32,
+    /// Its first step done again.
+    pub redo: Redo,
+    /// The settings that differ from the source's, as `key recorded → asked`.
+    pub changed: Vec<String>,
+}
+
+/// The file a fork writes beside the settings.
+pub const FORK_JSON: &str = "fork.json";
+
+/// Makes `dest`, a new training folder holding `source`'s generations
+/// before `at`, and generation `at` up to the step before `redo`, under
+/// `config` (see the module doc). `dest` must not exist.
+pub fn fork(
+    source: &Path,
+    dest: &Path,
+    at: u32,
+    redo: Redo,
+    config: &Config,
+) -> Result<Forked, TrainError> {
+    let refuse = |path: &Path, why: String| TrainError::Config {
+        path: path.to_path_buf(),
+        why,
+    };
+    let stored = read_config(source)?.ok_or_else(|| {
+        refuse(
+            source,
+            "not a training folder (no train.json) to fork from".into(),
+        )
+    })?;
+    if dest.exists() {
+        return Err(refuse(
+            dest,
+            "already exists; a fork makes a new folder".into(),
+        ));
+    }
+    let differences = setting_differences(&stored, config);
+    if let Some(d) = differences
+        .iter()
+        .find(|d| d.key == "hidden" || d.key.starts_with("learning.gate") || d.key == "learning")
+    {
+        return Err(refuse(
+            &config_path(source),
+            format!(
+                "a fork cannot change {} ({} → {}): the copied generations were made and judged with the source's",
+                d.key, d.recorded, d.asked
+            ),
+        ));
+    }
+    for g in 0..at {
+        let summary = generation_dir(source, g).join("generation.json");
+        if !summary.exists() {
+            return Err(refuse(
+                source,
+                format!("generation {g} is not finished, so generation {at} cannot be forked"),
+            ));
+        }
+    }
+    let (kept, needed) = redo.kept();
+    let gen_at = generation_dir(source, at);
+    if let Some(file) = needed {
+        if !gen_at.join(file).exists() {
+            return Err(refuse(
+                &gen_at,
+                format!("has no {file} yet, so its later steps cannot be redone alone"),
+            ));
+        }
+    }
+
+    let name = dest
+        .file_name()
+        .ok_or_else(|| refuse(dest, "is not a folder name".into()))?;
+    let temporary = dest.with_file_name(format!(".{}.fork-tmp", name.to_string_lossy()));
+    if temporary.exists() {
+        fs::remove_dir_all(&temporary).map_err(io(&temporary))?;
+    }
+    fs::create_dir_all(&temporary).map_err(io(&temporary))?;
+    for file in [FROM_F32, "gate-start.json"] {
+        let from = source.join(file);
+        if from.exists() {
+            copy_file(&from, &temporary.join(file))?;
+        }
+    }
+    for g in 0..at {
+        copy_tree(&generation_dir(source, g), &generation_dir(&temporary, g))?;
+    }
+    if !kept.is_empty() {
+        let to = generation_dir(&temporary, at);
+        fs::create_dir_all(&to).map_err(io(&to))?;
+        for file in kept {
+            let from = gen_at.join(file);
+            if from.is_dir() {
+                copy_tree(&from, &to.join(file))?;
+            } else if from.exists() {
+                copy_file(&from, &to.join(file))?;
+            }
+        }
+        sync_dir(&to);
+    }
+    let forked = Forked {
+        source: source.display().to_string(),
+        at,
+        redo,
+        changed: differences
+            .iter()
+            .map(|d| format!("{} {} → {}", d.key, d.recorded, d.asked))
+            .collect(),
+    };
+    write_json(&temporary.join(FORK_JSON), &forked)?;
+    write_json(&config_path(&temporary), config)?;
+    sync_dir(&temporary);
+    fs::rename(&temporary, dest).map_err(io(dest))?;
+    sync_folder(dest);
+    Ok(forked)
+}
+
+/// Copies one file and syncs the copy.
+fn copy_file(from: &Path, to: &Path) -> Result<(), TrainError> {
+    fs::copy(from, to).map_err(io(from))?;
+    fs::File::open(to)
+        .and_then(|f| f.sync_all())
+        .map_err(io(to))?;
+    Ok(())
+}
+
+/// Copies a folder's tree, leaving out temporaries and lock files, each
+/// file synced.
+fn copy_tree(from: &Path, to: &Path) -> Result<(), TrainError> {
+    fs::create_dir_all(to).map_err(io(to))?;
+    let mut entries: Vec<PathBuf> = fs::read_dir(from)
+        .map_err(io(from))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()
+        .map_err(io(from))?;
+    entries.sort();
+    for path in entries {
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        if is_temporary(name) || name == "lock" {
+            continue;
+        }
+        if path.is_dir() {
+            copy_tree(&path, &to.join(name))?;
+        } else {
+            copy_file(&path, &to.join(name))?;
+        }
+    }
+    sync_dir(to);
+    Ok(())
+}
+
+/// Persists the entries of `dir` itself.
+fn sync_dir(dir: &Path) {
+    sync_folder(&dir.join(FORK_JSON));
+}
