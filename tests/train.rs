@@ -162,6 +162,7 @@ fn tiny() -> Config {
             width: 8,
             pieces: 10,
         },
+        beam_lookahead: false,
         lost_value: -4.0,
         standardise: true,
         fit: FitConfig {
@@ -694,6 +695,21 @@ fn a_fork_redoes_one_generation_from_the_step_it_names() {
         serde_json::from_str(&fs::read_to_string(other.join(train::FORK_JSON)).unwrap()).unwrap();
     assert_eq!(recorded, forked);
 
+    // Training beams ranked with the lookahead: a setting of its own,
+    // absent from the settings file while off (older folders read as off).
+    let mut looking = config.clone();
+    looking.beam_lookahead = true;
+    let ahead = root.path().join("ahead");
+    let forked = train::fork(&source, &ahead, 1, train::Redo::Targets, &looking).unwrap();
+    assert_eq!(forked.changed, ["beam_lookahead none → true"]);
+    train::train(&ahead, None, None, 2, 2, &Silent).unwrap();
+    assert!(file(&source, 1, "samples.bin") == file(&ahead, 1, "samples.bin"));
+    let text = fs::read_to_string(train::config_path(&source)).unwrap();
+    assert!(!text.contains("beam_lookahead"));
+    assert!(fs::read_to_string(train::config_path(&ahead))
+        .unwrap()
+        .contains("\"beam_lookahead\": true"));
+
     // Refusals, each leaving no folder (and no temporary) behind.
     let refused = |dest: &str, at: u32, redo: train::Redo, c: &Config, why: &str| {
         let dest = root.path().join(dest);
@@ -729,5 +745,5 @@ fn a_fork_redoes_one_generation_from_the_step_it_names() {
         .collect();
     let mut left = left;
     left.sort();
-    assert_eq!(left, ["other", "same", "source"]);
+    assert_eq!(left, ["ahead", "other", "same", "source"]);
 }

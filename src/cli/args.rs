@@ -284,9 +284,14 @@ pub struct TrainArgs {
     /// Training beam width [default: 50].
     #[arg(long)]
     pub beam_width: Option<usize>,
-    /// Pieces each training beam plays [default: 10].
+    /// Pieces each training beam plays [default: 20].
     #[arg(long)]
     pub beam_pieces: Option<u32>,
+    /// The training beams rank wells with the lookahead (the master beam's
+    /// --quiescent depth), as the master beam and the gate do [default:
+    /// off, the net alone].
+    #[arg(long)]
+    pub beam_lookahead: bool,
     /// The target of a sample whose training beam dies, in value units (one
     /// unit: the standard deviation of the surviving targets, or of the
     /// heuristic's values in generation 0) [default: -4].
@@ -334,6 +339,10 @@ pub struct TrainArgs {
     /// The steady-state sampling beams' width [default: 100].
     #[arg(long, value_name = "WIDTH")]
     pub start_width: Option<usize>,
+    /// A steady-state sampling beam starts every PIECES pieces from piece
+    /// 100 of each long game and of the master beam's game [default: 25].
+    #[arg(long, value_name = "PIECES")]
+    pub start_every: Option<u32>,
     /// A training beam that dies after this many pieces gets a target
     /// graded by how late it died [default: 10].
     #[arg(long, value_name = "PIECES")]

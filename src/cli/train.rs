@@ -194,6 +194,9 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         c.beam.pieces = v;
     }
+    if a.beam_lookahead {
+        c.beam_lookahead = true;
+    }
     if let Some(v) = a.lost_value {
         if !v.is_finite() {
             bail!("--lost-value must be a number");
@@ -246,6 +249,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.window.is_some(), "--window"),
         (a.start_samples.is_some(), "--start-samples"),
         (a.start_width.is_some(), "--start-width"),
+        (a.start_every.is_some(), "--start-every"),
         (a.graded_from.is_some(), "--graded-from"),
         (a.gate_width.is_some(), "--gate-width"),
         (a.gate_cap.is_some(), "--gate-cap"),
@@ -268,6 +272,12 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
                 bail!("--start-width must be at least 1");
             }
             l.start_beam.width = v;
+        }
+        if let Some(v) = a.start_every {
+            if v == 0 {
+                bail!("--start-every must be at least 1");
+            }
+            l.start_every = v;
         }
         if let Some(v) = a.graded_from {
             l.graded_from = v;

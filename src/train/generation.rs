@@ -333,13 +333,21 @@ impl Generations<'_> {
         died.truncate(targets.len());
         self.observer.advanced(targets.len() as u64);
         let shape = self.config.beam;
+        let lookahead = self
+            .config
+            .beam_lookahead
+            .then(|| Lookahead::new(&eval, self.config.quiescent));
+        let ranker: &dyn Evaluator = match &lookahead {
+            Some(l) => l,
+            None => &eval,
+        };
         while targets.len() < samples.len() {
             let chunk = &samples[targets.len()..(targets.len() + CHUNK).min(samples.len())];
             let values: Vec<(f32, f32)> = chunk
                 .par_iter()
                 .map(|s| {
                     let value = |w: &crate::well::Well| eval.value(w);
-                    let t = match small::survive(&s.well, shape, EnemyKind::Hatetris, &eval, value)
+                    let t = match small::survive(&s.well, shape, EnemyKind::Hatetris, ranker, value)
                     {
                         Survival::Died { at } => (lost, at as f32),
                         Survival::Survived { best } => (best as f32, 0.0),

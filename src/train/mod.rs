@@ -142,6 +142,12 @@ pub struct Config {
     pub chain_points: bool,
     /// The training beams.
     pub beam: Shape,
+    /// The training beams rank their wells with the lookahead
+    /// ([`Config::quiescent`]), as the master beam and the gate do; their
+    /// target is still the net's own value of the best well they reach.
+    /// Off: the net alone (the folders made before this setting).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub beam_lookahead: bool,
     /// The target of a sample whose training beam dies.
     pub lost_value: f64,
     /// Re-standardises each generation's surviving targets (mean 0,
@@ -175,6 +181,7 @@ impl Default for Config {
                 width: 50,
                 pieces: 20,
             },
+            beam_lookahead: false,
             lost_value: -4.0,
             standardise: true,
             fit: FitConfig::default(),
