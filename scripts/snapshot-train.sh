@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Copies a training folder's small files (settings, every generation's JSON
-# figures and gate, the log, the picture, and the champion's nets) into a
+# figures and gate, the log, the picture, a fork's fork.json, and the champion's nets) into a
 # folder under version control, so a long run's results outlive the machine
 # it runs on. Usage: scripts/snapshot-train.sh runs/learn-1 data/train/learn-1
 # (The samples and targets stay behind: a resume elsewhere needs the whole
@@ -10,7 +10,7 @@ src=${1:?usage: snapshot-train.sh TRAINING_DIR DEST}
 dest=${2:?usage: snapshot-train.sh TRAINING_DIR DEST}
 [ -f "$src/train.json" ] || { echo "snapshot-train.sh: $src is not a training folder (no train.json)" >&2; exit 2; }
 mkdir -p "$dest"
-for f in train.json champion.json gate-start.json log.jsonl progress.svg; do
+for f in train.json fork.json champion.json gate-start.json log.jsonl progress.svg; do
     [ -f "$src/$f" ] && cp "$src/$f" "$dest/$f.tmp" && mv "$dest/$f.tmp" "$dest/$f"
 done
 for gen in "$src"/gen-*/; do

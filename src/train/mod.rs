@@ -26,9 +26,12 @@
 //!      generation's net scored 59. See `data/nets/README.md`.)
 //!    - a later generation runs a training beam (a small search,
 //!      [`crate::search::small::survive`], against HATETRIS) from each
-//!      sample with the current net (no lookahead, loop prevention on): the
-//!      target is `lost_value` if the beam dies, otherwise the best value it
-//!      reaches. The targets are saved every chunk
+//!      sample with the current net (loop prevention on; the net alone, or
+//!      with [`Config::beam_lookahead`] the lookahead, as the master beam
+//!      and the gate rank: the one setting of twelve that gave a candidate
+//!      as good as its champion, `data/train/README.md`): the target is
+//!      `lost_value` if the beam dies, otherwise the net's best value among
+//!      the wells it reaches. The targets are saved every chunk
 //!      (`targets-partial.bin`), so a kill loses at most one chunk;
 //! 4. **fit**: the next net is fitted to the targets ([`fit`]), starting
 //!    from the current net (from fresh weights in generation 0), and saved
