@@ -55,6 +55,7 @@ fn scrambled(hidden: usize, layout: Layout, seed: u64) -> Net {
         .map(|well| Sample {
             well,
             target: rng.symmetric(2.0),
+            group: 0,
         })
         .collect();
     for chunk in train.chunks(32).cycle().take(40) {
@@ -357,6 +358,7 @@ fn a_small_net_learns_the_heuristic() {
         .map(|(&well, c)| Sample {
             well,
             target: (-(c - mean) / sd) as f32,
+            group: 0,
         })
         .collect();
     let (train, valid) = samples.split_at(6_000);

@@ -172,6 +172,7 @@ fn tiny() -> Config {
             learning_rate: 3e-3,
             weight_decay: 0.0,
             validation: 0.2,
+            rank_weight: 0.0,
         },
         seed: 5,
         learning: None,

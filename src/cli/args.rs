@@ -321,6 +321,11 @@ pub struct TrainArgs {
     /// Share of the samples held out for validation [default: 0.1].
     #[arg(long)]
     pub validation: Option<f64>,
+    /// Weight of a ranking term in the fit's loss: over pairs of wells
+    /// sampled at one depth, the order of their targets [default: 0, the
+    /// squared error alone].
+    #[arg(long, value_name = "WEIGHT", allow_negative_numbers = true)]
+    pub rank_weight: Option<f32>,
     /// Seed of every random choice [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,

@@ -239,6 +239,12 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         c.fit.validation = v;
     }
+    if let Some(v) = a.rank_weight {
+        if !(v.is_finite() && v >= 0.0) {
+            bail!("--rank-weight must be 0 or more");
+        }
+        c.fit.rank_weight = v;
+    }
     if let Some(v) = a.seed {
         c.seed = v;
     }

@@ -238,7 +238,13 @@ impl Trainer {
 
     /// One Adam step on `batch`; returns the batch's loss before the step.
     pub fn step(&mut self, batch: &[Sample]) -> f64 {
-        let loss = self.net.gradient(batch, &mut self.grad);
+        self.step_ranked(batch, 0.0)
+    }
+
+    /// [`Trainer::step`] on the loss with a ranking term of weight `rank`
+    /// ([`Net::gradient_ranked`]).
+    pub fn step_ranked(&mut self, batch: &[Sample], rank: f32) -> f64 {
+        let loss = self.net.gradient_ranked(batch, rank, &mut self.grad);
         self.adam.step(&mut self.net, &mut self.grad);
         loss
     }

@@ -40,6 +40,16 @@ pub struct FitConfig {
     pub weight_decay: f32,
     /// The share of samples held out for validation.
     pub validation: f64,
+    /// The weight of a ranking term over wells sampled at one depth
+    /// ([`crate::nnue::Net::gradient_ranked`]); 0 (and absent from the
+    /// settings file): the squared error alone. The validation loss stays
+    /// the squared error.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rank_weight: f32,
+}
+
+fn is_zero(x: &f32) -> bool {
+    *x == 0.0
 }
 
 impl Default for FitConfig {
@@ -51,6 +61,7 @@ impl Default for FitConfig {
             learning_rate: 1e-3,
             weight_decay: 0.0,
             validation: 0.1,
+            rank_weight: 0.0,
         }
     }
 }
@@ -130,7 +141,7 @@ pub fn fit(
         let mut sum = 0.0;
         let mut batches = 0;
         for b in train.chunks(batch) {
-            sum += trainer.step(b);
+            sum += trainer.step_ranked(b, config.rank_weight);
             batches += 1;
         }
         let e = Epoch {

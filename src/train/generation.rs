@@ -479,6 +479,7 @@ impl Generations<'_> {
                         Some(r) if t != lost => r.scale * t + r.shift,
                         _ => t,
                     },
+                    group: s.depth,
                 })
                 .collect(),
         };

@@ -564,6 +564,7 @@ impl Generations<'_> {
                 batch.push(Sample {
                     well: s.well,
                     target,
+                    group: s.depth,
                 });
             }
         }

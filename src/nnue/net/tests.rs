@@ -28,15 +28,31 @@ fn value_f64(net: &Net, well: &Well) -> (f64, Vec<f64>) {
     (y, pre)
 }
 
-fn loss_f64(net: &Net, batch: &[Sample]) -> (f64, Vec<Vec<f64>>) {
+/// The squared error plus `rank` times the mean pairwise ranking loss over
+/// pairs of one group (the twin of `Net::gradient_ranked`'s loss).
+fn loss_f64(net: &Net, batch: &[Sample], rank: f64) -> (f64, Vec<Vec<f64>>) {
     let mut sum = 0.0;
     let mut pres = Vec::new();
+    let mut ys = Vec::new();
     for s in batch {
         let (y, pre) = value_f64(net, &s.well);
         sum += (y - f64::from(s.target)).powi(2);
         pres.push(pre);
+        ys.push(y);
     }
-    (sum / batch.len() as f64, pres)
+    let mut pairs = Vec::new();
+    for (i, a) in batch.iter().enumerate() {
+        for (j, b) in batch.iter().enumerate() {
+            if a.group == b.group && a.target > b.target {
+                pairs.push((1.0 + (ys[j] - ys[i]).exp()).ln());
+            }
+        }
+    }
+    let ranking = match pairs.len() {
+        0 => 0.0,
+        n => rank * pairs.iter().sum::<f64>() / n as f64,
+    };
+    (sum / batch.len() as f64 + ranking, pres)
 }
 
 /// A few reachable wells, tall enough to have varied patterns.
@@ -58,6 +74,7 @@ fn batch() -> Vec<Sample> {
         out.push(Sample {
             well,
             target: rng.symmetric(1.0),
+            group: (i % 2) as u32,
         });
     }
     out
@@ -73,11 +90,12 @@ fn regions(pres: &[Vec<f64>]) -> Vec<u8> {
 
 /// Checks the analytic gradient of every parameter that has one
 /// against central differences. Returns (checked, skipped at a kink).
-fn check(net: &mut Net) -> (usize, usize) {
+fn check(net: &mut Net, rank: f32) -> (usize, usize) {
     let batch = batch();
     let mut grad = Gradient::new(net);
-    net.gradient(&batch, &mut grad);
-    let (_, base) = loss_f64(net, &batch);
+    net.gradient_ranked(&batch, rank, &mut grad);
+    let rank = f64::from(rank);
+    let (_, base) = loss_f64(net, &batch, rank);
     let base = regions(&base);
     let (mut checked, mut skipped) = (0, 0);
     let h = net.hidden;
@@ -120,16 +138,17 @@ fn check(net: &mut Net) -> (usize, usize) {
         let x = *slot(net, i);
         let (up, down) = (x + step, x - step);
         *slot(net, i) = up;
-        let (l_up, p_up) = loss_f64(net, &batch);
+        let (l_up, p_up) = loss_f64(net, &batch, rank);
         *slot(net, i) = down;
-        let (l_down, p_down) = loss_f64(net, &batch);
+        let (l_down, p_down) = loss_f64(net, &batch, rank);
         *slot(net, i) = x;
         if regions(&p_up) != base || regions(&p_down) != base {
             skipped += 1;
             continue;
         }
-        // In one linear region the loss is quadratic in any single
-        // parameter, so the central difference is exact but for rounding.
+        // In one linear region the squared error is quadratic in any
+        // single parameter, so the central difference is exact but for
+        // rounding (the ranking term's curvature adds O(step²)).
         let numeric = (l_up - l_down) / (f64::from(up) - f64::from(down));
         let tolerance = 1e-5 + 1e-3 * numeric.abs();
         assert!(
@@ -160,9 +179,14 @@ fn tiny(layout: Layout) -> Net {
 
 #[test]
 fn every_gradient_matches_finite_differences() {
-    for layout in [Layout::Shared, Layout::Positional] {
+    for (layout, rank) in [
+        (Layout::Shared, 0.0),
+        (Layout::Positional, 0.0),
+        (Layout::Shared, 0.7),
+        (Layout::Positional, 0.7),
+    ] {
         let mut net = tiny(layout);
-        let (checked, skipped) = check(&mut net);
+        let (checked, skipped) = check(&mut net, rank);
         eprintln!("{layout:?}: {checked} parameters checked, {skipped} skipped at a kink");
         assert!(checked > 1000, "{layout:?}: only {checked} checked");
         assert!(
@@ -170,7 +194,7 @@ fn every_gradient_matches_finite_differences() {
             "{layout:?}: {skipped} of {checked} skipped at a kink"
         );
         // Both sides of the clamp are exercised.
-        let (_, pres) = loss_f64(&net, &batch());
+        let (_, pres) = loss_f64(&net, &batch(), 0.0);
         let r = regions(&pres);
         assert!(
             r.contains(&0) && r.contains(&1) && r.contains(&2),
