@@ -150,6 +150,13 @@ fn the_suite_loads_and_keeps_its_judging_only_starts_from_the_trainer() {
         assert_eq!(p.origin.at(), p.at);
     }
     assert!(suite.positions.iter().any(|p| p.judging_only));
+    // The record's own suite: every 50th piece from 1,000, all judging only.
+    let record = Suite::load(&root().join("data/strength/suite-3711.json")).unwrap();
+    assert_eq!(record.positions.len(), 161);
+    assert!(record
+        .positions
+        .iter()
+        .all(|p| p.judging_only && p.game == "dnf-3711" && p.at % 50 == 0));
     let p = suite
         .positions
         .iter()
@@ -213,7 +220,11 @@ fn the_trainer_never_reads_the_3711_game_or_its_judged_starts() {
         .collect();
     assert_eq!(steady.len(), all.len() - 100);
     let mut judged = std::collections::HashSet::new();
-    for file in [SUITE_FILE, "data/strength/suite-wide.json"] {
+    for file in [
+        SUITE_FILE,
+        "data/strength/suite-wide.json",
+        "data/strength/suite-3711.json",
+    ] {
         let suite = Suite::load(&root().join(file)).unwrap();
         for p in suite.positions.iter().filter(|p| p.judging_only) {
             judged.insert(p.origin.start().to_board());

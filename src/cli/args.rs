@@ -644,7 +644,8 @@ pub struct BenchStrengthArgs {
     pub cap: Option<u32>,
     /// The suite file (data/strength/suite-wide.json: 53 starts, about
     /// 2.7 times the time, for evaluators the default suite cannot tell
-    /// apart).
+    /// apart; data/strength/suite-3711.json: 161 starts in the 3,711-line
+    /// record alone, judging only, for nets the wide suite cannot).
     #[arg(long, default_value = hatetris::strength::SUITE_FILE)]
     pub suite: PathBuf,
     /// Worker threads (default: every core).
