@@ -15,6 +15,17 @@
 //!   in a row (or at `max_epochs`). The result is the kept net, never the
 //!   last.
 //!
+//! - **Ranking** (`rank_weight` > 0): each step's loss adds a pairwise
+//!   term over the batch's wells sampled at one depth (the one with the
+//!   higher target to be valued higher; [`crate::nnue::Net::gradient_ranked`]),
+//!   since a beam only compares wells of one depth and only their order
+//!   counts. The validation loss stays the squared error. Measured on one
+//!   generation's data (`data/train/README.md`, the targets sweep, made
+//!   with `hatetris train --fork`): the squared error alone always lost to
+//!   the champion that made the data (−1.7 ± 1.8 pieces a start from 161
+//!   positions of the longest record, which no step here reads); weight
+//!   10 gave +5.6 ± 1.8 (3 and 30 less).
+//!
 //! Everything is one thread in a fixed order, so the same samples and
 //! seed give the same net bit for bit.
 
