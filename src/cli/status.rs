@@ -181,18 +181,7 @@ fn describe_training(dir: &str, s: &TrainStatus) -> String {
         }
     );
     if let Some(f) = &s.forked {
-        t += &format!(
-            "  a fork of {} at generation {}, from its {} step on{}{}\n",
-            f.source,
-            f.at,
-            format!("{:?}", f.redo).to_lowercase(),
-            if f.changed.is_empty() {
-                ""
-            } else {
-                "; changed: "
-            },
-            f.changed.join(", ")
-        );
+        t += &format!("  {}\n", f.describe());
     }
     for g in &s.generations {
         let gate = match &g.gate {

@@ -373,17 +373,7 @@ pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
     if let Some((source, at, redo, _)) = fork {
         let forked = train::fork(source, &a.dir, at, redo, &asked)?;
         if !a.quiet {
-            note!(
-                "forked {} at generation {at} ({:?} on{}{})",
-                source.display(),
-                redo,
-                if forked.changed.is_empty() {
-                    ""
-                } else {
-                    "; changed: "
-                },
-                forked.changed.join(", ")
-            );
+            note!("made {}: {}", a.dir.display(), forked.describe());
         }
     }
     let progress = TrainProgress {

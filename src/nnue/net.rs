@@ -291,18 +291,28 @@ impl Net {
     pub fn gradient_ranked(&self, batch: &[Sample], rank: f32, grad: &mut Gradient) -> f64 {
         let h = self.hidden;
         let n = batch.len().max(1) as f32;
+        // Every output first (the ranking term reads them all before any
+        // is backed up), each sample's features and pre-activations kept
+        // for its backward pass.
+        let forward: Vec<(Active, [f32; MAX_HIDDEN], f32)> = batch
+            .iter()
+            .map(|s| {
+                let active = Active::new(&s.well);
+                let mut pre = [0.0; MAX_HIDDEN];
+                self.pre_activations(&active, &mut pre);
+                let y = self.output(&pre);
+                (active, pre, y)
+            })
+            .collect();
         let (pull, rank_loss) = if rank > 0.0 {
-            self.rank_pull(batch, rank)
+            let ys: Vec<f32> = forward.iter().map(|f| f.2).collect();
+            rank_pull(batch, &ys, rank)
         } else {
             (Vec::new(), 0.0)
         };
         let mut sum = 0.0f64;
-        let mut pre = [0.0; MAX_HIDDEN];
         let mut dh = [0.0f32; MAX_HIDDEN];
-        for (i, s) in batch.iter().enumerate() {
-            let active = Active::new(&s.well);
-            self.pre_activations(&active, &mut pre);
-            let y = self.output(&pre);
+        for (i, (s, (active, pre, y))) in batch.iter().zip(&forward).enumerate() {
             let e = y - s.target;
             sum += f64::from(e) * f64::from(e);
             let dy = match pull.get(i) {
@@ -336,41 +346,40 @@ impl Net {
         }
         sum / f64::from(n) + rank_loss
     }
+}
 
-    /// The ranking term of [`Net::gradient_ranked`]: its derivative by
-    /// each sample's output, and its value. Every pair of the batch is
-    /// looked at (a batch of 256 is 32,640 pairs, against its 256 forward
-    /// and backward passes).
-    fn rank_pull(&self, batch: &[Sample], rank: f32) -> (Vec<f32>, f64) {
-        let ys: Vec<f32> = batch.iter().map(|s| self.value(&s.well)).collect();
-        let mut pull = vec![0.0f32; batch.len()];
-        let mut pairs = 0usize;
-        let mut loss = 0.0f64;
-        for i in 0..batch.len() {
-            for j in i + 1..batch.len() {
-                let (a, b) = (&batch[i], &batch[j]);
-                if a.group != b.group || a.target == b.target {
-                    continue;
-                }
-                let (hi, lo) = if a.target > b.target { (i, j) } else { (j, i) };
-                let d = ys[hi] - ys[lo];
-                // ln(1 + e^-d), and its slope by d, -1 / (1 + e^d).
-                loss += f64::from((-d).exp().ln_1p());
-                let slope = 1.0 / (1.0 + d.exp());
-                pull[hi] -= slope;
-                pull[lo] += slope;
-                pairs += 1;
+/// The ranking term of [`Net::gradient_ranked`] over `batch`, whose outputs
+/// are `ys`: its derivative by each output, and its value. Every pair of
+/// the batch is looked at (a batch of 256 is 32,640 pairs, against its 256
+/// forward and backward passes).
+fn rank_pull(batch: &[Sample], ys: &[f32], rank: f32) -> (Vec<f32>, f64) {
+    let mut pull = vec![0.0f32; batch.len()];
+    let mut pairs = 0usize;
+    let mut loss = 0.0f64;
+    for i in 0..batch.len() {
+        for j in i + 1..batch.len() {
+            let (a, b) = (&batch[i], &batch[j]);
+            if a.group != b.group || a.target == b.target {
+                continue;
             }
+            let (hi, lo) = if a.target > b.target { (i, j) } else { (j, i) };
+            let d = ys[hi] - ys[lo];
+            // ln(1 + e^-d), and its slope by d, -1 / (1 + e^d).
+            loss += f64::from((-d).exp().ln_1p());
+            let slope = 1.0 / (1.0 + d.exp());
+            pull[hi] -= slope;
+            pull[lo] += slope;
+            pairs += 1;
         }
-        if pairs == 0 {
-            return (pull, 0.0);
-        }
-        let k = rank / pairs as f32;
-        for p in &mut pull {
-            *p *= k;
-        }
-        (pull, f64::from(rank) * loss / pairs as f64)
     }
+    if pairs == 0 {
+        return (pull, 0.0);
+    }
+    let k = rank / pairs as f32;
+    for p in &mut pull {
+        *p *= k;
+    }
+    (pull, f64::from(rank) * loss / pairs as f64)
 }
 
 /// The shared and positional table rows of `(position, pattern)`.

@@ -43,6 +43,9 @@ pub fn log_path(dir: &Path) -> PathBuf {
 
 pub(super) const FROM_F32: &str = "from.f32";
 
+/// The start net's own figures on the gate (the learning loop).
+pub(super) const GATE_START: &str = "gate-start.json";
+
 /// Reads a training folder's settings, if it has any.
 pub fn read_config(dir: &Path) -> Result<Option<Config>, TrainError> {
     Ok(json::read(&config_path(dir))?)

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::folder::{config_path, generation_dir, read_config, write_json, FROM_F32};
+use super::folder::{config_path, generation_dir, read_config, write_json, FROM_F32, GATE_START};
 use super::{Config, TrainError};
 use crate::folder::atomic::{is_temporary, sync_folder};
 use crate::folder::{differences as setting_differences, io};
@@ -89,6 +89,27 @@ pub struct Forked {
     pub redo: Redo,
     /// The settings that differ from the source's, as `key recorded → asked`.
     pub changed: Vec<String>,
+}
+
+impl Forked {
+    /// One line: `a fork of SOURCE at generation N, from its STEP step on`,
+    /// and the changed settings if any.
+    pub fn describe(&self) -> String {
+        let step = match self.redo {
+            Redo::Master => "master",
+            Redo::Samples => "samples",
+            Redo::Targets => "targets",
+            Redo::Fit => "fit",
+        };
+        let mut line = format!(
+            "a fork of {} at generation {}, from its {step} step on",
+            self.source, self.at
+        );
+        if !self.changed.is_empty() {
+            line += &format!("; changed: {}", self.changed.join(", "));
+        }
+        line
+    }
 }
 
 /// The file a fork writes beside the settings.
@@ -161,7 +182,7 @@ pub fn fork(
         fs::remove_dir_all(&temporary).map_err(io(&temporary))?;
     }
     fs::create_dir_all(&temporary).map_err(io(&temporary))?;
-    for file in [FROM_F32, "gate-start.json"] {
+    for file in [FROM_F32, GATE_START] {
         let from = source.join(file);
         if from.exists() {
             copy_file(&from, &temporary.join(file))?;

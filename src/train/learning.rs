@@ -65,7 +65,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::data::{self, Sampled};
-use super::folder::{generation_dir, read_json, write_json, Rescale, FROM_F32};
+use super::folder::{generation_dir, read_json, write_json, Rescale, FROM_F32, GATE_START};
 use super::generation::Generations;
 use super::{Phase, TrainError};
 use crate::enemy::EnemyKind;
@@ -628,7 +628,7 @@ impl Generations<'_> {
         if !from.exists() {
             return Ok(Vec::new());
         }
-        let path = self.dir.join("gate-start.json");
+        let path = self.dir.join(GATE_START);
         let (f, _) = super::folder::step(&path, || {
             let net = Net::load(&from)?;
             let eval = Lookahead::new(
