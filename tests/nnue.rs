@@ -243,6 +243,23 @@ fn net_files_round_trip() {
     }
 }
 
+/// Each shipped net's `.f32` quantises to its `.nnue`, byte for byte: the
+/// two files are one net, and training from the `.f32` starts where the
+/// search's net is.
+#[test]
+fn the_shipped_nets_f32_and_nnue_are_one_net() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/nets");
+    for name in ["ranked", "best"] {
+        let net = Net::load(&dir.join(format!("{name}.f32"))).unwrap();
+        let bytes = std::fs::read(dir.join(format!("{name}.nnue"))).unwrap();
+        assert_eq!(
+            QuantNet::from_net(&net).unwrap().to_bytes(),
+            bytes,
+            "{name}.f32 quantises to {name}.nnue"
+        );
+    }
+}
+
 /// The error of reading `bytes` as a quantised net.
 fn quant_error(bytes: &[u8]) -> NetError {
     let e = QuantNet::from_bytes(bytes).expect_err("a damaged file is refused");

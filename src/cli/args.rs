@@ -91,7 +91,7 @@ Examples:
   hatetris search                                   width 2,000 into a new folder under runs/
   hatetris search --width 100000 --quiescent --out runs/big
   hatetris search --resume runs/big                 go on after a kill, with the run's own settings
-  hatetris search --net data/nets/best.nnue --quiescent --width 10000
+  hatetris search --net data/nets/ranked.nnue --quiescent --width 10000
   hatetris search --from @record.txt --at 900 --max-depth 1200
   hatetris search --json -q | jq .score             the JSON alone on standard output";
 
