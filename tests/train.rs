@@ -173,6 +173,7 @@ fn tiny() -> Config {
             weight_decay: 0.0,
             validation: 0.2,
             rank_weight: 0.0,
+            rank_validation: false,
         },
         seed: 5,
         learning: None,
@@ -384,6 +385,7 @@ fn tiny_learning() -> Config {
             every: 300,
             openings: train::Learning::default().gate.openings[..1].to_vec(),
             opening_every: 60,
+            margin: 0.0,
         },
         ..train::Learning::default()
     };

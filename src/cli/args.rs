@@ -326,6 +326,10 @@ pub struct TrainArgs {
     /// squared error alone].
     #[arg(long, value_name = "WEIGHT", allow_negative_numbers = true)]
     pub rank_weight: Option<f32>,
+    /// Stop the fit early on the held-out samples' whole loss (the squared
+    /// error plus the ranking term) rather than the squared error alone.
+    #[arg(long)]
+    pub rank_validation: bool,
     /// Seed of every random choice [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,
@@ -369,6 +373,11 @@ pub struct TrainArgs {
     /// none [default: 20].
     #[arg(long, value_name = "PIECES")]
     pub gate_openings: Option<u32>,
+    /// A candidate becomes the champion only if it survives more pieces a
+    /// gate position than the champion by more than K standard errors of
+    /// the paired difference [default: 0, any more pieces in all].
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    pub gate_margin: Option<f64>,
     /// Each generation plays a master beam of its own, also when the
     /// champion has not changed (then 5 % wider for each one the champion
     /// played before, up to 45 %), so that the window holds several games

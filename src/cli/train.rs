@@ -245,6 +245,12 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         c.fit.rank_weight = v;
     }
+    if a.rank_validation {
+        c.fit.rank_validation = true;
+    }
+    if c.fit.rank_validation && c.fit.rank_weight <= 0.0 {
+        bail!("--rank-validation needs a ranking term (--rank-weight above 0)");
+    }
     if let Some(v) = a.seed {
         c.seed = v;
     }
@@ -261,6 +267,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.gate_cap.is_some(), "--gate-cap"),
         (a.gate_every.is_some(), "--gate-every"),
         (a.gate_openings.is_some(), "--gate-openings"),
+        (a.gate_margin.is_some(), "--gate-margin"),
         (a.fresh_masters, "--fresh-masters"),
     ];
     if let Some(l) = c.learning.as_mut() {
@@ -308,6 +315,12 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         if let Some(v) = a.gate_openings {
             l.gate.opening_every = v;
+        }
+        if let Some(v) = a.gate_margin {
+            if !(v.is_finite() && v >= 0.0) {
+                bail!("--gate-margin must be 0 or more (standard errors)");
+            }
+            l.gate.margin = v;
         }
         if a.fresh_masters {
             l.fresh_masters = true;

@@ -274,6 +274,19 @@ impl Net {
         sum / samples.len() as f64
     }
 
+    /// [`Net::loss`] plus `rank` times the ranking term of
+    /// [`Net::gradient_ranked`], over every pair of `samples` (one group's,
+    /// different targets): the loss a ranked fit descends, measured on
+    /// held-out samples.
+    pub fn loss_ranked(&self, samples: &[Sample], rank: f32) -> f64 {
+        let squared = self.loss(samples);
+        if rank <= 0.0 {
+            return squared;
+        }
+        let ys: Vec<f32> = samples.iter().map(|s| self.value(&s.well)).collect();
+        squared + rank_pull(samples, &ys, rank).1
+    }
+
     /// Adds the gradient of the batch's loss (the mean of `(y - target)²`)
     /// to `grad` and returns that loss. `grad` must have been made for this
     /// net ([`Gradient::new`]).

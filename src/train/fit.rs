@@ -19,7 +19,11 @@
 //!   term over the batch's wells sampled at one depth (the one with the
 //!   higher target to be valued higher; [`crate::nnue::Net::gradient_ranked`]),
 //!   since a beam only compares wells of one depth and only their order
-//!   counts. The validation loss stays the squared error. Measured on one
+//!   counts. The validation loss stays the squared error unless
+//!   `rank_validation` is on (then it is the loss the steps descend, so
+//!   that early stopping does not keep the epoch where the squared error
+//!   alone was lowest, often the first: learn-9's generations 3, 6 and 7
+//!   kept epoch 1 of 5). Measured on one
 //!   generation's data (`data/train/README.md`, the targets sweep, made
 //!   with `hatetris train --fork`): the squared error alone always lost to
 //!   the champion that made the data (−1.7 ± 1.8 pieces a start from 161
@@ -57,10 +61,21 @@ pub struct FitConfig {
     /// the squared error.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub rank_weight: f32,
+    /// Early stopping measures the held-out samples by the loss the steps
+    /// descend (the squared error plus the ranking term,
+    /// [`crate::nnue::Net::loss_ranked`]) instead of the squared error
+    /// alone. Off (and absent from the settings file): the folders made
+    /// before it fit as they did.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rank_validation: bool,
 }
 
 fn is_zero(x: &f32) -> bool {
     *x == 0.0
+}
+
+fn is_false(x: &bool) -> bool {
+    !*x
 }
 
 impl Default for FitConfig {
@@ -73,6 +88,7 @@ impl Default for FitConfig {
             weight_decay: 0.0,
             validation: 0.1,
             rank_weight: 0.0,
+            rank_validation: false,
         }
     }
 }
@@ -127,10 +143,14 @@ pub fn fit(
         }
     }
     let split = (train.len(), held.len());
+    let validate = |net: &Net| match config.rank_validation {
+        true => net.loss_ranked(&held, config.rank_weight),
+        false => net.loss(&held),
+    };
     let first = Epoch {
         epoch: 0,
         train_loss: net.loss(&train),
-        validation_loss: net.loss(&held),
+        validation_loss: validate(&net),
         seconds: 0.0,
     };
     on_epoch(&first);
@@ -158,7 +178,7 @@ pub fn fit(
         let e = Epoch {
             epoch,
             train_loss: sum / batches as f64,
-            validation_loss: trainer.net().loss(&held),
+            validation_loss: validate(trainer.net()),
             seconds: started.elapsed().as_secs_f64(),
         };
         on_epoch(&e);

@@ -169,6 +169,18 @@ pub struct Gate {
     /// The openings' spacing, in pieces (0: no openings).
     #[serde(default)]
     pub opening_every: u32,
+    /// A candidate is kept only if its paired difference in pieces a
+    /// position is more than this many standard errors above the
+    /// champion's (and it survives more pieces in all). 0 (and absent from
+    /// the settings file): more pieces in all is enough, as in the folders
+    /// made before it; learn-9's generation 6 was kept on +1.1 ± 1.7 and
+    /// then played 2.3 ± 2.0 pieces a start worse on the record's suite.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub margin: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 /// One of the gate's opening games, embedded.
@@ -231,6 +243,7 @@ impl Default for Learning {
                     ),
                 ],
                 opening_every: 20,
+                margin: 0.0,
             },
             fresh_masters: false,
         }
@@ -609,6 +622,7 @@ impl Generations<'_> {
                 champion,
                 outcomes,
                 &champion_outcomes,
+                learning.gate.margin,
                 started.elapsed().as_secs_f64(),
             ))
         })?;
@@ -669,45 +683,57 @@ impl Generations<'_> {
 }
 
 /// The gate's verdict: kept if the candidate survived more pieces in all
-/// (ties: more lines); the first net of a folder without a start net is
-/// kept whatever it does.
+/// (ties: more lines) and, with a `margin` above 0, its paired difference in
+/// pieces a position is more than `margin` standard errors; the first net of
+/// a folder without a start net is kept whatever it does.
 fn judge(
     g: u32,
     champion: Option<u32>,
     outcomes: Vec<Outcome>,
     champion_outcomes: &[Outcome],
+    margin: f64,
     seconds: f64,
 ) -> GateRecord {
     let candidate = Summary::of(&outcomes);
     let pieces = |o: &[Outcome]| o.iter().map(|o| f64::from(o.pieces)).collect::<Vec<_>>();
     let lines = |o: &[Outcome]| o.iter().map(|o| f64::from(o.lines)).collect::<Vec<_>>();
     let total_lines = |o: &[Outcome]| o.iter().map(|o| u64::from(o.lines)).sum::<u64>();
-    let (kept, why, champion_figures, pieces_difference, lines_difference) =
-        if champion_outcomes.is_empty() {
-            (
-                true,
-                "the folder's first net (no start net to beat)".to_string(),
-                candidate.clone(),
-                (0.0, 0.0),
-                (0.0, 0.0),
-            )
-        } else {
-            let theirs = Summary::of(champion_outcomes);
-            let ours = (candidate.pieces, total_lines(&outcomes));
-            let best = (theirs.pieces, total_lines(champion_outcomes));
-            let dp = paired_difference(&pieces(&outcomes), &pieces(champion_outcomes));
-            let dl = paired_difference(&lines(&outcomes), &lines(champion_outcomes));
-            let kept = ours.0 > best.0 || (ours.0 == best.0 && ours.1 > best.1);
-            let why = format!(
+    let (kept, why, champion_figures, pieces_difference, lines_difference) = if champion_outcomes
+        .is_empty()
+    {
+        (
+            true,
+            "the folder's first net (no start net to beat)".to_string(),
+            candidate.clone(),
+            (0.0, 0.0),
+            (0.0, 0.0),
+        )
+    } else {
+        let theirs = Summary::of(champion_outcomes);
+        let ours = (candidate.pieces, total_lines(&outcomes));
+        let best = (theirs.pieces, total_lines(champion_outcomes));
+        let dp = paired_difference(&pieces(&outcomes), &pieces(champion_outcomes));
+        let dl = paired_difference(&lines(&outcomes), &lines(champion_outcomes));
+        let more = ours.0 > best.0 || (ours.0 == best.0 && ours.1 > best.1);
+        let clear = margin <= 0.0 || dp.0 > margin * dp.1;
+        let kept = more && clear;
+        let why = format!(
                 "{} pieces and {} lines in all against the champion's {} and {}: {}",
                 ours.0,
                 ours.1,
                 best.0,
                 best.1,
-                if kept { "kept" } else { "not kept" }
+                match (more, clear) {
+                    (true, true) => "kept".to_string(),
+                    (false, _) => "not kept".to_string(),
+                    (true, false) => format!(
+                        "not kept (+{:.2} ± {:.2} pieces a position is not above {margin} standard errors)",
+                        dp.0, dp.1
+                    ),
+                }
             );
-            (kept, why, theirs, dp, dl)
-        };
+        (kept, why, theirs, dp, dl)
+    };
     GateRecord {
         generation: g,
         candidate,
@@ -760,25 +786,48 @@ mod tests {
     fn the_gate_keeps_the_champion_when_a_candidate_loses() {
         let champion = [outcome(200, 80), outcome(50, 20), outcome(60, 24)];
         let loser = [outcome(100, 40), outcome(55, 22), outcome(65, 26)];
-        let r = judge(7, Some(3), loser.to_vec(), &champion, 0.0);
+        let r = judge(7, Some(3), loser.to_vec(), &champion, 0.0, 0.0);
         assert!(!r.kept, "{}", r.why);
         assert_eq!(r.champion_after(), Some(3));
         assert_eq!(r.champion_figures, Summary::of(&champion));
         assert_eq!(r.pieces_difference.0, (-100.0 + 5.0 + 5.0) / 3.0);
 
         let more_lines = [outcome(200, 81), outcome(50, 20), outcome(60, 24)];
-        let r = judge(7, Some(3), more_lines.to_vec(), &champion, 0.0);
+        let r = judge(7, Some(3), more_lines.to_vec(), &champion, 0.0, 0.0);
         assert!(r.kept, "{}", r.why);
         assert_eq!(r.champion_after(), Some(7));
 
-        let r = judge(7, Some(3), champion.to_vec(), &champion, 0.0);
+        let r = judge(7, Some(3), champion.to_vec(), &champion, 0.0, 0.0);
         assert!(!r.kept, "a tie is the champion's: {}", r.why);
         assert_eq!(r.champion_after(), Some(3));
 
         // Without a start net, the folder's first net has no rival.
-        let r = judge(0, None, loser.to_vec(), &[], 0.0);
+        let r = judge(0, None, loser.to_vec(), &[], 0.0, 0.0);
         assert!(r.kept);
         assert_eq!(r.champion_after(), Some(0));
+    }
+
+    /// With a margin, a candidate that survives more pieces in all is kept
+    /// only when its paired difference clears that many standard errors.
+    #[test]
+    fn a_gate_margin_keeps_the_champion_on_a_difference_within_the_noise() {
+        let champion = [outcome(100, 40), outcome(100, 40), outcome(100, 40)];
+        // +2 a position, standard error 1 (differences 3, 2, 1).
+        let close = [outcome(103, 41), outcome(102, 41), outcome(101, 40)];
+        let r = judge(5, Some(2), close.to_vec(), &champion, 0.0, 0.0);
+        assert!(r.kept, "{}", r.why);
+        let r = judge(5, Some(2), close.to_vec(), &champion, 1.5, 0.0);
+        assert!((r.pieces_difference.0 - 2.0).abs() < 1e-12);
+        assert!(
+            (r.pieces_difference.1 - 1.0 / 3f64.sqrt()).abs() < 1e-9,
+            "{:?}",
+            r.pieces_difference
+        );
+        assert!(r.kept, "2 > 1.5 × 0.577: {}", r.why);
+        let r = judge(5, Some(2), close.to_vec(), &champion, 4.0, 0.0);
+        assert!(!r.kept, "{}", r.why);
+        assert_eq!(r.champion_after(), Some(2));
+        assert!(r.why.contains("standard errors"), "{}", r.why);
     }
 
     /// The window of generation `g` reads exactly generations

@@ -246,3 +246,18 @@ fn adam_steps_only_touched_rows_and_is_deterministic() {
     }
     assert_eq!(run().1, after);
 }
+
+/// The held-out loss of a ranked fit is the loss its steps descend: the
+/// f64 twin's, with and without the ranking term.
+#[test]
+fn ranked_loss_matches_its_f64_twin() {
+    for rank in [0.0, 0.7, 10.0] {
+        let net = tiny(Layout::Shared);
+        let (want, _) = loss_f64(&net, &batch(), rank);
+        let got = net.loss_ranked(&batch(), rank as f32);
+        assert!(
+            (got - want).abs() < 1e-5 * want.abs().max(1.0),
+            "rank {rank}: {got} against {want}"
+        );
+    }
+}
