@@ -174,6 +174,7 @@ fn tiny() -> Config {
             validation: 0.2,
             rank_weight: 0.0,
             rank_validation: false,
+            average: 1,
         },
         seed: 5,
         learning: None,

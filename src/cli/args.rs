@@ -330,6 +330,10 @@ pub struct TrainArgs {
     /// error plus the ranking term) rather than the squared error alone.
     #[arg(long)]
     pub rank_validation: bool,
+    /// Make N fits from the same start (each shuffling its batches its own
+    /// way) and average their weights into the net [default: 1].
+    #[arg(long, value_name = "N")]
+    pub average_fits: Option<u32>,
     /// Seed of every random choice [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,

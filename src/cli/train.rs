@@ -248,6 +248,12 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
     if a.rank_validation {
         c.fit.rank_validation = true;
     }
+    if let Some(v) = a.average_fits {
+        if v == 0 {
+            bail!("--average-fits must be at least 1");
+        }
+        c.fit.average = v;
+    }
     if c.fit.rank_validation && c.fit.rank_weight <= 0.0 {
         bail!("--rank-validation needs a ranking term (--rank-weight above 0)");
     }

@@ -259,6 +259,36 @@ impl Net {
         y
     }
 
+    /// The mean of `nets`' weights, one by one (all of one shape: the fits
+    /// of one start, [`crate::train::FitConfig::average`]).
+    ///
+    /// # Panics
+    /// If `nets` is empty or their shapes differ.
+    pub fn average(nets: &[Net]) -> Net {
+        let first = nets.first().expect("nets to average");
+        assert!(
+            nets.iter()
+                .all(|n| n.hidden == first.hidden && n.layout == first.layout),
+            "nets of one shape"
+        );
+        let k = nets.len() as f32;
+        let mean = |part: fn(&Net) -> &Vec<f32>| -> Vec<f32> {
+            (0..part(first).len())
+                .map(|i| nets.iter().map(|n| part(n)[i]).sum::<f32>() / k)
+                .collect()
+        };
+        Net {
+            hidden: first.hidden,
+            layout: first.layout,
+            line_weight: first.line_weight,
+            shared: mean(|n| &n.shared),
+            positional: mean(|n| &n.positional),
+            bias: mean(|n| &n.bias),
+            out: mean(|n| &n.out),
+            out_bias: nets.iter().map(|n| n.out_bias).sum::<f32>() / k,
+        }
+    }
+
     /// The mean squared error over `samples` (0 for none).
     pub fn loss(&self, samples: &[Sample]) -> f64 {
         if samples.is_empty() {

@@ -68,6 +68,21 @@ pub struct FitConfig {
     /// before it fit as they did.
     #[serde(default, skip_serializing_if = "is_false")]
     pub rank_validation: bool,
+    /// Fits made from the same start on the same split, each shuffling its
+    /// batches its own way, whose weights are averaged into the net (a
+    /// "soup": the fits of one start differ by their batches' noise, which
+    /// the average cancels). 1 (and absent from the settings file): one
+    /// fit, as in the folders made before it.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub average: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(x: &u32) -> bool {
+    *x == 1
 }
 
 fn is_zero(x: &f32) -> bool {
@@ -89,6 +104,7 @@ impl Default for FitConfig {
             validation: 0.1,
             rank_weight: 0.0,
             rank_validation: false,
+            average: 1,
         }
     }
 }
@@ -118,6 +134,9 @@ pub struct Fitted {
     pub best_epoch: u32,
     /// Training and validation sample counts.
     pub split: (usize, usize),
+    /// With [`FitConfig::average`] above 1, the averaged net's validation
+    /// loss (`epochs` and `best_epoch` are the first fit's).
+    pub averaged_validation_loss: Option<f64>,
 }
 
 /// Whether sample `i` is held out.
@@ -126,12 +145,51 @@ pub fn is_validation(seed: u64, i: usize, share: f64) -> bool {
     ((h >> 11) as f64 / (1u64 << 53) as f64) < share
 }
 
-/// Fits `net` to `samples`, reporting each epoch to `on_epoch`.
+/// Fits `net` to `samples`, reporting each epoch of the first fit to
+/// `on_epoch`; with [`FitConfig::average`] above 1, that many fits averaged.
 pub fn fit(
     net: Net,
     samples: &[Sample],
     config: &FitConfig,
     seed: u64,
+    on_epoch: impl FnMut(&Epoch),
+) -> Fitted {
+    let first = fit_once(net.clone(), samples, config, seed, 0, on_epoch);
+    if config.average <= 1 {
+        return first;
+    }
+    let mut nets = vec![first.net.clone()];
+    for k in 1..config.average {
+        let stream = mix64(0x736f_7570 ^ u64::from(k));
+        nets.push(fit_once(net.clone(), samples, config, seed, stream, |_| {}).net);
+    }
+    let averaged = Net::average(&nets);
+    let held: Vec<Sample> = samples
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| is_validation(seed, *i, config.validation))
+        .map(|(_, s)| *s)
+        .collect();
+    let loss = match config.rank_validation {
+        true => averaged.loss_ranked(&held, config.rank_weight),
+        false => averaged.loss(&held),
+    };
+    Fitted {
+        net: averaged,
+        averaged_validation_loss: Some(loss),
+        ..first
+    }
+}
+
+/// One fit: the batches shuffled by `seed`, the epoch and `stream` (0 for
+/// the first fit, whose shuffles are those of the folders made before
+/// [`FitConfig::average`]).
+fn fit_once(
+    net: Net,
+    samples: &[Sample],
+    config: &FitConfig,
+    seed: u64,
+    stream: u64,
     mut on_epoch: impl FnMut(&Epoch),
 ) -> Fitted {
     let (mut train, mut held): (Vec<Sample>, Vec<Sample>) = (Vec::new(), Vec::new());
@@ -168,7 +226,10 @@ pub fn fit(
             break;
         }
         let started = Instant::now();
-        shuffle(&mut train, &mut Rng::new(seed ^ mix64(u64::from(epoch))));
+        shuffle(
+            &mut train,
+            &mut Rng::new(seed ^ mix64(u64::from(epoch)) ^ stream),
+        );
         let mut sum = 0.0;
         let mut batches = 0;
         for b in train.chunks(batch) {
@@ -197,6 +258,7 @@ pub fn fit(
         epochs,
         best_epoch: best.1,
         split,
+        averaged_validation_loss: None,
     }
 }
 

@@ -87,6 +87,9 @@ pub(super) struct FitRecord {
     /// The proven bound on the quantised net's difference from the f32
     /// net's value ([`crate::nnue::QuantNet::error_bound`]).
     pub(super) error_bound: f64,
+    /// With fits averaged, the averaged net's validation loss.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) averaged_validation_loss: Option<f64>,
 }
 
 /// A step's result, kept in its own file: read back (`None` when the step
@@ -186,6 +189,7 @@ impl StepFile for Fitted {
             epochs: record.epochs,
             best_epoch: record.best_epoch,
             split: record.split,
+            averaged_validation_loss: record.averaged_validation_loss,
         }))
     }
     fn save(&self, path: &Path) -> Result<(), TrainError> {
@@ -199,6 +203,7 @@ impl StepFile for Fitted {
                 best_epoch: self.best_epoch,
                 split: self.split,
                 error_bound: quant.error_bound(),
+                averaged_validation_loss: self.averaged_validation_loss,
             },
         )
     }

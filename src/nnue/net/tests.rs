@@ -261,3 +261,32 @@ fn ranked_loss_matches_its_f64_twin() {
         );
     }
 }
+
+/// The average of one net is that net; of two, each weight's mean (so the
+/// value of a net with no hidden unit active is the mean of the two).
+#[test]
+fn averaged_nets_take_each_weights_mean() {
+    let a = tiny(Layout::Positional);
+    assert_eq!(Net::average(std::slice::from_ref(&a)), a);
+    let mut b = a.clone();
+    for w in b
+        .shared
+        .iter_mut()
+        .chain(&mut b.positional)
+        .chain(&mut b.bias)
+        .chain(&mut b.out)
+    {
+        *w += 1.0;
+    }
+    b.out_bias += 2.0;
+    let m = Net::average(&[a.clone(), b]);
+    for (x, y) in m
+        .shared
+        .iter()
+        .zip(&a.shared)
+        .chain(m.positional.iter().zip(&a.positional))
+    {
+        assert!((*x - (*y + 0.5)).abs() < 1e-5, "{x} against {y} + 0.5");
+    }
+    assert!((m.out_bias - (a.out_bias + 1.0)).abs() < 1e-5);
+}
