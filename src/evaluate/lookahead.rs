@@ -108,7 +108,11 @@
 //! and 2.27 µs a child against 1.09 and 1.07, **2.09×**, where the
 //! loaded machine had shown 1.70×; the build before the kept set's
 //! change, 1.14 (1.98×). Short of 2.5×: what is left is the chains' move
-//! generation and the net's steps waiting on L2.
+//! generation and the net's steps waiting on L2. On the 16-core Xeon
+//! where the issue measured 119.5 s (`../shared/device/scale.sh`, its
+//! one-thread `search --net data/nets/best.nnue --quiescent --width 50000
+//! --max-depth 30`): 67.5 s, 2.2 µs a child, 1.77× (one run;
+//! `docs/scaling.md`).
 //!
 //! On that search 1.03 million children have 4.04 million chain wells
 //! (3.86 million once repeats are dropped); 2.81 million walked wells have
