@@ -18,7 +18,8 @@ bin=${HATETRIS:-target/release/hatetris}
 args=(--suite "${SUITE:-data/strength/suite-3711.json}" --net "${REFERENCE:-data/nets/ranked.nnue}" --quiescent)
 for gen in "$dir"/gen-*/; do
     g=$((10#$(basename "$gen" | cut -d- -f2)))
-    [ "$g" -ge "$first" ] && [ -f "$gen/net.nnue" ] && args+=(--net "$gen/net.nnue" --quiescent)
+    net="${gen%/}/net.nnue"
+    [ "$g" -ge "$first" ] && [ -f "$net" ] && args+=(--net "$net" --quiescent)
 done
 [ ${#args[@]} -gt 5 ] || { echo "judge-run.sh: no generation's net in $dir from generation $first" >&2; exit 2; }
 "$bin" bench strength "${args[@]}" --threads "${THREADS:-2}" > "$dir/suite-3711.txt.tmp"
