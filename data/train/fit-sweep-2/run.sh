@@ -2,8 +2,8 @@
 # One fit redone eight ways (data/train/README.md, "One fit redone eight ways"): forks of learn-5's generation 2
 # (through the targets sweep's p10-w1 and p40-w1) and of learn-9's generation 3, each gated against the champion
 # that made its data. Run from a folder beside ../learn-9 and ../tsweep (here runs/; the variants were run in
-# runs/l9x, runs/rv, runs/p40r and runs/soup with these same commands), B a release build of commit b7535c7 or later
-# (--average-fits: the commit after it).
+# runs/l9x, runs/rv, runs/p40r and runs/soup with these same commands), B a release build of commit 485cf01 or later
+# (--rank-validation came in b7535c7, --average-fits in 485cf01).
 cd "$(dirname "$0")"
 B=${B:-../target/release/hatetris}
 one() { name=$1; at=$2; shift 2
