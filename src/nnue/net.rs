@@ -291,30 +291,19 @@ impl Net {
 
     /// The mean squared error over `samples` (0 for none).
     pub fn loss(&self, samples: &[Sample]) -> f64 {
-        if samples.is_empty() {
-            return 0.0;
-        }
-        let sum: f64 = samples
-            .iter()
-            .map(|s| {
-                let e = f64::from(self.value(&s.well)) - f64::from(s.target);
-                e * e
-            })
-            .sum();
-        sum / samples.len() as f64
+        mean_squared_error(samples, samples.iter().map(|s| self.value(&s.well)))
     }
 
     /// [`Net::loss`] plus `rank` times the ranking term of
     /// [`Net::gradient_ranked`], over every pair of `samples` (one group's,
     /// different targets): the loss a ranked fit descends, measured on
-    /// held-out samples.
+    /// held-out samples. Each value is computed once for both terms.
     pub fn loss_ranked(&self, samples: &[Sample], rank: f32) -> f64 {
-        let squared = self.loss(samples);
         if rank <= 0.0 {
-            return squared;
+            return self.loss(samples);
         }
         let ys: Vec<f32> = samples.iter().map(|s| self.value(&s.well)).collect();
-        squared + rank_pull(samples, &ys, rank).1
+        mean_squared_error(samples, ys.iter().copied()) + rank_pull(samples, &ys, rank).1
     }
 
     /// Adds the gradient of the batch's loss (the mean of `(y - target)²`)
@@ -389,6 +378,23 @@ impl Net {
         }
         sum / f64::from(n) + rank_loss
     }
+}
+
+/// The mean of `(y - target)²` over `samples`, whose values are `ys` in
+/// order (0 for none).
+fn mean_squared_error(samples: &[Sample], ys: impl Iterator<Item = f32>) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = samples
+        .iter()
+        .zip(ys)
+        .map(|(s, y)| {
+            let e = f64::from(y) - f64::from(s.target);
+            e * e
+        })
+        .sum();
+    sum / samples.len() as f64
 }
 
 /// The ranking term of [`Net::gradient_ranked`] over `batch`, whose outputs

@@ -174,10 +174,10 @@ pub fn fit(
             train.push(*s);
         }
     }
-    let first = fit_once(net.clone(), &train, &held, config, seed, 0, on_epoch);
     if config.average <= 1 {
-        return first;
+        return fit_once(net, &train, &held, config, seed, 0, on_epoch);
     }
+    let first = fit_once(net.clone(), &train, &held, config, seed, 0, on_epoch);
     let mut nets = vec![first.net.clone()];
     for k in 1..config.average {
         let stream = mix64(0x736f_7570 ^ u64::from(k));

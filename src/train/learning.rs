@@ -695,45 +695,42 @@ fn judge(
     seconds: f64,
 ) -> GateRecord {
     let candidate = Summary::of(&outcomes);
+    if champion_outcomes.is_empty() {
+        return GateRecord {
+            generation: g,
+            champion_figures: candidate.clone(),
+            candidate,
+            outcomes,
+            champion,
+            pieces_difference: (0.0, 0.0),
+            lines_difference: (0.0, 0.0),
+            kept: true,
+            why: "the folder's first net (no start net to beat)".to_string(),
+            seconds,
+        };
+    }
     let pieces = |o: &[Outcome]| o.iter().map(|o| f64::from(o.pieces)).collect::<Vec<_>>();
     let lines = |o: &[Outcome]| o.iter().map(|o| f64::from(o.lines)).collect::<Vec<_>>();
     let total_lines = |o: &[Outcome]| o.iter().map(|o| u64::from(o.lines)).sum::<u64>();
-    let (kept, why, champion_figures, pieces_difference, lines_difference) = if champion_outcomes
-        .is_empty()
-    {
-        (
-            true,
-            "the folder's first net (no start net to beat)".to_string(),
-            candidate.clone(),
-            (0.0, 0.0),
-            (0.0, 0.0),
-        )
-    } else {
-        let theirs = Summary::of(champion_outcomes);
-        let ours = (candidate.pieces, total_lines(&outcomes));
-        let best = (theirs.pieces, total_lines(champion_outcomes));
-        let dp = paired_difference(&pieces(&outcomes), &pieces(champion_outcomes));
-        let dl = paired_difference(&lines(&outcomes), &lines(champion_outcomes));
-        let more = ours.0 > best.0 || (ours.0 == best.0 && ours.1 > best.1);
-        let clear = margin <= 0.0 || dp.0 > margin * dp.1;
-        let kept = more && clear;
-        let why = format!(
-                "{} pieces and {} lines in all against the champion's {} and {}: {}",
-                ours.0,
-                ours.1,
-                best.0,
-                best.1,
-                match (more, clear) {
-                    (true, true) => "kept".to_string(),
-                    (false, _) => "not kept".to_string(),
-                    (true, false) => format!(
-                        "not kept (+{:.2} ± {:.2} pieces a position is not above {margin} standard errors)",
-                        dp.0, dp.1
-                    ),
-                }
-            );
-        (kept, why, theirs, dp, dl)
+    let champion_figures = Summary::of(champion_outcomes);
+    let ours = (candidate.pieces, total_lines(&outcomes));
+    let best = (champion_figures.pieces, total_lines(champion_outcomes));
+    let pieces_difference = paired_difference(&pieces(&outcomes), &pieces(champion_outcomes));
+    let lines_difference = paired_difference(&lines(&outcomes), &lines(champion_outcomes));
+    let (dp, se) = pieces_difference;
+    let more = ours.0 > best.0 || (ours.0 == best.0 && ours.1 > best.1);
+    let clear = margin <= 0.0 || dp > margin * se;
+    let verdict = match (more, clear) {
+        (true, true) => "kept".to_string(),
+        (false, _) => "not kept".to_string(),
+        (true, false) => format!(
+            "not kept (+{dp:.2} ± {se:.2} pieces a position is not above {margin} standard errors)"
+        ),
     };
+    let why = format!(
+        "{} pieces and {} lines in all against the champion's {} and {}: {verdict}",
+        ours.0, ours.1, best.0, best.1
+    );
     GateRecord {
         generation: g,
         candidate,
@@ -742,7 +739,7 @@ fn judge(
         champion_figures,
         pieces_difference,
         lines_difference,
-        kept,
+        kept: more && clear,
         why,
         seconds,
     }
