@@ -5,8 +5,10 @@
 #
 #   scripts/widths.sh OUT NAME=NET.nnue [NAME=NET.nnue ...]
 #
-# Appends `NAME WIDTH SCORE DEPTH` to OUT/results.txt; a line already there is
-# skipped, so a killed run goes on when run again. Each search runs with the
+# Appends `NAME WIDTH SCORE DEPTH` to OUT/results.txt and keeps the game's
+# replay in OUT/NAME-WIDTH.txt (`hatetris replay score @OUT/NAME-WIDTH.txt`
+# re-scores it); a line already there is skipped, so a killed run goes on
+# when run again. Each search runs with the
 # lookahead on one thread in OUT/run-NAME-WIDTH, removed once scored.
 # Settings from the environment: WIDTHS (default "8000 9000 10000 11000
 # 12000"), HATETRIS (default target/release/hatetris), THREADS (default 1).
@@ -34,6 +36,8 @@ for w in ${WIDTHS:-8000 9000 10000 11000 12000}; do
         json=$("$bin" search --net "$net" --quiescent --width "$w" --threads "${THREADS:-1}" \
             --out "$run" --json --quiet)
         line=$(printf '%s' "$json" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["score"], d["depth"])')
+        printf '%s' "$json" | python3 -c 'import json, sys; print(json.load(sys.stdin)["replay"])' > "$out/$name-$w.txt.tmp"
+        mv "$out/$name-$w.txt.tmp" "$out/$name-$w.txt"
         echo "$name $w $line" >> "$out/results.txt"
         rm -rf "$run"
     done
