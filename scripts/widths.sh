@@ -36,7 +36,7 @@ for w in ${WIDTHS:-8000 9000 10000 11000 12000}; do
         json=$("$bin" search --net "$net" --quiescent --width "$w" --threads "${THREADS:-1}" \
             --out "$run" --json --quiet)
         line=$(printf '%s' "$json" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["score"], d["depth"])')
-        printf '%s' "$json" | python3 -c 'import json, sys; print(json.load(sys.stdin)["replay"])' > "$out/$name-$w.txt.tmp"
+        cp "$run/best-replay.txt" "$out/$name-$w.txt.tmp"
         mv "$out/$name-$w.txt.tmp" "$out/$name-$w.txt"
         echo "$name $w $line" >> "$out/results.txt"
         rm -rf "$run"
