@@ -264,20 +264,13 @@ fn run_into<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Each depth's seconds: its phases' sum, or its clock's step.
+/// Each depth's seconds, by depth.
 fn depth_seconds(depths: &[DepthStats]) -> Vec<(f64, f64)> {
-    let mut before = 0.0;
+    let seconds = crate::run::depth_seconds(depths);
     depths
         .iter()
-        .map(|s| {
-            let step = match s.phases {
-                Some(p) => p.total(),
-                None if s.elapsed_s >= before => s.elapsed_s - before,
-                None => s.elapsed_s,
-            };
-            before = s.elapsed_s;
-            (f64::from(s.depth), step)
-        })
+        .zip(seconds)
+        .map(|(s, step)| (f64::from(s.depth), step))
         .collect()
 }
 

@@ -679,6 +679,9 @@ fn every_flag(t: &Path) -> Vec<Case> {
         case!["train", n, "--rank-weight", "nan"].fails("--rank-weight must be 0 or more"),
         case!["train", n, "--rank-validation"].fails("--rank-validation needs a ranking term"),
         case!["train", n, "--gate-margin", "-1"].fails("--gate-margin must be 0 or more"),
+        case!["train", n, "--gate-wide", "100000,0"]
+            .fails("--gate-wide: every width must be at least 1"),
+        case!["train", n, "--gate-wide", "500,500"].fails("--gate-wide: a width is given twice"),
         case!["train", n, "--average-fits", "0"].fails("--average-fits must be at least 1"),
         case!["train", n, "--gate-every", "x"].usage(),
         case!["train", n, "--width", "1000000000000", "--threads", "1"]

@@ -387,6 +387,7 @@ fn tiny_learning() -> Config {
             openings: train::Learning::default().gate.openings[..1].to_vec(),
             opening_every: 60,
             margin: 0.0,
+            wide: Vec::new(),
         },
         ..train::Learning::default()
     };
@@ -640,6 +641,89 @@ fn fresh_master_beams_are_played_wider_while_the_champion_stays() {
     assert!(widths.contains(&42), "{widths:?}");
     assert_eq!(train::Learning::master_width(40, 1), 42);
     assert_eq!(train::Learning::master_width(40, train::FRESH_WIDTHS), 40);
+}
+
+/// The gate's games from the empty well: played only by a candidate the
+/// positions keep, against the champion's games at the same widths; kept
+/// only with at least as many lines in all; and the champion's game at the
+/// master width becomes the next master beam, copied, not played again.
+/// (A start net's game at the master width is generation 0's master beam,
+/// copied the other way; this seed's folder has no start net.)
+#[test]
+fn the_gates_wide_games_judge_candidates_and_become_master_beams() {
+    let mut config = tiny_learning();
+    config.master_width = 40;
+    let learning = config.learning.as_mut().unwrap();
+    learning.gate.wide = vec![40, 25];
+    learning.gate.width = 12;
+    learning.gate.cap = 40;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let report = train::train(d, Some(&config), None, 3, 2, &Silent).unwrap();
+    let gates = train::gates(d).unwrap();
+    let score = |run: &Path| hatetris::run::read_manifest(run).unwrap().best.score;
+    let mut champion: Option<u32> = None;
+    let mut played = 0;
+    for (g, gate) in gates.iter().enumerate() {
+        let gen = train::generation_dir(d, g as u32);
+        let Some(wide) = &gate.wide else {
+            // Only the folder's first net, without a rival, is kept so.
+            assert_eq!(gate.kept, g == 0, "{}", gate.why);
+            if !gate.kept {
+                assert!(!gen.join("wide-40").exists());
+            }
+            if gate.kept {
+                champion = Some(0);
+            }
+            continue;
+        };
+        played += 1;
+        let widths = |w: &[train::WideGame]| w.iter().map(|g| g.width).collect::<Vec<_>>();
+        assert_eq!(widths(&wide.candidate), [40, 25]);
+        assert_eq!(widths(&wide.champion), [40, 25]);
+        let (ours, theirs) = wide.lines();
+        assert_eq!(gate.kept, ours >= theirs, "{}", gate.why);
+        for game in &wide.candidate {
+            assert_eq!(
+                u32::from(score(&gen.join(format!("wide-{}", game.width)))),
+                game.lines
+            );
+        }
+        let champion_dir = match champion {
+            Some(h) => train::generation_dir(d, h),
+            None => d.to_path_buf(),
+        };
+        let prefix = if champion.is_some() {
+            "wide"
+        } else {
+            "start-wide"
+        };
+        assert_eq!(
+            u32::from(score(&champion_dir.join(format!("{prefix}-40")))),
+            wide.champion[0].lines
+        );
+        if gate.kept {
+            champion = Some(g as u32);
+            // The next generation's master beam is this game.
+            let next = &report.generations[g + 1].master;
+            assert_eq!(next.reused_from, None);
+            assert_eq!(u32::from(next.score), wide.candidate[0].lines);
+            let master = train::generation_dir(d, g as u32 + 1).join("master");
+            assert_eq!(
+                fs::read(hatetris::run::manifest_path(&master)).unwrap(),
+                fs::read(hatetris::run::manifest_path(&gen.join("wide-40"))).unwrap()
+            );
+        }
+    }
+    let whys: Vec<&str> = gates.iter().map(|g| g.why.as_str()).collect();
+    assert!(played > 0, "no candidate reached the wide games: {whys:#?}");
+    assert!(
+        gates.iter().any(|g| g.wide.is_some() && g.kept),
+        "no candidate won the wide games: {whys:#?}"
+    );
+    // A folder of the plain gate reads the same settings file as before.
+    let plain = serde_json::to_string(&tiny_learning()).unwrap();
+    assert!(!plain.contains("\"wide\""));
 }
 
 /// A fork redoes one generation from the step it names: under the same

@@ -61,7 +61,7 @@ pub enum Command {
     /// holds everything (master beams, samples, targets, nets, losses, a
     /// picture). A killed trainer goes on when run again on the folder.
     #[command(after_help = EXAMPLES_TRAIN)]
-    Train(TrainArgs),
+    Train(Box<TrainArgs>),
     /// Tune the heuristic's weights, or with --net a net's output layer,
     /// with CMA-ES in a folder (a killed tuner goes on when run again on
     /// it); the best so far is always in DIR/best.toml, which `search
@@ -382,6 +382,13 @@ pub struct TrainArgs {
     /// the paired difference [default: 0, any more pieces in all].
     #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub gate_margin: Option<f64>,
+    /// The gate also plays one game from the empty well at each of these
+    /// widths (comma-separated), as a master beam does, when the positions
+    /// keep a candidate; it stays the champion only if its games clear at
+    /// least as many lines in all as the champion's. The champion's game at
+    /// the master width is then its next master beam [default: none].
+    #[arg(long, value_name = "WIDTHS", value_delimiter = ',')]
+    pub gate_wide: Option<Vec<usize>>,
     /// Each generation plays a master beam of its own, also when the
     /// champion has not changed (then 5 % wider for each one the champion
     /// played before, up to 45 %), so that the window holds several games

@@ -140,7 +140,7 @@ pub fn run() -> Result<()> {
         Command::Keyframes(a) => search::keyframes(a, out_ref),
         Command::Verify(a) => verify::verify(a, out_ref),
         Command::Eval(a) => eval::eval(a, out_ref),
-        Command::Train(a) => train::train(a, out_ref),
+        Command::Train(a) => train::train(*a, out_ref),
         Command::Tune(a) => tune::tune(a, out_ref),
         Command::Compare(a) => tune::compare(a, out_ref),
         Command::Status(a) => status::status(a, out_ref),

@@ -109,11 +109,16 @@ impl TrainObserver for TrainProgress {
 fn describe(s: &Generation) -> String {
     let gate = match &s.gate {
         Some(g) => format!(
-            "; gate: {:.1} pieces and {:.1} lines a start against the champion's {:.1} and {:.1}, {}",
+            "; gate: {:.1} pieces and {:.1} lines a start against the champion's {:.1} and {:.1}{}, {}",
             g.candidate_pieces,
             g.candidate_lines,
             g.champion_pieces,
             g.champion_lines,
+            match g.wide_lines {
+                Some((ours, theirs)) =>
+                    format!("; from the empty well {ours} lines against {theirs}"),
+                None => String::new(),
+            },
             if g.kept { "kept" } else { "not kept" }
         ),
         None => String::new(),
@@ -274,6 +279,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.gate_every.is_some(), "--gate-every"),
         (a.gate_openings.is_some(), "--gate-openings"),
         (a.gate_margin.is_some(), "--gate-margin"),
+        (a.gate_wide.is_some(), "--gate-wide"),
         (a.fresh_masters, "--fresh-masters"),
     ];
     if let Some(l) = c.learning.as_mut() {
@@ -328,6 +334,15 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
             }
             l.gate.margin = v;
         }
+        if let Some(v) = &a.gate_wide {
+            if v.contains(&0) {
+                bail!("--gate-wide: every width must be at least 1");
+            }
+            if (1..v.len()).any(|i| v[..i].contains(&v[i])) {
+                bail!("--gate-wide: a width is given twice");
+            }
+            l.gate.wide = v.clone();
+        }
         if a.fresh_masters {
             l.fresh_masters = true;
         }
@@ -373,7 +388,10 @@ pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
     };
     let asked = config(&a, base)?;
     let widest = match &asked.learning {
-        Some(l) => l.widest_master(asked.master_width),
+        Some(l) => {
+            let gate = l.gate.wide.iter().copied().max().unwrap_or(0);
+            l.widest_master(asked.master_width).max(gate)
+        }
         None => asked.master_width,
     };
     check_width(widest, threads, a.force)?;

@@ -98,4 +98,4 @@ pub use manifest::{read_manifest_file, Best, LogMark, Manifest, Plan, Settings, 
 pub(crate) use paths::snapshot_path;
 pub use paths::{best_replay_path, depth_path, log_path, manifest_path};
 pub use start::{Prefix, Start, StartError};
-pub use stats::{histogram, DepthStats, Phases};
+pub use stats::{depth_seconds, histogram, DepthStats, Phases};

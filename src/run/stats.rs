@@ -153,3 +153,60 @@ pub fn histogram(scores: impl IntoIterator<Item = u16>) -> Vec<(u16, u64)> {
     histogram.sort_unstable();
     histogram
 }
+
+/// Each depth's own seconds: its phases' sum, or else the step of its
+/// clock (`elapsed_s` counts from the run's start or its last resume, so a
+/// step that goes back is a resume's first depth).
+pub fn depth_seconds(depths: &[DepthStats]) -> Vec<f64> {
+    let mut before = 0.0;
+    depths
+        .iter()
+        .map(|s| {
+            let step = match s.phases {
+                Some(p) => p.total(),
+                None if s.elapsed_s >= before => s.elapsed_s - before,
+                None => s.elapsed_s,
+            };
+            before = s.elapsed_s;
+            step
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(depth: u32, elapsed_s: f64) -> DepthStats {
+        DepthStats {
+            depth,
+            elapsed_s,
+            children: 0,
+            unique: 0,
+            kept: 0,
+            best_cost: 0.0,
+            best_score: 0,
+            histogram: Vec::new(),
+            ancestry_nodes: 0,
+            file_bytes: 0,
+            peak_rss: None,
+            phases: None,
+        }
+    }
+
+    /// The clock counts from the start or the last resume: a run's seconds
+    /// are the steps, not the sum of the clock's readings.
+    #[test]
+    fn a_resumed_runs_seconds_are_its_steps() {
+        let depths = [at(1, 1.0), at(2, 2.0), at(3, 3.5), at(4, 0.5), at(5, 1.5)];
+        assert_eq!(depth_seconds(&depths), vec![1.0, 1.0, 1.5, 0.5, 1.0]);
+        let with_phases = DepthStats {
+            phases: Some(Phases {
+                expand: 0.25,
+                ..Phases::default()
+            }),
+            ..at(6, 9.0)
+        };
+        assert_eq!(depth_seconds(&[with_phases]), vec![0.25]);
+    }
+}

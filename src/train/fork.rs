@@ -230,6 +230,34 @@ fn copy_file(from: &Path, to: &Path) -> Result<(), TrainError> {
     Ok(())
 }
 
+/// Copies a run folder `from` to `to` (which must not exist) whole or not
+/// at all: into a temporary name first (a killed copy's is cleared by the
+/// next), then renamed. Copied, not linked, for the reason in the module
+/// doc.
+pub(super) fn copy_run(from: &Path, to: &Path) -> Result<(), TrainError> {
+    let name = to
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+        .to_string();
+    let parent = to.parent().unwrap_or(Path::new("."));
+    for e in fs::read_dir(parent).map_err(io(parent))? {
+        let path = e.map_err(io(parent))?.path();
+        let stale = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with(&format!("{name}.tmp-")) && is_temporary(n));
+        if stale {
+            fs::remove_dir_all(&path).map_err(io(&path))?;
+        }
+    }
+    let tmp = parent.join(format!("{name}.tmp-{}", std::process::id()));
+    copy_tree(from, &tmp)?;
+    fs::rename(&tmp, to).map_err(io(to))?;
+    sync_folder(&parent.join(&name));
+    Ok(())
+}
+
 /// Copies a folder's tree, leaving out temporaries and lock files, each
 /// file synced.
 fn copy_tree(from: &Path, to: &Path) -> Result<(), TrainError> {

@@ -165,6 +165,7 @@ impl Generations<'_> {
                 kept: r.kept,
                 champion: r.champion_after(),
                 seconds: r.seconds,
+                wide_lines: r.wide.as_ref().map(|w| w.lines()),
             }),
             None => None,
         };
@@ -243,6 +244,7 @@ impl Generations<'_> {
         let dir = self.gen_dir(g).join("master");
         let started = Instant::now();
         let before: f64 = self.partial_master_seconds(&dir);
+        self.take_over_wide_game(g, search.width, &dir)?;
         let result = self.resume_or_start(&dir, &search)?;
         Ok(Master {
             evaluator: search.settings().evaluator.canonical(),
@@ -258,7 +260,11 @@ impl Generations<'_> {
     /// The master beam's run folder `dir`, resumed when its manifest is
     /// there, else started afresh (a folder killed before its manifest held
     /// no run yet).
-    fn resume_or_start(&self, dir: &Path, search: &Search) -> Result<RunResult, TrainError> {
+    pub(super) fn resume_or_start(
+        &self,
+        dir: &Path,
+        search: &Search,
+    ) -> Result<RunResult, TrainError> {
         let opts = launch::options(self.config.master_depth, self.threads, None);
         Ok(launch::run(
             dir,
@@ -273,7 +279,7 @@ impl Generations<'_> {
     /// manifest's depths).
     fn partial_master_seconds(&self, dir: &Path) -> f64 {
         run::read_manifest(dir)
-            .map(|m| m.depths.iter().map(|d| d.elapsed_s).sum())
+            .map(|m| run::depth_seconds(&m.depths).iter().sum())
             .unwrap_or(0.0)
     }
 

@@ -37,7 +37,12 @@
 //!   run (`data/train/learn-2`), gated on the steady state alone, kept a
 //!   champion that lived longer there (+13 % a gate position) but scored
 //!   53 lines from the empty well at width 10,000 against the start net's
-//!   79: nothing in its gate looked at the opening.
+//!   79: nothing in its gate looked at the opening. And none of it
+//!   looks at wide beams: learn-10's champion won on the positions and
+//!   lost by 15-46 lines from the empty well at widths 90,000-110,000, so
+//!   with [`Gate::wide`] (`--gate-wide`) a candidate the positions keep
+//!   also plays games from the empty well at those widths, and must clear
+//!   at least as many lines in all as the champion's ([`WideGames`]).
 //! - **the window**: a fit reads the samples and targets of the last
 //!   [`Learning::window`] generations, each generation's surviving targets
 //!   standardised by its own map (mean 0, standard deviation 1), so every
@@ -71,8 +76,9 @@ use super::{Phase, TrainError};
 use crate::enemy::EnemyKind;
 use crate::evaluate::Lookahead;
 use crate::nnue::{Net, NetEvaluator, QuantNet, Sample};
-use crate::run::start::Start;
+use crate::run::{self, start::Start};
 use crate::search::small::{self, Order, Shape};
+use crate::search::{Adversary, Search};
 use crate::strength::{measure_positions, paired_difference, Outcome, Position, Summary};
 
 /// The learning loop's settings (see the module doc).
@@ -177,6 +183,14 @@ pub struct Gate {
     /// then played 2.3 ± 2.0 pieces a start worse on the record's suite.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub margin: f64,
+    /// Widths of the gate's games from the empty well (`--gate-wide`): a
+    /// candidate the positions keep also plays one game at each width, as a
+    /// master beam does, and stays the champion only if it clears at least
+    /// as many lines in all as the champion's games at the same widths.
+    /// Empty (and absent from the settings file): no such games, as in the
+    /// folders made before it. See [`WideGames`] for why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wide: Vec<usize>,
 }
 
 fn is_zero(x: &f64) -> bool {
@@ -244,6 +258,7 @@ impl Default for Learning {
                 ],
                 opening_every: 20,
                 margin: 0.0,
+                wide: Vec::new(),
             },
             fresh_masters: false,
         }
@@ -278,6 +293,52 @@ pub struct GateRecord {
     pub why: String,
     /// Wall seconds of the gate.
     pub seconds: f64,
+    /// The games from the empty well ([`Gate::wide`]), when the positions
+    /// kept the candidate (a candidate they reject plays none: its verdict
+    /// cannot change).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wide: Option<WideGames>,
+}
+
+/// The gate's games from the empty well, one per width of [`Gate::wide`],
+/// the candidate's and the champion's.
+///
+/// # Why
+/// The positions are played at width 300. learn-10's generation 8 won
+/// there (+4.5 ± 2.0 pieces a start on the record's suite, +13.8 ± 2.4 at
+/// width 1,000) and lost where a record run plays: 128 / 128 / 134 lines
+/// from the empty well at widths 90,000 / 100,000 / 110,000 against the
+/// shipped net's 143 / 168 / 180 (`data/train/README.md`, "learn-10"). No
+/// narrow proxy saw it (games at width 30,000 favoured generation 8 too),
+/// so the gate plays the wide games themselves. A game is a master beam's
+/// run folder, resumable as one; the champion's game at the master width
+/// is the master beam it would play, so [`super::generation`] copies it
+/// rather than playing it again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WideGames {
+    /// The candidate's games, in the order of [`Gate::wide`].
+    pub candidate: Vec<WideGame>,
+    /// The champion's.
+    pub champion: Vec<WideGame>,
+}
+
+/// One game from the empty well.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WideGame {
+    /// The search's width.
+    pub width: usize,
+    /// The best game's lines.
+    pub lines: u32,
+    /// Its pieces.
+    pub pieces: u32,
+}
+
+impl WideGames {
+    /// Lines in all: the candidate's, the champion's.
+    pub fn lines(&self) -> (u64, u64) {
+        let sum = |g: &[WideGame]| g.iter().map(|g| u64::from(g.lines)).sum();
+        (sum(&self.candidate), sum(&self.champion))
+    }
 }
 
 impl GateRecord {
@@ -617,17 +678,102 @@ impl Generations<'_> {
             let outcomes =
                 measure_positions(&positions, learning.gate.cap, &eval, learning.gate.width);
             self.observer.advanced(1);
-            Ok(judge(
+            let record = judge(
                 g,
                 champion,
                 outcomes,
                 &champion_outcomes,
                 learning.gate.margin,
-                started.elapsed().as_secs_f64(),
-            ))
+                0.0,
+            );
+            let wide = &learning.gate.wide;
+            let mut record = match record.kept && !wide.is_empty() && !champion_outcomes.is_empty()
+            {
+                false => record,
+                true => {
+                    let theirs = self.champion_net(g)?.ok_or_else(|| TrainError::Config {
+                        path: champion_path(self.dir),
+                        why: "the gate's champion has no net".into(),
+                    })?;
+                    let games = WideGames {
+                        champion: self.wide_games(champion, &theirs, wide)?,
+                        candidate: self.wide_games(Some(g), &net, wide)?,
+                    };
+                    judge_wide(record, games)
+                }
+            };
+            record.seconds = started.elapsed().as_secs_f64();
+            Ok(record)
         })?;
         self.commit_champion(g, &record)?;
         Ok(Some(record))
+    }
+
+    /// The run folder of the game from the empty well at `width` of the
+    /// net generation `who` made (`None`: the start net).
+    pub(super) fn wide_dir(&self, who: Option<u32>, width: usize) -> PathBuf {
+        match who {
+            Some(h) => generation_dir(self.dir, h).join(format!("wide-{width}")),
+            None => self.dir.join(format!("start-wide-{width}")),
+        }
+    }
+
+    /// The games from the empty well of `net`, the net generation `who`
+    /// made, one at each width: played, gone on with after a kill, or read
+    /// when done. The start net's game at the master width is its master
+    /// beam, copied when generation 0 played it.
+    fn wide_games(
+        &self,
+        who: Option<u32>,
+        net: &Net,
+        widths: &[usize],
+    ) -> Result<Vec<WideGame>, TrainError> {
+        let eval = Lookahead::new(
+            NetEvaluator::new(QuantNet::from_net(net)?),
+            self.config.quiescent,
+        );
+        let mut games = Vec::with_capacity(widths.len());
+        for &width in widths {
+            let dir = self.wide_dir(who, width);
+            let master = generation_dir(self.dir, 0).join("master");
+            if who.is_none()
+                && width == self.master_width(0)?
+                && !self.learns_heuristic(0)
+                && self.master_source(0)? == 0
+            {
+                copy_unless_run(&master, &dir)?;
+            }
+            let search = Search {
+                width,
+                evaluator: &eval,
+                adversary: Adversary::new(EnemyKind::Hatetris),
+            };
+            let result = self.resume_or_start(&dir, &search)?;
+            games.push(WideGame {
+                width,
+                lines: u32::from(result.best.score),
+                pieces: result.best.depth,
+            });
+        }
+        Ok(games)
+    }
+
+    /// Before generation `g` plays its master beam at `width` in `dir`:
+    /// when the champion already played the gate's game at that width, a
+    /// copy of it (the same net, width and search: the same game).
+    pub(super) fn take_over_wide_game(
+        &self,
+        g: u32,
+        width: usize,
+        dir: &Path,
+    ) -> Result<(), TrainError> {
+        match self.learning() {
+            Some(l) if l.gate.wide.contains(&width) => {
+                let champion = self.champion_before(g)?;
+                copy_unless_run(&self.wide_dir(champion, width), dir)
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The start net's gate outcomes (`gate-start.json`, once per
@@ -682,6 +828,19 @@ impl Generations<'_> {
     }
 }
 
+/// Copies the finished run `from` to `to` when `to` holds no run yet (a
+/// folder killed before its manifest is cleared first); nothing when
+/// `from` holds none.
+fn copy_unless_run(from: &Path, to: &Path) -> Result<(), TrainError> {
+    if run::manifest_path(to).exists() || !run::manifest_path(from).exists() {
+        return Ok(());
+    }
+    if to.exists() {
+        std::fs::remove_dir_all(to).map_err(crate::folder::io(to))?;
+    }
+    super::fork::copy_run(from, to)
+}
+
 /// The gate's verdict: kept if the candidate survived more pieces in all
 /// (ties: more lines) and, with a `margin` above 0, its paired difference in
 /// pieces a position is more than `margin` standard errors; the first net of
@@ -707,6 +866,7 @@ fn judge(
             kept: true,
             why: "the folder's first net (no start net to beat)".to_string(),
             seconds,
+            wide: None,
         };
     }
     let pieces = |o: &[Outcome]| o.iter().map(|o| f64::from(o.pieces)).collect::<Vec<_>>();
@@ -742,7 +902,42 @@ fn judge(
         kept: more && clear,
         why,
         seconds,
+        wide: None,
     }
+}
+
+/// The verdict with the games from the empty well: a candidate the
+/// positions kept stays kept only if its games clear at least as many
+/// lines in all as the champion's (a tie is the candidate's: it has
+/// already won on the positions).
+fn judge_wide(mut record: GateRecord, games: WideGames) -> GateRecord {
+    let (ours, theirs) = games.lines();
+    let per_width = |g: &[WideGame]| {
+        g.iter()
+            .map(|g| g.lines.to_string())
+            .collect::<Vec<_>>()
+            .join(" / ")
+    };
+    let widths = games
+        .candidate
+        .iter()
+        .map(|g| g.width.to_string())
+        .collect::<Vec<_>>()
+        .join(" / ");
+    let wide_kept = ours >= theirs;
+    record.why = format!(
+        "{}; from the empty well at widths {widths}: {} lines against the champion's {}: {}",
+        record.why,
+        per_width(&games.candidate),
+        per_width(&games.champion),
+        match wide_kept {
+            true => "kept",
+            false => "not kept",
+        }
+    );
+    record.kept = record.kept && wide_kept;
+    record.wide = Some(games);
+    record
 }
 
 /// The gate figures of every generation in `dir` that was gated.
@@ -802,6 +997,38 @@ mod tests {
         let r = judge(0, None, loser.to_vec(), &[], 0.0, 0.0);
         assert!(r.kept);
         assert_eq!(r.champion_after(), Some(0));
+    }
+
+    /// A candidate the positions keep loses on the games from the empty
+    /// well when its lines there are fewer in all, whatever each width
+    /// says; a tie is the candidate's, and a rejected one stays rejected.
+    #[test]
+    fn the_wide_games_keep_the_champion_when_a_candidate_clears_fewer_lines() {
+        let champion = [outcome(100, 40), outcome(100, 40)];
+        let better = [outcome(120, 48), outcome(110, 44)];
+        let game = |width, lines| WideGame {
+            width,
+            lines,
+            pieces: lines * 5 / 2,
+        };
+        let games = |ours: [u32; 2], theirs: [u32; 2]| WideGames {
+            candidate: vec![game(1000, ours[0]), game(2000, ours[1])],
+            champion: vec![game(1000, theirs[0]), game(2000, theirs[1])],
+        };
+        let kept = judge(4, Some(1), better.to_vec(), &champion, 0.0, 0.0);
+        assert!(kept.kept);
+        let r = judge_wide(kept.clone(), games([150, 90], [100, 141]));
+        assert!(!r.kept, "240 lines against 241: {}", r.why);
+        assert_eq!(r.champion_after(), Some(1));
+        assert!(r
+            .why
+            .contains("150 / 90 lines against the champion's 100 / 141: not kept"));
+        let r = judge_wide(kept.clone(), games([120, 121], [100, 141]));
+        assert!(r.kept, "a tie: {}", r.why);
+        assert_eq!(r.champion_after(), Some(4));
+        assert_eq!(r.wide.as_ref().unwrap().lines(), (241, 241));
+        let rejected = judge(4, Some(1), champion.to_vec(), &better, 0.0, 0.0);
+        assert!(!judge_wide(rejected, games([200, 200], [1, 1])).kept);
     }
 
     /// With a margin, a candidate that survives more pieces in all is kept

@@ -112,7 +112,8 @@ pub use folder::{
     config_path, generation_dir, generations, log_path, net_path, plot_path, read_config,
 };
 pub use learning::{
-    champion_path, gates, graded, Champion, Game, Gate, GateRecord, Learning, FRESH_WIDTHS,
+    champion_path, gates, graded, Champion, Game, Gate, GateRecord, Learning, WideGame, WideGames,
+    FRESH_WIDTHS,
 };
 pub use verify::{verify, Findings};
 
@@ -280,6 +281,10 @@ pub struct GateFigures {
     pub champion: Option<u32>,
     /// Wall seconds of the gate.
     pub seconds: f64,
+    /// Lines in all of the gate's games from the empty well, the
+    /// candidate's and the champion's, when it played them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wide_lines: Option<(u64, u64)>,
 }
 
 /// The steps of a generation, for progress reports.
