@@ -312,7 +312,7 @@ pub struct GateRecord {
 /// narrow proxy saw it (games at width 30,000 favoured generation 8 too),
 /// so the gate plays the wide games themselves. A game is a master beam's
 /// run folder, resumable as one; the champion's game at the master width
-/// is the master beam it would play, so [`super::generation`] copies it
+/// is the master beam it would play, so the next generation copies it
 /// rather than playing it again.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WideGames {
