@@ -721,6 +721,18 @@ fn the_gates_wide_games_judge_candidates_and_become_master_beams() {
         gates.iter().any(|g| g.wide.is_some() && g.kept),
         "no candidate won the wide games: {whys:#?}"
     );
+    // `verify` agrees, and finds a game's figures that are not its run's.
+    let ok = train::verify(d).unwrap();
+    assert!(ok.is_ok(), "{:?}", ok.problems);
+    let g = gates.iter().position(|g| g.wide.is_some()).unwrap();
+    let path = train::generation_dir(d, g as u32).join("gate.json");
+    let mut record: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let lines = record["wide"]["candidate"][1]["lines"].as_u64().unwrap();
+    record["wide"]["candidate"][1]["lines"] = (lines + 1).into();
+    fs::write(&path, record.to_string()).unwrap();
+    let found = train::verify(d).unwrap().problems.join("\n");
+    assert!(found.contains("game at width 25"), "{found}");
     // A folder of the plain gate reads the same settings file as before.
     let plain = serde_json::to_string(&tiny_learning()).unwrap();
     assert!(!plain.contains("\"wide\""));

@@ -79,7 +79,7 @@ pub fn verify(dir: &Path) -> Result<Findings, TrainError> {
         if config.learning.is_some() {
             match read_json::<GateRecord>(&gen.join("gate.json")) {
                 Ok(Some(gate)) => {
-                    check_gate(g, &gate, summary, champion, &mut problem);
+                    check_gate(&gen, g, &gate, summary, champion, &mut problem);
                     champion = gate.champion_after();
                 }
                 Ok(None) => {
@@ -199,6 +199,7 @@ fn check_nets(gen: &Path, problem: &mut impl FnMut(String)) {
 }
 
 fn check_gate(
+    gen: &Path,
     g: u32,
     gate: &GateRecord,
     summary: &Generation,
@@ -223,13 +224,44 @@ fn check_gate(
         std::cmp::Ordering::Less => Some(false),
         std::cmp::Ordering::Equal => None,
     };
+    // A candidate the positions keep may still lose the wide games.
+    let wins = match &gate.wide {
+        Some(w) if wins == Some(true) => Some(w.lines().0 >= w.lines().1),
+        _ => wins,
+    };
     if wins.is_some_and(|w| w != gate.kept) {
         problem(format!(
-            "gate.json's verdict ({}) disagrees with its figures ({} pieces in all against {})",
+            "gate.json's verdict ({}) disagrees with its figures ({} pieces in all against {}{})",
             if gate.kept { "kept" } else { "not kept" },
             c.pieces,
-            h.pieces
+            h.pieces,
+            match &gate.wide {
+                Some(w) => format!(
+                    "; {} lines from the empty well against {}",
+                    w.lines().0,
+                    w.lines().1
+                ),
+                None => String::new(),
+            }
         ));
+    }
+    for game in gate.wide.iter().flat_map(|w| &w.candidate) {
+        let run = gen.join(format!("wide-{}", game.width));
+        match crate::run::read_manifest(&run) {
+            Ok(m) if u32::from(m.best.score) != game.lines || m.best.depth != game.pieces => {
+                problem(format!(
+                    "gate.json's game at width {} ({} lines, {} pieces) is not {}'s ({}, {})",
+                    game.width,
+                    game.lines,
+                    game.pieces,
+                    run.display(),
+                    m.best.score,
+                    m.best.depth
+                ))
+            }
+            Ok(_) => {}
+            Err(e) => problem(format!("the gate's game at width {}: {e}", game.width)),
+        }
     }
     match &summary.gate {
         Some(f)
