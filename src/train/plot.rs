@@ -2,7 +2,9 @@
 //! generation (training and validation, one epoch per step along a shared
 //! axis), the master beam's score by generation, and with the learning
 //! loop the gate: each candidate's pieces per gate position (filled when
-//! it was kept) and the champion's after each gate.
+//! it was kept) and the champion's after each gate, and beside the master
+//! beams' scores each candidate's mean lines in the gate's games from the
+//! empty well (`--gate-wide`).
 //!
 //! Drawn with `plotters` into an SVG string from the files in the folder
 //! alone, so it can be redrawn at any time and matches what is on disk.
@@ -187,7 +189,23 @@ fn draw_into<DB: DrawingBackend>(
         .enumerate()
         .filter_map(|(g, d)| d.score.map(|s| (g as f64, f64::from(s))))
         .collect();
-    let top = scores.iter().map(|p| p.1).fold(1.0, f64::max) * 1.15;
+    // The gate's games from the empty well: each candidate's mean lines.
+    let wide: Vec<(f64, f64, bool)> = drawn
+        .iter()
+        .enumerate()
+        .filter_map(|(g, d)| {
+            let r = d.gate.as_ref()?;
+            let w = r.wide.as_ref()?;
+            let mean = w.lines().0 as f64 / w.candidate.len().max(1) as f64;
+            Some((g as f64, mean, r.kept))
+        })
+        .collect();
+    let top = scores
+        .iter()
+        .map(|p| p.1)
+        .chain(wide.iter().map(|p| p.1))
+        .fold(1.0, f64::max)
+        * 1.15;
     let x_desc = match gated {
         true => "generation (played by the champion)",
         false => "generation (0: heuristic)",
@@ -204,6 +222,26 @@ fn draw_into<DB: DrawingBackend>(
                 .map(|&(g, s)| Circle::new((g, s), 4, SCORE.filled())),
         )
         .map_err(|e| e.to_string())?;
+    if !wide.is_empty() {
+        chart
+            .draw_series(wide.iter().map(|&(g, lines, kept)| {
+                let marker: DynElement<'static, DB, (f64, f64)> = match kept {
+                    true => TriangleMarker::new((g, lines), 6, CANDIDATE.filled()).into_dyn(),
+                    false => Cross::new((g, lines), 5, CANDIDATE.stroke_width(2)).into_dyn(),
+                };
+                marker
+            }))
+            .map_err(|e| e.to_string())?
+            .label("candidate's games at the gate (triangle: kept)")
+            .legend(|(x, y)| TriangleMarker::new((x + 10, y), 6, CANDIDATE.filled()));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())?;
+    }
     if let Some(area) = gate {
         draw_gate(&area, drawn)?;
     }
