@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Copies a training folder's small files (settings, every generation's JSON
-# figures and gate, the log, the picture, a fork's fork.json, and the champion's nets) into a
+# figures and gate, the log, the picture, a fork's fork.json, the champion's nets, and the replays of
+# the gate's games from the empty well) into a
 # folder under version control, so a long run's results outlive the machine
 # it runs on. Usage: scripts/snapshot-train.sh runs/learn-1 data/train/learn-1
 # (The samples and targets stay behind: a resume elsewhere needs the whole
@@ -30,4 +31,15 @@ if [ -f "$src/champion.json" ]; then
         cp "$src/${net%.f32}.nnue" "$dest/${net%.f32}.nnue"
     fi
 fi
+# The gate's games from the empty well (--gate-wide): each game's replay, rebuilt from its run folder once
+# (it re-scores to the lines gate.json records: hatetris replay score @FILE).
+hatetris=${HATETRIS:-target/release/hatetris}
+for run in "$src"/start-wide-*/ "$src"/gen-*/wide-*/; do
+    [ -f "$run/manifest.json" ] || continue
+    rel=${run#"$src"/}
+    out="$dest/${rel%/}.txt"
+    [ -s "$out" ] && continue
+    mkdir -p "$(dirname "$out")"
+    "$hatetris" keyframes "$run" > "$out.tmp" 2>/dev/null && mv "$out.tmp" "$out" || rm -f "$out.tmp"
+done
 echo "copied $src's small files to $dest"
