@@ -186,9 +186,14 @@ fn describe_training(dir: &str, s: &TrainStatus) -> String {
     for g in &s.generations {
         let gate = match &g.gate {
             Some(x) => format!(
-                ", gate {:.1} pieces a start against {:.1}: {}",
+                ", gate {:.1} pieces a start against {:.1}{}: {}",
                 x.candidate_pieces,
                 x.champion_pieces,
+                match x.wide_lines {
+                    Some((ours, theirs)) =>
+                        format!(", from the empty well {ours} lines against {theirs}"),
+                    None => String::new(),
+                },
                 if x.kept { "kept" } else { "not kept" }
             ),
             None => String::new(),
