@@ -647,8 +647,9 @@ fn fresh_master_beams_are_played_wider_while_the_champion_stays() {
 /// positions keep, against the champion's games at the same widths; kept
 /// only with at least as many lines in all; and the champion's game at the
 /// master width becomes the next master beam, copied, not played again.
-/// (A start net's game at the master width is generation 0's master beam,
-/// copied the other way; this seed's folder has no start net.)
+/// And the other way: a champion's game at the master width is the master
+/// beam it played, copied (here generation 0's, which learned the heuristic
+/// and was kept without a rival: generation 1's master beam).
 #[test]
 fn the_gates_wide_games_judge_candidates_and_become_master_beams() {
     let mut config = tiny_learning();
@@ -717,6 +718,11 @@ fn the_gates_wide_games_judge_candidates_and_become_master_beams() {
     }
     let whys: Vec<&str> = gates.iter().map(|g| g.why.as_str()).collect();
     assert!(played > 0, "no candidate reached the wide games: {whys:#?}");
+    assert_eq!(gates[1].champion, Some(0));
+    assert_eq!(
+        fs::read(hatetris::run::manifest_path(&d.join("gen-000/wide-40"))).unwrap(),
+        fs::read(hatetris::run::manifest_path(&d.join("gen-001/master"))).unwrap()
+    );
     assert!(
         gates.iter().any(|g| g.wide.is_some() && g.kept),
         "no candidate won the wide games: {whys:#?}"

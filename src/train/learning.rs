@@ -696,8 +696,8 @@ impl Generations<'_> {
                         why: "the gate's champion has no net".into(),
                     })?;
                     let games = WideGames {
-                        champion: self.wide_games(champion, &theirs, wide)?,
-                        candidate: self.wide_games(Some(g), &net, wide)?,
+                        champion: self.wide_games(g, champion, &theirs, wide)?,
+                        candidate: self.wide_games(g, Some(g), &net, wide)?,
                     };
                     judge_wide(record, games)
                 }
@@ -719,11 +719,12 @@ impl Generations<'_> {
     }
 
     /// The games from the empty well of `net`, the net generation `who`
-    /// made, one at each width: played, gone on with after a kill, or read
-    /// when done. The start net's game at the master width is its master
-    /// beam, copied when generation 0 played it.
+    /// made, one at each width, for generation `g`'s gate: played, gone on
+    /// with after a kill, or read when done. A game at a width that net
+    /// played a master beam at is that master beam, copied.
     fn wide_games(
         &self,
+        g: u32,
         who: Option<u32>,
         net: &Net,
         widths: &[usize],
@@ -735,12 +736,7 @@ impl Generations<'_> {
         let mut games = Vec::with_capacity(widths.len());
         for &width in widths {
             let dir = self.wide_dir(who, width);
-            let master = generation_dir(self.dir, 0).join("master");
-            if who.is_none()
-                && width == self.master_width(0)?
-                && !self.learns_heuristic(0)
-                && self.master_source(0)? == 0
-            {
+            if let Some(master) = self.master_played(g, who, width)? {
                 copy_unless_run(&master, &dir)?;
             }
             let search = Search {
@@ -756,6 +752,26 @@ impl Generations<'_> {
             });
         }
         Ok(games)
+    }
+
+    /// The master beam the net generation `who` made (`None`: the start
+    /// net) played at `width`, in a generation up to `g`, if any.
+    fn master_played(
+        &self,
+        g: u32,
+        who: Option<u32>,
+        width: usize,
+    ) -> Result<Option<PathBuf>, TrainError> {
+        for k in 0..=g {
+            let played = !self.learns_heuristic(k)
+                && self.master_source(k)? == k
+                && self.champion_before(k)? == who
+                && self.master_width(k)? == width;
+            if played {
+                return Ok(Some(generation_dir(self.dir, k).join("master")));
+            }
+        }
+        Ok(None)
     }
 
     /// Before generation `g` plays its master beam at `width` in `dir`:
