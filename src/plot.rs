@@ -113,8 +113,23 @@ pub fn draw_run(
 }
 
 /// Any backend's error as text.
-fn text<E: std::fmt::Debug>(e: E) -> String {
+/// A drawing error in words.
+pub fn text<E: std::fmt::Debug>(e: E) -> String {
     format!("{e:?}")
+}
+
+/// Draws a chart's legend at `position`, in the frame every picture uses.
+pub fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(text)
 }
 
 fn run_into<DB: DrawingBackend>(
@@ -167,13 +182,7 @@ fn run_into<DB: DrawingBackend>(
         .map_err(text)?
         .label("best so far")
         .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BEST.stroke_width(2)));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(text)?;
+    legend(&mut chart, SeriesLabelPosition::LowerRight)?;
 
     // The last depth's scores.
     let hist: Vec<(u16, u64)> = depths

@@ -174,13 +174,7 @@ fn draw_into<DB: DrawingBackend>(
         }
         first = first && d.epochs.is_empty();
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| e.to_string())?;
+    crate::plot::legend(&mut chart, SeriesLabelPosition::UpperRight)?;
 
     // Scores: generation g's master beam plays with the net of g - 1
     // (generation 0: the heuristic).
@@ -234,13 +228,7 @@ fn draw_into<DB: DrawingBackend>(
             .map_err(|e| e.to_string())?
             .label("candidate's games at the gate (triangle: kept)")
             .legend(|(x, y)| TriangleMarker::new((x + 10, y), 6, CANDIDATE.filled()));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| e.to_string())?;
+        crate::plot::legend(&mut chart, SeriesLabelPosition::LowerRight)?;
     }
     if let Some(area) = gate {
         draw_gate(&area, drawn)?;
@@ -302,13 +290,7 @@ fn draw_gate<DB: DrawingBackend>(
         .map_err(|e| e.to_string())?
         .label("candidate (filled: kept)")
         .legend(|(x, y)| Circle::new((x + 10, y), 5, CANDIDATE.filled()));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| e.to_string())?;
+    crate::plot::legend(&mut chart, SeriesLabelPosition::LowerRight)?;
     Ok(())
 }
 

@@ -9,6 +9,8 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::plot::text;
+
 use super::{evaluations, Evaluation, TuneError};
 
 const POINT: RGBColor = RGBColor(70, 130, 180);
@@ -36,10 +38,6 @@ pub fn draw(dir: &Path) -> Result<(), TuneError> {
     draw_into(&root, &evals).map_err(fail(&png))?;
     root.present().map_err(|e| fail(&png)(e.to_string()))?;
     Ok(())
-}
-
-fn text<E: std::fmt::Debug>(e: E) -> String {
-    format!("{e:?}")
 }
 
 fn draw_into<DB: DrawingBackend>(
@@ -113,12 +111,6 @@ fn draw_into<DB: DrawingBackend>(
             .label("the start weights")
             .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], START.stroke_width(1)));
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::LowerRight)
-        .draw()
-        .map_err(text)?;
+    crate::plot::legend(&mut chart, SeriesLabelPosition::LowerRight)?;
     Ok(())
 }
