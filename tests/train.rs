@@ -727,6 +727,33 @@ fn the_gates_wide_games_judge_candidates_and_become_master_beams() {
         gates.iter().any(|g| g.wide.is_some() && g.kept),
         "no candidate won the wide games: {whys:#?}"
     );
+    // A gate killed in its games does them again to the same verdict: here
+    // the last one played, its record and its second game gone, the first
+    // game's folder left half-copied (no manifest).
+    let last = gates.iter().rposition(|g| g.wide.is_some()).unwrap() as u32;
+    let before = fs::read(train::generation_dir(d, last).join("gate.json")).unwrap();
+    let again = tempfile::tempdir().unwrap();
+    copy_tree(d, again.path());
+    let a = again.path();
+    let agen = train::generation_dir(a, last);
+    for g in last + 1..=3 {
+        fs::remove_dir_all(train::generation_dir(a, g)).ok();
+    }
+    for name in ["gate.json", "generation.json"] {
+        fs::remove_file(agen.join(name)).unwrap();
+    }
+    fs::remove_dir_all(agen.join("wide-25")).unwrap();
+    fs::remove_file(hatetris::run::manifest_path(&agen.join("wide-40"))).unwrap();
+    train::train(a, None, None, 3, 1, &Silent).unwrap();
+    let strip = |x: &[u8]| {
+        let mut v: serde_json::Value = serde_json::from_slice(x).unwrap();
+        v["seconds"] = 0.into();
+        v
+    };
+    assert_eq!(
+        strip(&fs::read(agen.join("gate.json")).unwrap()),
+        strip(&before)
+    );
     // `verify` agrees, and finds a game's figures that are not its run's.
     let ok = train::verify(d).unwrap();
     assert!(ok.is_ok(), "{:?}", ok.problems);
