@@ -36,6 +36,8 @@ fi
 hatetris=${HATETRIS:-target/release/hatetris}
 for run in "$src"/start-wide-*/ "$src"/gen-*/wide-*/; do
     [ -f "$run/manifest.json" ] || continue
+    # Only a finished game (its beam died): one still playing is taken by a later snapshot.
+    grep -q '"exhausted": *true' "$run/manifest.json" || continue
     rel=${run#"$src"/}
     out="$dest/${rel%/}.txt"
     [ -s "$out" ] && continue
