@@ -189,11 +189,7 @@ fn describe_training(dir: &str, s: &TrainStatus) -> String {
                 ", gate {:.1} pieces a start against {:.1}{}: {}",
                 x.candidate_pieces,
                 x.champion_pieces,
-                match x.wide_lines {
-                    Some((ours, theirs)) =>
-                        format!(", from the empty well {ours} lines against {theirs}"),
-                    None => String::new(),
-                },
+                x.wide_text().map(|t| format!(", {t}")).unwrap_or_default(),
                 if x.kept { "kept" } else { "not kept" }
             ),
             None => String::new(),

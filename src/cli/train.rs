@@ -114,11 +114,7 @@ fn describe(s: &Generation) -> String {
             g.candidate_lines,
             g.champion_pieces,
             g.champion_lines,
-            match g.wide_lines {
-                Some((ours, theirs)) =>
-                    format!("; from the empty well {ours} lines against {theirs}"),
-                None => String::new(),
-            },
+            g.wide_text().map(|t| format!("; {t}")).unwrap_or_default(),
             if g.kept { "kept" } else { "not kept" }
         ),
         None => String::new(),

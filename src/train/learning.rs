@@ -600,6 +600,15 @@ impl Generations<'_> {
         })
     }
 
+    /// `net`, quantised, with the lookahead the master beam uses: how the
+    /// gate plays every net it judges.
+    fn lookahead(&self, net: &Net) -> Result<Lookahead<NetEvaluator>, TrainError> {
+        Ok(Lookahead::new(
+            NetEvaluator::new(QuantNet::from_net(net)?),
+            self.config.quiescent,
+        ))
+    }
+
     /// The training batch of generation `g` with the learning loop: the
     /// samples and targets of the window's generations, each on the one
     /// scale (survivors standardised by their generation's map, deaths
@@ -671,10 +680,7 @@ impl Generations<'_> {
             };
             self.observer.advanced(1);
             let net = Net::load(&generation_dir(self.dir, g).join("net.f32"))?;
-            let eval = Lookahead::new(
-                NetEvaluator::new(QuantNet::from_net(&net)?),
-                self.config.quiescent,
-            );
+            let eval = self.lookahead(&net)?;
             let outcomes =
                 measure_positions(&positions, learning.gate.cap, &eval, learning.gate.width);
             self.observer.advanced(1);
@@ -711,7 +717,7 @@ impl Generations<'_> {
 
     /// The run folder of the game from the empty well at `width` of the
     /// net generation `who` made (`None`: the start net).
-    pub(super) fn wide_dir(&self, who: Option<u32>, width: usize) -> PathBuf {
+    fn wide_dir(&self, who: Option<u32>, width: usize) -> PathBuf {
         match who {
             Some(h) => generation_dir(self.dir, h).join(format!("wide-{width}")),
             None => self.dir.join(format!("start-wide-{width}")),
@@ -729,10 +735,7 @@ impl Generations<'_> {
         net: &Net,
         widths: &[usize],
     ) -> Result<Vec<WideGame>, TrainError> {
-        let eval = Lookahead::new(
-            NetEvaluator::new(QuantNet::from_net(net)?),
-            self.config.quiescent,
-        );
+        let eval = self.lookahead(net)?;
         let mut games = Vec::with_capacity(widths.len());
         for &width in widths {
             let dir = self.wide_dir(who, width);
@@ -807,10 +810,7 @@ impl Generations<'_> {
         let path = self.dir.join(GATE_START);
         let (f, _) = super::folder::step(&path, || {
             let net = Net::load(&from)?;
-            let eval = Lookahead::new(
-                NetEvaluator::new(QuantNet::from_net(&net)?),
-                self.config.quiescent,
-            );
+            let eval = self.lookahead(&net)?;
             let outcomes =
                 measure_positions(positions, learning.gate.cap, &eval, learning.gate.width);
             Ok(StartFigures {

@@ -287,6 +287,15 @@ pub struct GateFigures {
     pub wide_lines: Option<(u64, u64)>,
 }
 
+impl GateFigures {
+    /// The gate's games in words ("from the empty well 132 lines against
+    /// 168"), when it played them.
+    pub fn wide_text(&self) -> Option<String> {
+        self.wide_lines
+            .map(|(ours, theirs)| format!("from the empty well {ours} lines against {theirs}"))
+    }
+}
+
 /// The steps of a generation, for progress reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
