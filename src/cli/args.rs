@@ -92,6 +92,7 @@ Examples:
   hatetris search --width 100000 --quiescent --out runs/big
   hatetris search --resume runs/big                 go on after a kill, with the run's own settings
   hatetris search --net data/nets/ranked.nnue --quiescent --width 10000
+  hatetris search --net data/nets/wide.nnue --quiescent --width 100000   the net for record runs
   hatetris search --from @record.txt --at 900 --max-depth 1200
   hatetris search --json -q | jq .score             the JSON alone on standard output";
 
