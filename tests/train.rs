@@ -214,6 +214,33 @@ fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// A generation resumed after a kill reports what its steps cost when they
+/// were computed (`seconds.json`), not the time to read them back.
+#[test]
+fn a_resumed_generation_reports_its_steps_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let first = train::train(d, Some(&tiny()), None, 1, 1, &Silent).unwrap();
+    let g0 = &first.generations[0];
+    let gen = train::generation_dir(d, 0);
+    let recorded: std::collections::BTreeMap<String, f64> =
+        serde_json::from_slice(&fs::read(gen.join("seconds.json")).unwrap()).unwrap();
+    for step in ["samples", "targets", "fit"] {
+        assert!(recorded[step] > 0.0, "{step}: {recorded:?}");
+    }
+    assert_eq!(g0.data_seconds, recorded["samples"] + recorded["targets"]);
+    assert_eq!(g0.fit_seconds, recorded["fit"]);
+    // Killed after its steps, before its summary: the summary made again
+    // carries the same figures.
+    fs::remove_file(gen.join("generation.json")).unwrap();
+    let again = train::train(d, None, None, 1, 1, &Silent).unwrap();
+    let g = &again.generations[0];
+    assert_eq!(
+        (g.data_seconds, g.fit_seconds, g.core_seconds),
+        (g0.data_seconds, g0.fit_seconds, g0.core_seconds)
+    );
+}
+
 #[test]
 fn a_tiny_run_learns_the_heuristic_then_trains_on_varied_targets() {
     let dir = tempfile::tempdir().unwrap();

@@ -78,6 +78,37 @@ pub(super) fn append_log(dir: &Path, value: &serde_json::Value) -> Result<(), Tr
     Ok(json::append_line(&log_path(dir), &json::line(value))?)
 }
 
+/// The seconds each step of generation `g` took when it was computed
+/// (`gen-NNN/seconds.json`, by [`super::Phase::name`]), so that a
+/// generation resumed after a kill reports what its steps cost, not the time
+/// it took to read them back. A kill between a step's file and this record
+/// loses that one figure (the step then counts as its reading time), and a
+/// step finished by a later process after a kill half-way (the training
+/// beams keep their progress) counts that process's part.
+pub(super) fn step_seconds_path(dir: &Path, g: u32) -> PathBuf {
+    generation_dir(dir, g).join("seconds.json")
+}
+
+/// The seconds recorded for generation `g`'s steps (empty when none are).
+pub(super) fn read_step_seconds(
+    dir: &Path,
+    g: u32,
+) -> Result<std::collections::BTreeMap<String, f64>, TrainError> {
+    Ok(read_json(&step_seconds_path(dir, g))?.unwrap_or_default())
+}
+
+/// Records that a step of generation `g` took `seconds` when computed.
+pub(super) fn record_step_seconds(
+    dir: &Path,
+    g: u32,
+    step: &str,
+    seconds: f64,
+) -> Result<(), TrainError> {
+    let mut all = read_step_seconds(dir, g)?;
+    all.insert(step.to_owned(), seconds);
+    write_json(&step_seconds_path(dir, g), &all)
+}
+
 /// `fit.json`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(super) struct FitRecord {

@@ -11,7 +11,8 @@ use rayon::prelude::*;
 
 use super::data::{self, Sampled};
 use super::folder::{
-    append_log, generation_dir, net_path, plot_path, read_json, step, Rescale, StepFile, FROM_F32,
+    append_log, generation_dir, net_path, plot_path, read_json, read_step_seconds,
+    record_step_seconds, step, Rescale, StepFile, FROM_F32,
 };
 use super::{
     fit, plot, Config, GateFigures, Generation, Master, Phase, TrainError, TrainObserver, Trained,
@@ -88,11 +89,27 @@ impl Generations<'_> {
         path: &Path,
         compute: impl FnOnce() -> Result<T, TrainError>,
     ) -> Result<T, TrainError> {
+        let started = Instant::now();
         let (value, fresh) = step(path, compute)?;
-        if !fresh {
+        if fresh {
+            let seconds = started.elapsed().as_secs_f64();
+            record_step_seconds(self.dir, g, phase.name(), seconds)?;
+        } else {
             self.observer.done_before(g, phase);
         }
         Ok(value)
+    }
+
+    /// The seconds the steps `phases` of generation `g` took when they were
+    /// computed, each from `seconds.json`, or `fallback` (the time this
+    /// process spent on them) when one was not recorded.
+    fn step_seconds(&self, g: u32, phases: &[Phase], fallback: f64) -> Result<f64, TrainError> {
+        let recorded = read_step_seconds(self.dir, g)?;
+        let known: Option<Vec<f64>> = phases
+            .iter()
+            .map(|p| recorded.get(p.name()).copied())
+            .collect();
+        Ok(known.map_or(fallback, |s| s.iter().sum()))
     }
 
     pub(super) fn gen_dir(&self, g: u32) -> PathBuf {
@@ -134,7 +151,11 @@ impl Generations<'_> {
         let started = Instant::now();
         let samples = self.samples(g, &master)?;
         let (targets, died) = self.targets(g, &samples)?;
-        let data_seconds = started.elapsed().as_secs_f64();
+        let data_seconds = self.step_seconds(
+            g,
+            &[Phase::Samples, Phase::Targets],
+            started.elapsed().as_secs_f64(),
+        )?;
         let wide: Vec<f64> = targets.iter().map(|&x| f64::from(x)).collect();
         let (mean, std) = mean_sd(&wide, Divisor::Population);
         if std.is_nan() || std <= 1e-6 {
@@ -147,7 +168,7 @@ impl Generations<'_> {
         }
         let started = Instant::now();
         let fitted = self.fit(g, &samples, &targets)?;
-        let fit_seconds = started.elapsed().as_secs_f64();
+        let fit_seconds = self.step_seconds(g, &[Phase::Fit], started.elapsed().as_secs_f64())?;
         let kept = fitted
             .epochs
             .iter()
