@@ -17,7 +17,7 @@ done
 for gen in "$src"/gen-*/; do
     name=$(basename "$gen")
     mkdir -p "$dest/$name"
-    for f in generation.json gate.json master.json fit.json rescale.json; do
+    for f in generation.json gate.json master.json fit.json rescale.json seconds.json; do
         [ -f "$gen/$f" ] && cp "$gen/$f" "$dest/$name/$f"
     done
 done

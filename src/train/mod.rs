@@ -52,7 +52,10 @@
 //!    the targets of beams that die late are graded, and the fit reads a
 //!    window of generations;
 //! 6. the generation's figures go to `generation.json`, one line to
-//!    `DIR/log.jsonl`, and the picture `DIR/progress.svg` is redrawn.
+//!    `DIR/log.jsonl`, and the picture `DIR/progress.svg` is redrawn. Its
+//!    costs are each step's seconds when it was computed, kept in
+//!    `seconds.json` as the step ends, so a resumed generation reports
+//!    them and not the time to read its files back.
 //!
 //! After the last generation, the master beam of the next one is run too,
 //! so that every trained net has a score.
