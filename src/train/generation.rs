@@ -3,6 +3,7 @@
 //! and written atomically. See the [module doc](super) for what each step
 //! does and why; step 2 is in [`super::samples`].
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -100,16 +101,15 @@ impl Generations<'_> {
         Ok(value)
     }
 
-    /// The seconds the steps `phases` of generation `g` took when they were
-    /// computed, each from `seconds.json`, or `fallback` (the time this
-    /// process spent on them) when one was not recorded.
-    fn step_seconds(&self, g: u32, phases: &[Phase], fallback: f64) -> Result<f64, TrainError> {
-        let recorded = read_step_seconds(self.dir, g)?;
-        let known: Option<Vec<f64>> = phases
+    /// The seconds the steps `phases` took when they were computed, from
+    /// `recorded` (`seconds.json`), or `fallback` (the time this process
+    /// spent on them) when one was not recorded.
+    fn step_seconds(recorded: &BTreeMap<String, f64>, phases: &[Phase], fallback: f64) -> f64 {
+        phases
             .iter()
             .map(|p| recorded.get(p.name()).copied())
-            .collect();
-        Ok(known.map_or(fallback, |s| s.iter().sum()))
+            .sum::<Option<f64>>()
+            .unwrap_or(fallback)
     }
 
     pub(super) fn gen_dir(&self, g: u32) -> PathBuf {
@@ -151,11 +151,7 @@ impl Generations<'_> {
         let started = Instant::now();
         let samples = self.samples(g, &master)?;
         let (targets, died) = self.targets(g, &samples)?;
-        let data_seconds = self.step_seconds(
-            g,
-            &[Phase::Samples, Phase::Targets],
-            started.elapsed().as_secs_f64(),
-        )?;
+        let data_elapsed = started.elapsed().as_secs_f64();
         let wide: Vec<f64> = targets.iter().map(|&x| f64::from(x)).collect();
         let (mean, std) = mean_sd(&wide, Divisor::Population);
         if std.is_nan() || std <= 1e-6 {
@@ -168,7 +164,11 @@ impl Generations<'_> {
         }
         let started = Instant::now();
         let fitted = self.fit(g, &samples, &targets)?;
-        let fit_seconds = self.step_seconds(g, &[Phase::Fit], started.elapsed().as_secs_f64())?;
+        let fit_elapsed = started.elapsed().as_secs_f64();
+        let recorded = read_step_seconds(self.dir, g)?;
+        let data_seconds =
+            Self::step_seconds(&recorded, &[Phase::Samples, Phase::Targets], data_elapsed);
+        let fit_seconds = Self::step_seconds(&recorded, &[Phase::Fit], fit_elapsed);
         let kept = fitted
             .epochs
             .iter()
