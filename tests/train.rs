@@ -175,6 +175,7 @@ fn tiny() -> Config {
             rank_weight: 0.0,
             rank_validation: false,
             average: 1,
+            blend: 1.0,
         },
         seed: 5,
         learning: None,
@@ -906,4 +907,23 @@ fn a_fork_redoes_one_generation_from_the_step_it_names() {
     let mut left = left;
     left.sort();
     assert_eq!(left, ["ahead", "other", "same", "source"]);
+}
+
+/// `--blend` is a step from a champion: generation 0, which learns the
+/// heuristic from random weights, fits in full whatever the blend, and
+/// the folder's settings record it.
+#[test]
+fn a_blend_leaves_the_first_fit_from_random_weights_alone() {
+    let plain = tempfile::tempdir().unwrap();
+    let blended = tempfile::tempdir().unwrap();
+    let mut config = tiny();
+    train::train(plain.path(), Some(&config), None, 1, 1, &Silent).unwrap();
+    config.fit.blend = 0.5;
+    train::train(blended.path(), Some(&config), None, 1, 1, &Silent).unwrap();
+    let net = |d: &Path| fs::read(train::generation_dir(d, 0).join("net.f32")).unwrap();
+    assert_eq!(net(plain.path()), net(blended.path()));
+    let settings = fs::read_to_string(blended.path().join("train.json")).unwrap();
+    assert!(settings.contains("\"blend\": 0.5"), "{settings}");
+    let settings = fs::read_to_string(plain.path().join("train.json")).unwrap();
+    assert!(!settings.contains("blend"), "{settings}");
 }

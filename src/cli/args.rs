@@ -335,6 +335,10 @@ pub struct TrainArgs {
     /// way) and average their weights into the net [default: 1].
     #[arg(long, value_name = "N")]
     pub average_fits: Option<u32>,
+    /// Keep the champion moved only this share of the way to the fit,
+    /// weight by weight (above 0, at most 1) [default: 1, the fit itself].
+    #[arg(long, value_name = "SHARE")]
+    pub blend: Option<f32>,
     /// Seed of every random choice [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,

@@ -255,6 +255,12 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         c.fit.average = v;
     }
+    if let Some(v) = a.blend {
+        if !(v > 0.0 && v <= 1.0) {
+            bail!("--blend must be above 0 and at most 1 (a share of the way to the fit)");
+        }
+        c.fit.blend = v;
+    }
     if c.fit.rank_validation && c.fit.rank_weight <= 0.0 {
         bail!("--rank-validation needs a ranking term (--rank-weight above 0)");
     }

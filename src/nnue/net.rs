@@ -289,6 +289,36 @@ impl Net {
         }
     }
 
+    /// This net moved `share` of the way to `to`, weight by weight
+    /// (`share` 0: this net, 1: `to`): a conservative step from a champion
+    /// towards its fit ([`crate::train::FitConfig::blend`]).
+    ///
+    /// # Panics
+    /// If the shapes differ.
+    pub fn towards(&self, to: &Net, share: f32) -> Net {
+        assert!(
+            self.hidden == to.hidden && self.layout == to.layout,
+            "nets of one shape"
+        );
+        let mix = |a: &[f32], b: &[f32]| -> Vec<f32> {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (1.0 - share) * x + share * y)
+                .collect()
+        };
+        Net {
+            hidden: self.hidden,
+            layout: self.layout,
+            line_weight: (1.0 - f64::from(share)) * self.line_weight
+                + f64::from(share) * to.line_weight,
+            shared: mix(&self.shared, &to.shared),
+            positional: mix(&self.positional, &to.positional),
+            bias: mix(&self.bias, &to.bias),
+            out: mix(&self.out, &to.out),
+            out_bias: (1.0 - share) * self.out_bias + share * to.out_bias,
+        }
+    }
+
     /// The mean squared error over `samples` (0 for none).
     pub fn loss(&self, samples: &[Sample]) -> f64 {
         mean_squared_error(samples, samples.iter().map(|s| self.value(&s.well)))

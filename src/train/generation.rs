@@ -472,6 +472,7 @@ impl Generations<'_> {
     ) -> Result<fit::Fitted, TrainError> {
         let dir = self.gen_dir(g);
         let rescale = self.rescale(g, targets)?;
+        let mut config = self.config.fit;
         let start = match self.champion_net(g)? {
             Some(mut net) => {
                 // In the units the targets are standardised to.
@@ -481,6 +482,8 @@ impl Generations<'_> {
                 net
             }
             None => {
+                // A blend is a step from a champion, not from random weights.
+                config.blend = 1.0;
                 let units: Units =
                     read_json(&dir.join("units.json"))?.ok_or_else(|| TrainError::Config {
                         path: dir.join("units.json"),
@@ -513,23 +516,17 @@ impl Generations<'_> {
         self.observer
             .phase(g, Phase::Fit, u64::from(self.config.fit.max_epochs));
         let mut log_error = None;
-        let fitted = fit::fit(
-            start,
-            &batch,
-            &self.config.fit,
-            self.config.seed ^ mix(g),
-            |e| {
-                self.observer.epoch(g, e);
-                if e.epoch > 0 {
-                    self.observer.advanced(1);
-                }
-                if let Err(err) =
-                    self.log(&serde_json::json!({"event": "epoch", "generation": g, "epoch": e}))
-                {
-                    log_error.get_or_insert(err);
-                }
-            },
-        );
+        let fitted = fit::fit(start, &batch, &config, self.config.seed ^ mix(g), |e| {
+            self.observer.epoch(g, e);
+            if e.epoch > 0 {
+                self.observer.advanced(1);
+            }
+            if let Err(err) =
+                self.log(&serde_json::json!({"event": "epoch", "generation": g, "epoch": e}))
+            {
+                log_error.get_or_insert(err);
+            }
+        });
         match log_error {
             Some(err) => Err(err),
             None => Ok(fitted),

@@ -290,3 +290,45 @@ fn averaged_nets_take_each_weights_mean() {
     }
     assert!((m.out_bias - (a.out_bias + 1.0)).abs() < 1e-5);
 }
+
+/// A blend's ends are its nets, and halfway is the two nets' average: the
+/// slow twin of [`Net::towards`].
+#[test]
+fn a_blend_runs_from_one_net_to_the_other() {
+    let a = tiny(Layout::Positional);
+    let mut b = a.clone();
+    for (i, w) in b
+        .shared
+        .iter_mut()
+        .chain(&mut b.positional)
+        .chain(&mut b.bias)
+        .chain(&mut b.out)
+        .enumerate()
+    {
+        *w += (i % 7) as f32 - 3.0;
+    }
+    b.out_bias -= 1.5;
+    b.line_weight += 0.25;
+    assert_eq!(a.towards(&b, 0.0), a);
+    assert_eq!(a.towards(&b, 1.0), b);
+    let half = a.towards(&b, 0.5);
+    let mean = Net::average(&[a.clone(), b.clone()]);
+    for (x, y) in half
+        .shared
+        .iter()
+        .chain(&half.positional)
+        .chain(&half.bias)
+        .chain(&half.out)
+        .zip(
+            mean.shared
+                .iter()
+                .chain(&mean.positional)
+                .chain(&mean.bias)
+                .chain(&mean.out),
+        )
+    {
+        assert!((x - y).abs() < 1e-6, "{x} against {y}");
+    }
+    assert!((half.out_bias - mean.out_bias).abs() < 1e-6);
+    assert!((half.line_weight - (a.line_weight + 0.125)).abs() < 1e-12);
+}
