@@ -41,8 +41,10 @@
 //!   `ranked.nnue`'s data, and `ranked.nnue` itself) scored more than
 //!   either from the empty well at widths 8,000-12,000 (98 lines against
 //!   81 and 94) but less than the fit at width 100,000 (156 against 230)
-//!   and on the record's suite (−3.1 ± 1.9 pieces a start;
-//!   `data/train/README.md`, "Blends"). A loop run with it is untried.
+//!   and on the record's suite (−3.1 ± 1.9 pieces a start); this
+//!   setting's own form of it (the champion in the fit's units) scored
+//!   93.4 and 141 (`data/train/README.md`, "Blends"). A loop run with it
+//!   is untried.
 //!
 //! Neither averaging nor the ranking term made the loop climb: refitting
 //! learn-9's generation 3 (the shipped net's own data) gave −1.2 ± 1.5 and
