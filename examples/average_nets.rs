@@ -34,10 +34,7 @@ fn run() -> Result<(), String> {
         .iter()
         .map(|p| Net::load(Path::new(p)).map_err(|e| format!("{p}: {e}")))
         .collect::<Result<Vec<Net>, String>>()?;
-    if nets
-        .iter()
-        .any(|n| n.hidden() != nets[0].hidden() || n.layout() != nets[0].layout())
-    {
+    if !nets.iter().all(|n| n.same_shape(&nets[0])) {
         return Err("the nets differ in shape (hidden units or feature layout)".into());
     }
     let mean = Net::average(&nets);

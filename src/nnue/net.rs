@@ -267,8 +267,7 @@ impl Net {
     pub fn average(nets: &[Net]) -> Net {
         let first = nets.first().expect("nets to average");
         assert!(
-            nets.iter()
-                .all(|n| n.hidden == first.hidden && n.layout == first.layout),
+            nets.iter().all(|n| n.same_shape(first)),
             "nets of one shape"
         );
         let k = nets.len() as f32;
@@ -289,6 +288,12 @@ impl Net {
         }
     }
 
+    /// Whether `other` has this net's hidden units and feature layout, so
+    /// that the two can be averaged or blended weight by weight.
+    pub fn same_shape(&self, other: &Net) -> bool {
+        self.hidden == other.hidden && self.layout == other.layout
+    }
+
     /// This net moved `share` of the way to `to`, weight by weight
     /// (`share` 0: this net, 1: `to`): a conservative step from a champion
     /// towards its fit ([`crate::train::FitConfig::blend`]).
@@ -296,10 +301,7 @@ impl Net {
     /// # Panics
     /// If the shapes differ.
     pub fn towards(&self, to: &Net, share: f32) -> Net {
-        assert!(
-            self.hidden == to.hidden && self.layout == to.layout,
-            "nets of one shape"
-        );
+        assert!(self.same_shape(to), "nets of one shape");
         let mix = |a: &[f32], b: &[f32]| -> Vec<f32> {
             a.iter()
                 .zip(b)
