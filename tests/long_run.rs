@@ -250,7 +250,23 @@ fn status_names_the_depth_in_progress_while_a_process_holds_the_run() {
         Some((400 - depth) as f64 * pace),
         "{s}"
     );
+    // The best well's cells: 4 a piece less 10 a line, at the last
+    // complete depth, as its log line has the best score.
+    let log = std::fs::read_to_string(dir.join("log.jsonl")).unwrap();
+    let best = log
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|l| l["depth"].as_u64() == Some(depth))
+        .unwrap()["best_score"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(
+        s["cells"]["now"].as_i64(),
+        Some(4 * depth as i64 - 10 * best),
+        "{s}"
+    );
     let text = stdout(&text);
+    assert!(text.contains("\nbest well: "), "{text}");
     let line = text.lines().nth(1).unwrap();
     assert!(line.starts_with("depth "), "{text}");
     assert!(line.contains(" in progress for "), "{text}");

@@ -104,6 +104,12 @@ fn describe(dir: &str, s: &Status) -> String {
             false => "",
         }
     );
+    if let Some(c) = s.cells {
+        t += &format!(
+            "best well: {} cells (4 a piece less 10 a line); the last {} depths {:+} cells, {:.3} lines a piece (0.4 holds it level)\n",
+            c.now, c.over, c.gained, c.lines_per_piece
+        );
+    }
     if let (Some(spd), Some(first), Some(last)) =
         (s.seconds_per_depth, s.recent.first(), s.recent.last())
     {

@@ -1,6 +1,14 @@
 //! A run folder at a glance, for `hatetris status`: how far it is, its best
-//! game, how fast the last depths went, what it costs in memory and disk,
-//! and whether a process is running it.
+//! game, how its well's cells move, how fast the last depths went, what it
+//! costs in memory and disk, and whether a process is running it.
+//!
+//! The cells are the early warning of a dying beam. A well holds 4 cells a
+//! piece less 10 a line, so a game lives only while it clears 0.4 lines a
+//! piece, and any shortfall piles up: the width-100,000 games of
+//! `data/train/README.md` ("learn-12") held about 50 cells for hundreds of
+//! pieces and died when the beam's best well reached about 110, whatever
+//! the net. [`Cells`] gives the best well's count and its drift over the
+//! last [`DRIFT`] depths.
 //!
 //! Everything comes from the manifest, the log and the file system, read
 //! without the run's lock (the lock is only tried for a moment, to tell
@@ -32,6 +40,51 @@ pub struct RecentDepth {
     pub children: u64,
 }
 
+/// Depths the cells' drift is taken over.
+pub const DRIFT: u32 = 100;
+
+/// The cells of each depth's best-scoring well (4 a piece less 10 a line,
+/// counted over the whole game, so also from a game's well) and how they
+/// moved over the newest depths.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Cells {
+    /// Cells of the last depth's best-scoring well.
+    pub now: i64,
+    /// Depths the drift is taken over: [`DRIFT`], or every depth of a
+    /// shorter run.
+    pub over: u32,
+    /// Cells gained over them (negative: lost).
+    pub gained: i64,
+    /// Lines a piece the best score rose by over them (0.4 holds the
+    /// cells level).
+    pub lines_per_piece: f64,
+}
+
+impl Cells {
+    /// From the depths' (depth, best score), oldest first; `None` for a
+    /// run without a complete depth.
+    pub fn of(depths: &[(u32, u16)]) -> Option<Cells> {
+        let cells = |&(depth, score): &(u32, u16)| 4 * i64::from(depth) - 10 * i64::from(score);
+        let last = depths.last()?;
+        // The depth DRIFT before the last, or the oldest one logged.
+        let from = depths
+            .iter()
+            .rev()
+            .find(|d| last.0 - d.0 >= DRIFT)
+            .unwrap_or(&depths[0]);
+        let over = last.0 - from.0;
+        Some(Cells {
+            now: cells(last),
+            over,
+            gained: cells(last) - cells(from),
+            lines_per_piece: match over {
+                0 => 0.0,
+                n => f64::from(last.1 - from.1) / f64::from(n),
+            },
+        })
+    }
+}
+
 /// What `hatetris status` shows.
 #[derive(Clone, Debug, Serialize)]
 pub struct Status {
@@ -57,6 +110,8 @@ pub struct Status {
     pub best_score: u16,
     /// The depth the best score was first reached at.
     pub best_depth: u32,
+    /// The best well's cells and their drift ([`Cells`]).
+    pub cells: Option<Cells>,
     /// The newest depths (at most [`RECENT`]), oldest first.
     pub recent: Vec<RecentDepth>,
     /// Seconds per depth over `recent`.
@@ -154,6 +209,12 @@ pub fn status(dir: &Path) -> Result<Status, RunError> {
         exhausted: m.exhausted,
         best_score: m.best.score,
         best_depth: m.best.depth,
+        cells: Cells::of(
+            &m.depths
+                .iter()
+                .map(|s| (s.depth, s.best_score))
+                .collect::<Vec<_>>(),
+        ),
         recent,
         seconds_per_depth,
         children_per_second,
@@ -180,4 +241,38 @@ fn disk_free(dir: &Path) -> Option<u64> {
         .filter(|d| path.starts_with(d.mount_point()))
         .max_by_key(|d| d.mount_point().as_os_str().len())
         .map(|d| d.available_space())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_four_a_piece_less_ten_a_line_and_drift_over_the_newest_depths() {
+        assert_eq!(Cells::of(&[]), None);
+        // 0.4 lines a piece: level.
+        let level: Vec<(u32, u16)> = (1..=300).map(|d| (d, (d * 2 / 5) as u16)).collect();
+        let c = Cells::of(&level).unwrap();
+        assert_eq!((c.now, c.over, c.gained), (0, DRIFT, 0));
+        assert!((c.lines_per_piece - 0.4).abs() < 1e-12);
+        // 0.3 lines a piece after depth 200: 1 cell a piece more.
+        let rising: Vec<(u32, u16)> = (1..=300)
+            .map(|d| {
+                (
+                    d,
+                    if d <= 200 {
+                        d * 2 / 5
+                    } else {
+                        80 + (d - 200) * 3 / 10
+                    } as u16,
+                )
+            })
+            .collect();
+        let c = Cells::of(&rising).unwrap();
+        assert_eq!((c.now, c.over, c.gained), (4 * 300 - 10 * 110, 100, 100));
+        assert!((c.lines_per_piece - 0.3).abs() < 1e-12);
+        // A short run, or one from a game's well: its own depths, the whole game's cells.
+        let c = Cells::of(&[(8000, 3195), (8010, 3199)]).unwrap();
+        assert_eq!((c.now, c.over, c.gained), (4 * 8010 - 10 * 3199, 10, 0));
+    }
 }
