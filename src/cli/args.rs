@@ -36,7 +36,9 @@ pub enum Command {
     /// written to the run folder; a killed run continues with --resume.
     #[command(after_help = EXAMPLES_SEARCH)]
     Search(SearchArgs),
-    /// A run folder at a glance: depth, best score, speed, memory, disk, and
+    /// A run folder at a glance: depth, best score, the best well's cells
+    /// and their drift over the last 100 depths (a beam that clears less than
+    /// 0.4 lines a piece is filling its well), speed, memory, disk, and
     /// whether a process is running it. Safe while the search runs.
     Status(StatusArgs),
     /// Rebuild a game from a run folder and print it as a replay.
