@@ -6,8 +6,8 @@
 //! piece less 10 a line, so a game lives only while it clears 0.4 lines a
 //! piece, and any shortfall piles up: the width-100,000 games of
 //! `data/train/README.md` ("learn-12") held about 50 cells for hundreds of
-//! pieces and died when the beam's best well reached about 110, whatever
-//! the net. [`Cells`] gives the best well's count and its drift over the
+//! pieces and died when the beam's best well reached about 110-125,
+//! whatever the net. [`Cells`] gives the best well's count and its drift over the
 //! last [`DRIFT`] depths.
 //!
 //! Everything comes from the manifest, the log and the file system, read
@@ -79,7 +79,8 @@ impl Cells {
             gained: cells(last) - cells(from),
             lines_per_piece: match over {
                 0 => 0.0,
-                n => f64::from(last.1 - from.1) / f64::from(n),
+                // A depth's best score can be below an earlier depth's.
+                n => (f64::from(last.1) - f64::from(from.1)) / f64::from(n),
             },
         })
     }
@@ -271,6 +272,11 @@ mod tests {
         let c = Cells::of(&rising).unwrap();
         assert_eq!((c.now, c.over, c.gained), (4 * 300 - 10 * 110, 100, 100));
         assert!((c.lines_per_piece - 0.3).abs() < 1e-12);
+        // A best score lower than the one DRIFT depths before: cells gained
+        // and lines lost, not an overflow.
+        let c = Cells::of(&[(100, 40), (200, 39)]).unwrap();
+        assert_eq!((c.now, c.over, c.gained), (800 - 390, 100, 410));
+        assert!((c.lines_per_piece + 0.01).abs() < 1e-12);
         // A short run, or one from a game's well: its own depths, the whole game's cells.
         let c = Cells::of(&[(8000, 3195), (8010, 3199)]).unwrap();
         assert_eq!((c.now, c.over, c.gained), (4 * 8010 - 10 * 3199, 10, 0));
