@@ -203,22 +203,21 @@ pub fn fit(
         }
     }
     let start = (config.blend != 1.0).then(|| net.clone());
-    let fitted = match config.average <= 1 {
-        true => fit_once(net, &train, &held, config, seed, 0, on_epoch),
-        false => {
-            let first = fit_once(net.clone(), &train, &held, config, seed, 0, on_epoch);
-            let mut nets = vec![first.net.clone()];
-            for k in 1..config.average {
-                let stream = mix64(0x736f_7570 ^ u64::from(k));
-                nets.push(fit_once(net.clone(), &train, &held, config, seed, stream, |_| {}).net);
-            }
-            let averaged = Net::average(&nets);
-            let loss = validation_loss(&averaged, &held, config);
-            Fitted {
-                net: averaged,
-                averaged_validation_loss: Some(loss),
-                ..first
-            }
+    let fitted = if config.average <= 1 {
+        fit_once(net, &train, &held, config, seed, 0, on_epoch)
+    } else {
+        let first = fit_once(net.clone(), &train, &held, config, seed, 0, on_epoch);
+        let mut nets = vec![first.net.clone()];
+        for k in 1..config.average {
+            let stream = mix64(0x736f_7570 ^ u64::from(k));
+            nets.push(fit_once(net.clone(), &train, &held, config, seed, stream, |_| {}).net);
+        }
+        let averaged = Net::average(&nets);
+        let loss = validation_loss(&averaged, &held, config);
+        Fitted {
+            net: averaged,
+            averaged_validation_loss: Some(loss),
+            ..first
         }
     };
     match start {
