@@ -8,7 +8,7 @@ use std::path::Path;
 use hatetris::enemy::Enemy;
 use hatetris::evaluate::Evaluator;
 use hatetris::heuristic::Knewjade;
-use hatetris::nnue::Rng;
+use hatetris::nnue::{Layout, Net, Rng};
 use hatetris::piece::Piece;
 use hatetris::search::small::{self, Shape, Survival};
 use hatetris::search::Silent;
@@ -176,6 +176,7 @@ fn tiny() -> Config {
             rank_validation: false,
             average: 1,
             blend: 1.0,
+            positional: false,
         },
         seed: 5,
         learning: None,
@@ -926,4 +927,24 @@ fn a_blend_leaves_the_first_fit_from_random_weights_alone() {
     assert!(settings.contains("\"blend\": 0.5"), "{settings}");
     let settings = fs::read_to_string(plain.path().join("train.json")).unwrap();
     assert!(!settings.contains("blend"), "{settings}");
+}
+
+/// `--positional` fits in the positional layout from the first generation
+/// on (its net searches like any other: the next master beam is played
+/// with it), and the folder's settings record it only when it is on.
+#[test]
+fn a_positional_folder_fits_positional_nets_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = tiny();
+    config.fit.positional = true;
+    train::train(dir.path(), Some(&config), None, 1, 1, &Silent).unwrap();
+    let net = Net::load(&train::generation_dir(dir.path(), 0).join("net.f32")).unwrap();
+    assert_eq!(net.layout(), Layout::Positional);
+    assert!(train::generation_dir(dir.path(), 1)
+        .join("master.json")
+        .exists());
+    let settings = fs::read_to_string(dir.path().join("train.json")).unwrap();
+    assert!(settings.contains("\"positional\": true"), "{settings}");
+    let plain = serde_json::to_string(&tiny()).unwrap();
+    assert!(!plain.contains("positional"), "{plain}");
 }

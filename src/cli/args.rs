@@ -341,6 +341,12 @@ pub struct TrainArgs {
     /// weight by weight (above 0, at most 1) [default: 1, the fit itself].
     #[arg(long, value_name = "SHARE")]
     pub blend: Option<f32>,
+    /// Fit in the positional layout: a shared start net gains a zero row
+    /// for every (position, pattern), so the fit learns where a pattern
+    /// lies; the search then costs about twice the time a child [default:
+    /// off, the start net's layout].
+    #[arg(long)]
+    pub positional: bool,
     /// Seed of every random choice [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,

@@ -261,6 +261,9 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         c.fit.blend = v;
     }
+    if a.positional {
+        c.fit.positional = true;
+    }
     if c.fit.rank_validation && c.fit.rank_weight <= 0.0 {
         bail!("--rank-validation needs a ranking term (--rank-weight above 0)");
     }

@@ -77,11 +77,15 @@
 //! profile), its f32 tables and Adam moments being 442,368 × H floats each.
 //! A shipped net in the shared layout is also small (H = 64: 655 KB).
 //!
-//! So: **shared**. What was not measured is the fit with 10⁶ samples,
-//! where positional rows have data enough to learn from; the trainer can
-//! run that comparison with the same code (`Layout::Positional`). A
-//! cheaper middle way, positional row features (16 × 1,024 rows) with
-//! shared windows (2.6 MiB at H = 64), would be one more layout code.
+//! So: **shared**. With more data (learn-12's 378,566 samples, the
+//! trainer's `--positional`, which starts the fit from the champion with
+//! zero positional rows: `data/train/README.md`, "Positional rows") the
+//! positional fit reached a held-out loss of 0.406 against the shared
+//! fit's 0.404 (10 s an epoch against 1 s), and its net survived 98.8
+//! pieces a start on the record's suite against the shared candidate's
+//! 98.4, at twice the search's time: still no gain. A cheaper middle
+//! way, positional row features (16 × 1,024 rows) with shared windows
+//! (2.6 MiB at H = 64), would be one more layout code.
 //!
 //! # The cost and the line term
 //! `cost = -value - line_weight · score`, where `value` is the net's output

@@ -288,6 +288,19 @@ impl Net {
         }
     }
 
+    /// The same function in the positional layout: the shared rows kept,
+    /// every positional row zero (what a fresh positional net starts from),
+    /// so a fit can go on to learn where a pattern lies. A positional net
+    /// comes back unchanged.
+    pub fn to_positional(&self) -> Net {
+        let mut net = self.clone();
+        if net.layout == Layout::Shared {
+            net.layout = Layout::Positional;
+            net.positional = vec![0.0; Layout::Positional.inputs() * net.hidden];
+        }
+        net
+    }
+
     /// Whether `other` has this net's hidden units and feature layout, so
     /// that the two can be averaged or blended weight by weight.
     pub fn same_shape(&self, other: &Net) -> bool {

@@ -105,6 +105,14 @@ pub struct FitConfig {
     /// from random weights (learning the heuristic) fits in full.
     #[serde(default = "one_f32", skip_serializing_if = "is_one_f32")]
     pub blend: f32,
+    /// Fit in the positional layout ([`Net::to_positional`]): a shared
+    /// start net gains a zero positional row for every (position, pattern),
+    /// so the fit can learn where a pattern lies (a row of holes under the
+    /// top differs from one at the floor), at about twice the search's time
+    /// per child. Off (and absent from the settings file): the layout of
+    /// the start net, as in the folders made before it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub positional: bool,
 }
 
 fn one() -> u32 {
@@ -144,6 +152,7 @@ impl Default for FitConfig {
             rank_validation: false,
             average: 1,
             blend: 1.0,
+            positional: false,
         }
     }
 }
@@ -202,6 +211,11 @@ pub fn fit(
             train.push(*s);
         }
     }
+    let net = if config.positional {
+        net.to_positional()
+    } else {
+        net
+    };
     let start = (config.blend != 1.0).then(|| net.clone());
     let fitted = if config.average <= 1 {
         fit_once(net, &train, &held, config, seed, 0, on_epoch)
@@ -352,6 +366,28 @@ mod tests {
             }
         }
         out
+    }
+
+    /// A positional fit of a shared start is the fit of the start moved
+    /// to the positional layout by hand, and it learns positional rows.
+    #[test]
+    fn a_positional_fit_starts_from_the_shared_net_with_zero_positional_rows() {
+        let samples = samples();
+        let start = Net::new(8, Layout::Shared, 0.0, 3).unwrap();
+        let config = FitConfig {
+            max_epochs: 2,
+            positional: true,
+            ..FitConfig::default()
+        };
+        let plain = FitConfig {
+            positional: false,
+            ..config
+        };
+        let fitted = fit(start.clone(), &samples, &config, 7, |_| {});
+        let by_hand = fit(start.to_positional(), &samples, &plain, 7, |_| {});
+        assert_eq!(fitted.net.layout, Layout::Positional);
+        assert_eq!(fitted.net, by_hand.net);
+        assert!(fitted.net.positional.iter().any(|&w| w != 0.0));
     }
 
     /// A blended fit is the start moved that share of the way to the

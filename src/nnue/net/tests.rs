@@ -332,3 +332,21 @@ fn a_blend_runs_from_one_net_to_the_other() {
     assert!((half.out_bias - mean.out_bias).abs() < 1e-6);
     assert!((half.line_weight - (a.line_weight + 0.125)).abs() < 1e-12);
 }
+
+/// A shared net moved to the positional layout is the same function, in
+/// f32 and quantised: its positional rows are zero until a fit moves them.
+#[test]
+fn a_shared_net_in_the_positional_layout_values_every_well_alike() {
+    let shared = tiny(Layout::Shared);
+    let positional = shared.to_positional();
+    assert_eq!(positional.layout, Layout::Positional);
+    assert_eq!(positional.positional.len(), Layout::Positional.inputs() * 4);
+    assert_eq!(positional.to_positional(), positional);
+    let quantised =
+        |net: &Net| crate::nnue::NetEvaluator::new(crate::nnue::QuantNet::from_net(net).unwrap());
+    let (a, b) = (quantised(&shared), quantised(&positional));
+    for s in batch() {
+        assert_eq!(shared.value(&s.well), positional.value(&s.well));
+        assert_eq!(a.value(&s.well), b.value(&s.well));
+    }
+}
