@@ -7,8 +7,11 @@
 //! piece, and any shortfall piles up: the width-100,000 games of
 //! `data/train/README.md` ("learn-12") held about 50 cells for hundreds of
 //! pieces and died when the beam's best well reached about 110-125,
-//! whatever the net. [`Cells`] gives the best well's count and its drift over the
-//! last [`DRIFT`] depths.
+//! whatever the net. The best well is the beam's emptiest: the game kept
+//! runs 20-40 cells above it (the record's own game holds a median of 72,
+//! 52-90 on nine pieces in ten, for 9,000 pieces; ours die at 110-130:
+//! "Probes of the width-100,000 wall" there). [`Cells`] gives the best
+//! well's count and its drift over the last [`DRIFT`] depths.
 //!
 //! Everything comes from the manifest, the log and the file system, read
 //! without the run's lock (the lock is only tried for a moment, to tell
