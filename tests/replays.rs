@@ -169,3 +169,21 @@ fn from_wells_names_the_step_that_does_not_link() {
     assert!(text.ends_with(" 511]"), "{text}");
     assert_eq!(text.lines().count(), 1, "{text}");
 }
+
+/// A well's filled cells are 4 a piece less 10 a line from the empty well
+/// (what `hatetris status` reads a run's drift from, knowing only depths
+/// and scores): so along every record, lock by lock.
+#[test]
+fn every_lock_holds_four_cells_a_piece_less_ten_a_line() {
+    for rec in json_lines("replays.jsonl") {
+        let name = rec["name"].as_str().unwrap();
+        let kind = enemy_of(rec["ai"].as_str().unwrap());
+        let keys = keys_of(rec["keys"].as_str().unwrap());
+        let trace = hatetris::replay::play(&keys, kind);
+        assert!(!trace.steps.is_empty(), "{name}");
+        for (i, step) in trace.steps.iter().enumerate() {
+            let formula = 4 * (i as i64 + 1) - 10 * i64::from(step.score);
+            assert_eq!(i64::from(step.cells()), formula, "{name}: lock {}", i + 1);
+        }
+    }
+}

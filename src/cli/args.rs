@@ -892,7 +892,8 @@ pub enum ReplayCmd {
         /// The last lock shown (past the game's end means its end).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
         to: Option<u32>,
-        /// One line per lock and the final well, without each lock's well.
+        /// One line per lock (its piece, lines, score and the well's filled
+        /// cells) and the final well, without each lock's well.
         #[arg(long)]
         table: bool,
         /// Print JSON instead of text (the locks in --from..--to, no wells).

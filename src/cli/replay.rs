@@ -151,15 +151,16 @@ pub(crate) fn replay_cmd(cmd: ReplayCmd, out: &mut dyn Write) -> Result<()> {
                 });
                 outln!(out, "{v}")?;
             } else if table {
-                outln!(out, "{:>6}  piece  lines  score", "lock")?;
+                outln!(out, "{:>6}  piece  lines  score  cells", "lock")?;
                 for (i, s) in steps.iter().enumerate() {
                     outln!(
                         out,
-                        "{:>6}  {:>5}  {:>5}  {:>5}",
+                        "{:>6}  {:>5}  {:>5}  {:>5}  {:>5}",
                         first + i,
                         s.piece,
                         s.lines,
-                        s.score
+                        s.score,
+                        s.cells()
                     )?;
                 }
                 write!(out, "{}", draw_board(&trace.board)).context(STDOUT)?;

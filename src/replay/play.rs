@@ -25,6 +25,17 @@ pub struct Step {
     pub board: Board,
 }
 
+impl Step {
+    /// The filled cells of the board after this lock: 4 a piece less 10 a
+    /// line from the empty well, so a game that clears less than 0.4 lines
+    /// a piece fills its well (the record's own game holds about 72 after
+    /// its first 100 pieces; `data/train/README.md`, "Probes of the
+    /// width-100,000 wall").
+    pub fn cells(&self) -> u32 {
+        self.board.iter().map(|r| r.count_ones()).sum()
+    }
+}
+
 /// What a replay did.
 #[derive(Clone, Debug)]
 pub struct Trace {
