@@ -79,11 +79,13 @@
 //!
 //! So: **shared**. With more data (learn-12's 378,566 samples, the
 //! trainer's `--positional`, which starts the fit from the champion with
-//! zero positional rows: `data/train/README.md`, "Positional rows") the
-//! positional fit reached a held-out loss of 0.406 against the shared
-//! fit's 0.404 (10 s an epoch against 1 s), and its net survived 98.8
-//! pieces a start on the record's suite against the shared candidate's
-//! 98.4, at twice the search's time: still no gain. A cheaper middle
+//! zero positional rows: `data/train/README.md`, "Probes of the
+//! width-100,000 wall") the positional fit reached a held-out loss of
+//! 0.406 against the shared fit's 0.404 (10 s an epoch against 1 s), and
+//! its net survived 98.8 pieces a start on the record's suite against the
+//! shared candidate's 98.4 and scored the same 129 lines from the empty
+//! well at width 100,000, at 2.2 times the search's time a depth there:
+//! still no gain. A cheaper middle
 //! way, positional row features (16 × 1,024 rows) with shared windows
 //! (2.6 MiB at H = 64), would be one more layout code.
 //!
