@@ -217,6 +217,13 @@ pub const fn lines_cleared(cells_before: u32, pieces: u32, cells_after: u32) -> 
     Some((added - cells_after) / CELLS_PER_LINE)
 }
 
+/// The cells of a well reached from the empty well by `pieces` locks that
+/// cleared `lines` lines: [`lines_cleared`] the other way round (negative
+/// for a count no game reaches).
+pub const fn cells_after(pieces: u32, lines: u32) -> i64 {
+    CELLS_PER_PIECE as i64 * pieces as i64 - CELLS_PER_LINE as i64 * lines as i64
+}
+
 /// The cell counts a child of a well of `cells` cells can have: one per
 /// number of lines its lock clears (0 to 4), where not negative.
 pub fn child_cells(cells: u32) -> impl Iterator<Item = u32> {

@@ -36,6 +36,11 @@ pub const FULL_ROW: u16 = (1 << WIDTH) - 1;
 /// The game's 20-row board, top row first, bit 0 = leftmost column.
 pub type Board = [u16; HEIGHT];
 
+/// Number of filled cells of a board (above the bar too).
+pub fn board_cells(board: &Board) -> u32 {
+    board.iter().map(|r| r.count_ones()).sum()
+}
+
 /// A live well: rows 4..20 of the game's board.
 ///
 /// `rows()[i]` is the game's row `i + 4`. Only the low 10 bits of a row are

@@ -9,7 +9,7 @@ use crate::movegen::Outcome;
 use crate::piece::Piece;
 use crate::place::lines_cleared;
 use crate::reference::key_path_to;
-use crate::well::{board_to_numbers, Board, Well, BAR};
+use crate::well::{board_cells, board_to_numbers, Board, Well, BAR};
 
 /// One locked piece in a played game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -32,7 +32,7 @@ impl Step {
     /// its first 100 pieces; `data/train/README.md`, "Probes of the
     /// width-100,000 wall").
     pub fn cells(&self) -> u32 {
-        self.board.iter().map(|r| r.count_ones()).sum()
+        board_cells(&self.board)
     }
 }
 
@@ -172,8 +172,7 @@ pub fn link_wells_from(
 /// The lines cleared follow from the cell counts: a lock adds 4 cells and
 /// each cleared line removes 10. A game-over lock clears nothing.
 pub fn link(before: &Board, piece: Piece, after: &Board) -> Option<Vec<Key>> {
-    let cells = |b: &Board| b.iter().map(|r| r.count_ones()).sum::<u32>();
-    let lines = lines_cleared(cells(before), 1, cells(after)).filter(|&l| l <= 4)?;
+    let lines = lines_cleared(board_cells(before), 1, board_cells(after)).filter(|&l| l <= 4)?;
     key_path_to(
         before,
         piece,

@@ -27,6 +27,7 @@ use serde::Serialize;
 
 use super::{read_manifest, RunError};
 use crate::folder::io;
+use crate::place::cells_after;
 
 /// How many of the newest depths the speed figures are taken over.
 pub const RECENT: usize = 5;
@@ -67,7 +68,7 @@ impl Cells {
     /// From the depths' (depth, best score), oldest first; `None` for a
     /// run without a complete depth.
     pub fn of(depths: &[(u32, u16)]) -> Option<Cells> {
-        let cells = |&(depth, score): &(u32, u16)| 4 * i64::from(depth) - 10 * i64::from(score);
+        let cells = |&(depth, score): &(u32, u16)| cells_after(depth, u32::from(score));
         let last = depths.last()?;
         // The depth DRIFT before the last, or the oldest one logged.
         let from = depths
