@@ -683,6 +683,11 @@ fn every_flag(t: &Path) -> Vec<Case> {
             .fails("--gate-wide: every width must be at least 1"),
         case!["train", n, "--gate-wide", "500,500"].fails("--gate-wide: a width is given twice"),
         case!["train", n, "--average-fits", "0"].fails("--average-fits must be at least 1"),
+        case!["train", n, "--life-pieces", "20"]
+            .fails("--life-pieces must be past the training beams' 20 pieces"),
+        case!["train", n, "--life-pieces", "x"].usage(),
+        case!["train", n, "--life-weight", "-0.5"].fails("--life-weight must be 0 or more"),
+        case!["train", n, "--life-weight", "inf"].fails("--life-weight must be 0 or more"),
         case!["train", n, "--gate-every", "x"].usage(),
         case!["train", n, "--width", "1000000000000", "--threads", "1"]
             .fails("needs about 96 TB of memory"),

@@ -96,6 +96,38 @@ fn a_width_one_small_search_plays_the_game_the_real_enemy_plays_for_every_enemy(
     }
 }
 
+/// [`small::survive_past`] is [`small::survive`] over the beam's own
+/// pieces, and then the death of the same beam played to the horizon.
+#[test]
+fn a_training_beam_played_past_its_pieces_is_the_same_beam_longer() {
+    let eval = Knewjade::default();
+    let value = |w: &Well| -eval.cost(w, 0.0);
+    let shape = Shape {
+        width: 3,
+        pieces: 4,
+    };
+    let (mut early, mut later) = (0, 0);
+    for well in random_wells(80, 23, 40) {
+        let (got, died) = small::survive_past(&well, shape, 12, EnemyKind::Hatetris, &eval, value);
+        assert_eq!(
+            got,
+            small::survive(&well, shape, EnemyKind::Hatetris, &eval, value)
+        );
+        let longer = Shape {
+            pieces: 12,
+            ..shape
+        };
+        let want = match small::survive(&well, longer, EnemyKind::Hatetris, &eval, value) {
+            Survival::Died { at } if at > shape.pieces => Some(at),
+            _ => None,
+        };
+        assert_eq!(died, want, "from\n{well}");
+        early += usize::from(matches!(got, Survival::Died { .. }));
+        later += usize::from(died.is_some());
+    }
+    assert!(early > 0 && later > 0, "{early} died early, {later} later");
+}
+
 #[test]
 fn a_training_beam_that_reaches_its_last_piece_is_not_dead() {
     // The public trainer's bug: reaching the depth limit counted as death,
@@ -569,6 +601,17 @@ fn the_learning_loop_gates_its_nets_and_resumes_to_the_same_files() {
     assert!(train::graded(-4.0, 20, 20, 10) < -2.0);
     assert!(train::graded(-4.0, 20, 20, 10) > train::graded(-4.0, 15, 20, 10));
 
+    // The life term: the full weight for a death at the first piece past
+    // the beam's own, falling linearly to a tenth of it at the horizon;
+    // nothing for a beam that lived on, died by its own last piece, or died
+    // past the horizon.
+    assert_eq!(train::life_penalty(1.0, 11, 10, 20), 1.0);
+    assert!((train::life_penalty(1.0, 20, 10, 20) - 0.1).abs() < 1e-6);
+    assert!((train::life_penalty(2.0, 15, 10, 20) - 1.2).abs() < 1e-6);
+    for at in [0, 5, 10, 21] {
+        assert_eq!(train::life_penalty(1.0, at, 10, 20), 0.0, "{at}");
+    }
+
     // One thread, stopped after one generation and again half-way through
     // the second's targets, makes the same files.
     let other = tempfile::tempdir().unwrap();
@@ -857,6 +900,48 @@ fn a_fork_redoes_one_generation_from_the_step_it_names() {
         serde_json::from_str(&fs::read_to_string(other.join(train::FORK_JSON)).unwrap()).unwrap();
     assert_eq!(recorded, forked);
 
+    // The life term, from the targets: the same targets (a beam's first
+    // pieces never depend on how many follow) and the same deaths by piece
+    // 12; a surviving beam's death between pieces 13 and 20 recorded after
+    // them; and a fit that reads them (other losses from its first epoch:
+    // the tiny net may keep its start either way).
+    let mut life = config.clone();
+    life.learning.as_mut().unwrap().life_pieces = 20;
+    life.learning.as_mut().unwrap().life_weight = 1.0;
+    let lived = root.path().join("lived");
+    let forked = train::fork(&source, &lived, 1, train::Redo::Targets, &life).unwrap();
+    assert_eq!(
+        forked.changed,
+        [
+            "learning.life_pieces none → 20",
+            "learning.life_weight none → 1.0"
+        ]
+    );
+    train::train(&lived, None, None, 2, 2, &Silent).unwrap();
+    assert!(file(&source, 1, "targets.bin") == file(&lived, 1, "targets.bin"));
+    let died =
+        |dir: &Path| data::load_targets(&train::generation_dir(dir, 1).join("died.bin")).unwrap();
+    let (before, after) = (died(&source), died(&lived));
+    assert_eq!(before.len(), after.len());
+    let mut later = 0;
+    for (&b, &a) in before.iter().zip(&after) {
+        if b > 0.0 {
+            assert_eq!(a, b);
+        } else if a > 0.0 {
+            assert!(a > 12.0 && a <= 20.0, "{a}");
+            later += 1;
+        }
+    }
+    assert!(later > 0, "no training beam died between pieces 13 and 20");
+    assert!(file(&source, 1, "fit.json") != file(&lived, 1, "fit.json"));
+    // A fork that keeps the targets cannot change what makes them.
+    refused_early(
+        &root,
+        &source,
+        &life,
+        "learning.life_pieces (none → 20) makes the targets",
+    );
+
     // Training beams ranked with the lookahead: a setting of its own,
     // absent from the settings file while off (older folders read as off).
     let mut looking = config.clone();
@@ -907,7 +992,18 @@ fn a_fork_redoes_one_generation_from_the_step_it_names() {
         .collect();
     let mut left = left;
     left.sort();
-    assert_eq!(left, ["ahead", "other", "same", "source"]);
+    assert_eq!(left, ["ahead", "lived", "other", "same", "source"]);
+}
+
+/// A fork of `source` at generation 1 that keeps its targets under
+/// `config` is refused with `why`, leaving no folder behind.
+fn refused_early(root: &tempfile::TempDir, source: &Path, config: &Config, why: &str) {
+    let dest = root.path().join("refused");
+    let e = train::fork(source, &dest, 1, train::Redo::Fit, config)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(why), "{e}");
+    assert!(!dest.exists());
 }
 
 /// `--blend` is a step from a champion: generation 0, which learns the

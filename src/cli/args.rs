@@ -373,6 +373,16 @@ pub struct TrainArgs {
     /// graded by how late it died [default: 10].
     #[arg(long, value_name = "PIECES")]
     pub graded_from: Option<u32>,
+    /// The life term: a training beam that survives its pieces goes on to
+    /// this piece, and the fit lowers the target of one that dies by then
+    /// (0: off) [default: 0].
+    #[arg(long, value_name = "PIECES")]
+    pub life_pieces: Option<u32>,
+    /// The life term's weight, in standard deviations of the targets, for
+    /// a beam that dies at the first piece past its own (falling to nothing
+    /// at --life-pieces) [default: 1 with --life-pieces].
+    #[arg(long, value_name = "SDS", allow_negative_numbers = true)]
+    pub life_weight: Option<f64>,
     /// The gate's search width (a candidate net becomes the champion only
     /// if it survives longer from the gate's positions) [default: 300].
     #[arg(long, value_name = "WIDTH")]

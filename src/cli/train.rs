@@ -279,6 +279,8 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.start_width.is_some(), "--start-width"),
         (a.start_every.is_some(), "--start-every"),
         (a.graded_from.is_some(), "--graded-from"),
+        (a.life_pieces.is_some(), "--life-pieces"),
+        (a.life_weight.is_some(), "--life-weight"),
         (a.gate_width.is_some(), "--gate-width"),
         (a.gate_cap.is_some(), "--gate-cap"),
         (a.gate_every.is_some(), "--gate-every"),
@@ -311,6 +313,24 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         if let Some(v) = a.graded_from {
             l.graded_from = v;
+        }
+        if let Some(v) = a.life_pieces {
+            if v != 0 && v <= c.beam.pieces {
+                bail!(
+                    "--life-pieces must be past the training beams' {} pieces (or 0: off)",
+                    c.beam.pieces
+                );
+            }
+            l.life_pieces = v;
+            if v > 0 && l.life_weight == 0.0 && a.life_weight.is_none() {
+                l.life_weight = 1.0;
+            }
+        }
+        if let Some(v) = a.life_weight {
+            if !(v.is_finite() && v >= 0.0) {
+                bail!("--life-weight must be 0 or more (standard deviations)");
+            }
+            l.life_weight = v;
         }
         if let Some(v) = a.gate_width {
             if v == 0 {

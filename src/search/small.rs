@@ -210,16 +210,38 @@ pub fn survive(
     eval: &dyn Evaluator,
     value: impl Fn(&Well) -> f64,
 ) -> Survival {
-    let (levels, died) = walk(&Origin::well(*start), shape, enemy, eval, Order::Trainer);
-    if let Some(at) = died {
-        return Survival::Died { at };
+    survive_past(start, shape, shape.pieces, enemy, eval, value).0
+}
+
+/// [`survive`], with a beam that survived going on to depth `horizon` (when
+/// it is past `shape.pieces`) to see whether it dies there: the depth with
+/// no live child, if any. The first `shape.pieces` depths are [`survive`]'s
+/// own (a beam's depths never depend on how many follow), so the
+/// [`Survival`] is the same; the trainer's life term reads the later death
+/// (`hatetris train --life-pieces`).
+pub fn survive_past(
+    start: &Well,
+    shape: Shape,
+    horizon: u32,
+    enemy: EnemyKind,
+    eval: &dyn Evaluator,
+    value: impl Fn(&Well) -> f64,
+) -> (Survival, Option<u32>) {
+    let longer = Shape {
+        pieces: horizon.max(shape.pieces),
+        ..shape
+    };
+    let (levels, died) = walk(&Origin::well(*start), longer, enemy, eval, Order::Trainer);
+    match died {
+        Some(at) if at <= shape.pieces => (Survival::Died { at }, None),
+        later => {
+            let best = levels[shape.pieces as usize]
+                .iter()
+                .map(|e| value(&e.well))
+                .fold(f64::NEG_INFINITY, f64::max);
+            (Survival::Survived { best }, later)
+        }
     }
-    let last = levels.last().expect("at least one depth");
-    let best = last
-        .iter()
-        .map(|e| value(&e.well))
-        .fold(f64::NEG_INFINITY, f64::max);
-    Survival::Survived { best }
 }
 
 /// Plays a small search from `start` against `enemy` in `order` and

@@ -78,6 +78,17 @@ impl Redo {
     }
 }
 
+/// The settings the targets step reads: a fork that keeps generation
+/// `at`'s targets ([`Redo::Fit`]) cannot change them, or the fit would read
+/// targets made under others.
+const TARGET_SETTINGS: &[&str] = &[
+    "beam.width",
+    "beam.pieces",
+    "beam_lookahead",
+    "lost_value",
+    "learning.life_pieces",
+];
+
 /// `fork.json`: where a forked folder came from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Forked {
@@ -150,6 +161,18 @@ pub fn fork(
             &config_path(source),
             format!(
                 "a fork cannot change {} ({} → {}): the copied generations were made and judged with the source's",
+                d.key, d.recorded, d.asked
+            ),
+        ));
+    }
+    if let Some(d) = differences
+        .iter()
+        .find(|d| redo == Redo::Fit && TARGET_SETTINGS.contains(&d.key.as_str()))
+    {
+        return Err(refuse(
+            &config_path(source),
+            format!(
+                "{} ({} → {}) makes the targets: fork with --redo targets (or an earlier step), since --redo fit keeps generation {at}'s",
                 d.key, d.recorded, d.asked
             ),
         ));

@@ -330,8 +330,10 @@ impl Generations<'_> {
     /// A later generation's targets: a small search from each sample with
     /// the champion's net, saved every [`CHUNK`] samples to `partial` (and
     /// resumed from it). With the learning loop, the piece each dying beam
-    /// died at (0: it survived) goes to `died.bin` (and `died_partial`)
-    /// before the targets are written.
+    /// died at (0: it survived; with [`super::Learning::life_pieces`], the
+    /// piece a surviving beam died at after its last, up to that horizon)
+    /// goes to `died.bin` (and `died_partial`) before the targets are
+    /// written.
     fn beam_targets(
         &self,
         g: u32,
@@ -368,16 +370,24 @@ impl Generations<'_> {
             Some(l) => l,
             None => &eval,
         };
+        let horizon = self.config.learning.as_ref().map_or(0, |l| l.life_pieces);
         while targets.len() < samples.len() {
             let chunk = &samples[targets.len()..(targets.len() + CHUNK).min(samples.len())];
             let values: Vec<(f32, f32)> = chunk
                 .par_iter()
                 .map(|s| {
                     let value = |w: &crate::well::Well| eval.value(w);
-                    let t = match small::survive(&s.well, shape, EnemyKind::Hatetris, ranker, value)
-                    {
+                    let (survival, later) = small::survive_past(
+                        &s.well,
+                        shape,
+                        horizon,
+                        EnemyKind::Hatetris,
+                        ranker,
+                        value,
+                    );
+                    let t = match survival {
                         Survival::Died { at } => (lost, at as f32),
-                        Survival::Survived { best } => (best as f32, 0.0),
+                        Survival::Survived { best } => (best as f32, later.unwrap_or(0) as f32),
                     };
                     self.observer.advanced(1);
                     t

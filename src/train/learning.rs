@@ -59,7 +59,16 @@
 //!   [`Learning::graded_from`] of its pieces is less lost than one that
 //!   dies at once: its target rises linearly from `lost_value` towards half
 //!   of it as its death comes later (each death's piece is kept in
-//!   `died.bin`, so the grading is a setting of the fit, not of the data).
+//!   `died.bin`, so the grading is a setting of the fit, not of the data);
+//! - **the life term** (`--life-pieces`, `--life-weight`; off by default):
+//!   a training beam that survives its pieces goes on to a longer horizon,
+//!   and the fit lowers the standardised target of one that dies there, the
+//!   more the sooner it died ([`life_penalty`]). A 10-piece beam from a
+//!   steady-state well almost never dies, so its value alone cannot tell a
+//!   well that dies 20 pieces later from one that lives on; a longer beam
+//!   instead of the 10-piece one loses the survivors' values (40-piece
+//!   targets: −15.8 pieces a gate position, `data/train/README.md`), so
+//!   the later death is added to the 10-piece value, not put in its place.
 //!
 //! Every step is one [`super::folder::step`], seeded, and collected in
 //! order, so a killed trainer goes on to the same files.
@@ -103,6 +112,20 @@ pub struct Learning {
     /// A training beam that dies after this many pieces gets a graded
     /// target.
     pub graded_from: u32,
+    /// The life term's horizon: a training beam that survives its pieces
+    /// goes on to this piece to see whether it dies by then (its death
+    /// kept in `died.bin`); 0 (and absent from the settings file): it
+    /// stops at its last piece, as in the folders made before it. A
+    /// setting of the targets step (`--life-pieces`).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub life_pieces: u32,
+    /// The life term's weight, in standard deviations of the survivors'
+    /// targets: the fit lowers the target of a training beam that died
+    /// after its last piece by this much if it died at once, falling
+    /// linearly to nothing at [`Learning::life_pieces`] ([`life_penalty`];
+    /// `--life-weight`, a setting of the fit).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub life_weight: f64,
     /// The gate.
     pub gate: Gate,
     /// Each generation plays a master beam of its own, also when the
@@ -197,6 +220,10 @@ fn is_zero(x: &f64) -> bool {
     *x == 0.0
 }
 
+fn is_zero_u32(x: &u32) -> bool {
+    *x == 0
+}
+
 /// One of the gate's opening games, embedded.
 fn opening(name: &str, replay: &str) -> Game {
     Game {
@@ -223,6 +250,8 @@ impl Default for Learning {
             start_samples: 50_000,
             before_death: vec![40, 20],
             graded_from: 10,
+            life_pieces: 0,
+            life_weight: 0.0,
             gate: Gate {
                 games: vec![Game {
                     name: "dnf-366".into(),
@@ -387,6 +416,20 @@ pub fn graded(lost: f32, at: u32, pieces: u32, from: u32) -> f32 {
     }
     let share = (at - from) as f32 / (pieces - from + 1) as f32;
     lost * (1.0 - 0.5 * share)
+}
+
+/// The life term of a training beam that survived its `pieces` and then
+/// died at depth `at` (1 is the first piece after the sample's well) before
+/// `horizon`: `weight` if it died at the first piece past its own, falling
+/// linearly to `weight / (horizon − pieces)` at the horizon, and 0 for a
+/// beam that never died there (`at` 0) or past the horizon (a window's older
+/// generation with a longer one). Subtracted from the standardised target
+/// (see [`Learning::life_weight`]).
+pub fn life_penalty(weight: f64, at: u32, pieces: u32, horizon: u32) -> f32 {
+    if at <= pieces || at > horizon {
+        return 0.0;
+    }
+    (weight * f64::from(horizon + 1 - at) / f64::from(horizon - pieces)) as f32
 }
 
 impl Generations<'_> {
@@ -634,14 +677,16 @@ impl Generations<'_> {
             };
             let rescale: Option<Rescale> = read_json(&gen.join("rescale.json"))?;
             for ((s, &t), &d) in samples.iter().zip(&targets).zip(&died) {
-                let target = if d > 0.0 {
-                    graded(lost, d as u32, pieces, learning.graded_from)
+                let at = d as u32;
+                let target = if at > 0 && at <= pieces {
+                    graded(lost, at, pieces, learning.graded_from)
                 } else if t == lost {
                     lost
                 } else {
+                    let life = life_penalty(learning.life_weight, at, pieces, learning.life_pieces);
                     match rescale {
-                        Some(r) => r.scale * t + r.shift,
-                        None => t,
+                        Some(r) => r.scale * t + r.shift - life,
+                        None => t - life,
                     }
                 };
                 batch.push(Sample {
