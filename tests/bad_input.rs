@@ -682,6 +682,28 @@ fn every_flag(t: &Path) -> Vec<Case> {
         case!["train", n, "--gate-wide", "100000,0"]
             .fails("--gate-wide: every width must be at least 1"),
         case!["train", n, "--gate-wide", "500,500"].fails("--gate-wide: a width is given twice"),
+        case!["train", n, "--gate-wide-from", "200"].fails("--gate-wide-from needs --gate-wide"),
+        case!["train", n, "--gate-wide", "500", "--gate-wide-from", "0"]
+            .fails("--gate-wide-from: every piece must be at least 1"),
+        case![
+            "train",
+            n,
+            "--gate-wide",
+            "500",
+            "--gate-wide-from",
+            "200,200"
+        ]
+        .fails("--gate-wide-from: a piece is given twice"),
+        case![
+            "train",
+            n,
+            "--gate-wide",
+            "500",
+            "--gate-wide-from",
+            "100000"
+        ]
+        .fails("--gate-wide-from 100000: dnf-366: --at 100000 is past"),
+        case!["train", n, "--gate-wide", "500", "--gate-wide-from", "x"].usage(),
         case!["train", n, "--average-fits", "0"].fails("--average-fits must be at least 1"),
         case!["train", n, "--life-pieces", "20"]
             .fails("--life-pieces must be past the training beams' 20 pieces"),

@@ -449,6 +449,7 @@ fn tiny_learning() -> Config {
             opening_every: 60,
             margin: 0.0,
             wide: Vec::new(),
+            wide_from: Vec::new(),
         },
         ..train::Learning::default()
     };
@@ -841,6 +842,57 @@ fn the_gates_wide_games_judge_candidates_and_become_master_beams() {
     // A folder of the plain gate reads the same settings file as before.
     let plain = serde_json::to_string(&tiny_learning()).unwrap();
     assert!(!plain.contains("\"wide\""));
+}
+
+/// The gate's wide games from wells of its steady-state game
+/// (`--gate-wide-from`): each width plays from the empty well and from
+/// each start, the champion's and the candidate's alike; a game from a
+/// start is that game going on (its run folder starts there, with the
+/// game's history) and its figures are the whole game's; `verify` reads
+/// them; and the settings file names the starts only when there are some.
+#[test]
+fn the_gates_wide_games_also_start_in_the_steady_state() {
+    let mut config = tiny_learning();
+    config.master_width = 25;
+    let learning = config.learning.as_mut().unwrap();
+    learning.gate.wide = vec![25];
+    learning.gate.wide_from = vec![150];
+    learning.gate.width = 12;
+    learning.gate.cap = 40;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    train::train(d, Some(&config), None, 3, 2, &Silent).unwrap();
+    let gates = train::gates(d).unwrap();
+    let mut played = 0;
+    for (g, gate) in gates.iter().enumerate() {
+        let Some(wide) = &gate.wide else { continue };
+        played += 1;
+        let starts =
+            |w: &[train::WideGame]| w.iter().map(|g| (g.width, g.from)).collect::<Vec<_>>();
+        assert_eq!(starts(&wide.candidate), [(25, 0), (25, 150)]);
+        assert_eq!(starts(&wide.champion), [(25, 0), (25, 150)]);
+        assert_eq!(gate.kept, wide.lines().0 >= wide.lines().1, "{}", gate.why);
+        let run = train::generation_dir(d, g as u32).join("wide-25-from-150");
+        let m = hatetris::run::read_manifest(&run).unwrap();
+        assert_eq!(m.settings.start.as_ref().map(|s| s.at), Some(150));
+        assert_eq!(u32::from(m.best.score), wide.candidate[1].lines);
+        assert_eq!(m.best.depth, wide.candidate[1].pieces);
+        assert!(wide.candidate[1].pieces > 150);
+        assert!(
+            gate.why
+                .contains("the wide games at widths 25 / 25 from 150"),
+            "{}",
+            gate.why
+        );
+    }
+    let whys: Vec<&str> = gates.iter().map(|g| g.why.as_str()).collect();
+    assert!(played > 0, "no candidate reached the wide games: {whys:#?}");
+    let ok = train::verify(d).unwrap();
+    assert!(ok.is_ok(), "{:?}", ok.problems);
+    let settings = fs::read_to_string(train::config_path(d)).unwrap();
+    assert!(settings.contains("\"wide_from\""), "{settings}");
+    let plain = serde_json::to_string(&tiny_learning()).unwrap();
+    assert!(!plain.contains("wide_from"));
 }
 
 /// A fork redoes one generation from the step it names: under the same

@@ -287,6 +287,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.gate_openings.is_some(), "--gate-openings"),
         (a.gate_margin.is_some(), "--gate-margin"),
         (a.gate_wide.is_some(), "--gate-wide"),
+        (a.gate_wide_from.is_some(), "--gate-wide-from"),
         (a.fresh_masters, "--fresh-masters"),
     ];
     if let Some(l) = c.learning.as_mut() {
@@ -367,6 +368,23 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
                 bail!("--gate-wide: a width is given twice");
             }
             l.gate.wide = v.clone();
+        }
+        if let Some(v) = &a.gate_wide_from {
+            if l.gate.wide.is_empty() {
+                bail!("--gate-wide-from needs --gate-wide (the widths its games are played at)");
+            }
+            if v.contains(&0) {
+                bail!("--gate-wide-from: every piece must be at least 1 (the empty well's game is always played)");
+            }
+            if (1..v.len()).any(|i| v[..i].contains(&v[i])) {
+                bail!("--gate-wide-from: a piece is given twice");
+            }
+            for &at in v {
+                if let Err(why) = l.gate.wide_start(at) {
+                    bail!("--gate-wide-from {at}: {why}");
+                }
+            }
+            l.gate.wide_from = v.clone();
         }
         if a.fresh_masters {
             l.fresh_masters = true;

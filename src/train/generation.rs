@@ -266,7 +266,7 @@ impl Generations<'_> {
         let started = Instant::now();
         let before: f64 = self.partial_master_seconds(&dir);
         self.take_over_wide_game(g, search.width, &dir)?;
-        let result = self.resume_or_start(&dir, &search)?;
+        let result = self.resume_or_start(&dir, &search, None)?;
         Ok(Master {
             evaluator: search.settings().evaluator.canonical(),
             score: result.best.score,
@@ -285,11 +285,13 @@ impl Generations<'_> {
         &self,
         dir: &Path,
         search: &Search,
+        from: Option<&run::start::Start>,
     ) -> Result<RunResult, TrainError> {
         let opts = launch::options(self.config.master_depth, self.threads, None);
-        Ok(launch::run(
+        Ok(launch::run_from(
             dir,
             search,
+            from,
             &opts,
             self.observer,
             Folder::Either,

@@ -42,7 +42,10 @@
 //!   lost by 15-46 lines from the empty well at widths 90,000-110,000, so
 //!   with [`Gate::wide`] (`--gate-wide`) a candidate the positions keep
 //!   also plays games from the empty well at those widths, and must clear
-//!   at least as many lines in all as the champion's ([`WideGames`]).
+//!   at least as many lines in all as the champion's ([`WideGames`]);
+//!   with [`Gate::wide_from`] (`--gate-wide-from`) also games from wells
+//!   of the gate's steady-state game, since one game from the empty well
+//!   mostly judges its opening.
 //! - **the window**: a fit reads the samples and targets of the last
 //!   [`Learning::window`] generations, each generation's surviving targets
 //!   standardised by its own map (mean 0, standard deviation 1), so every
@@ -214,6 +217,34 @@ pub struct Gate {
     /// folders made before it. See [`WideGames`] for why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wide: Vec<usize>,
+    /// Pieces of the gate's first game (the 366-line record by default)
+    /// whose wells the wide games also start from, with the game's
+    /// history, at each width of [`Gate::wide`] (`--gate-wide-from`): games
+    /// in the steady state, beside the one from the empty well. Empty (and
+    /// absent from the settings file): only the empty well. See
+    /// [`WideGames`] for why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wide_from: Vec<u32>,
+}
+
+impl Gate {
+    /// Where the wide games start: 0 (the empty well), then each piece of
+    /// [`Gate::wide_from`].
+    pub fn wide_starts(&self) -> impl Iterator<Item = u32> + '_ {
+        std::iter::once(0).chain(self.wide_from.iter().copied())
+    }
+
+    /// The well of the gate's first game after `at` pieces, with the game
+    /// before it: where a wide game from `at` starts.
+    pub fn wide_start(&self, at: u32) -> Result<Start, String> {
+        let game = self
+            .games
+            .first()
+            .ok_or("the gate has no game to start wide games from")?;
+        Start::from_replay(&game.replay, Some(at), EnemyKind::Hatetris)
+            .map(|(start, _)| start)
+            .map_err(|e| format!("{}: {e}", game.name))
+    }
 }
 
 fn is_zero(x: &f64) -> bool {
@@ -288,6 +319,7 @@ impl Default for Learning {
                 opening_every: 20,
                 margin: 0.0,
                 wide: Vec::new(),
+                wide_from: Vec::new(),
             },
             fresh_masters: false,
         }
@@ -343,23 +375,57 @@ pub struct GateRecord {
 /// run folder, resumable as one; the champion's game at the master width
 /// is the master beam it would play, so the next generation copies it
 /// rather than playing it again.
+///
+/// One game from the empty well is mostly its opening: `wide.nnue` scored
+/// 230 lines from its own well at piece 200 and 133 from its rival's, and
+/// its rival 128 and 187 (`data/train/learn-12/swap-200`), so the well a
+/// game reaches by piece 200 moves it more than the net does; learn-11's
+/// siblings on one data set scored 132 to 230. From the record's
+/// steady-state wells the two nets were level (838 pieces each over three
+/// starts at width 100,000). So the gate can also start games from wells of
+/// its own steady-state game ([`Gate::wide_from`]), where a record run
+/// lives, with that game's history.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WideGames {
-    /// The candidate's games, in the order of [`Gate::wide`].
+    /// The candidate's games: for each width of [`Gate::wide`], from each
+    /// of [`Gate::wide_starts`].
     pub candidate: Vec<WideGame>,
     /// The champion's.
     pub champion: Vec<WideGame>,
 }
 
-/// One game from the empty well.
+/// One wide game of the gate.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WideGame {
     /// The search's width.
     pub width: usize,
-    /// The best game's lines.
+    /// The best game's lines (the whole game's, from the empty well).
     pub lines: u32,
-    /// Its pieces.
+    /// Its pieces (likewise).
     pub pieces: u32,
+    /// The piece of the gate's game it started after (0, and absent from
+    /// the file: the empty well).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub from: u32,
+}
+
+impl WideGame {
+    /// Its run folder's name in a generation's folder: `wide-WIDTH`, or
+    /// `wide-WIDTH-from-PIECE`.
+    pub fn folder(width: usize, from: u32) -> String {
+        match from {
+            0 => format!("wide-{width}"),
+            at => format!("wide-{width}-from-{at}"),
+        }
+    }
+
+    /// `WIDTH` or `WIDTH from PIECE`, for a verdict's words.
+    fn label(&self) -> String {
+        match self.from {
+            0 => self.width.to_string(),
+            at => format!("{} from {at}", self.width),
+        }
+    }
 }
 
 impl WideGames {
@@ -747,8 +813,8 @@ impl Generations<'_> {
                         why: "the gate's champion has no net".into(),
                     })?;
                     let games = WideGames {
-                        champion: self.wide_games(g, champion, &theirs, wide)?,
-                        candidate: self.wide_games(g, Some(g), &net, wide)?,
+                        champion: self.wide_games(g, champion, &theirs, &learning.gate)?,
+                        candidate: self.wide_games(g, Some(g), &net, &learning.gate)?,
                     };
                     judge_wide(record, games)
                 }
@@ -760,44 +826,59 @@ impl Generations<'_> {
         Ok(Some(record))
     }
 
-    /// The run folder of the game from the empty well at `width` of the
-    /// net generation `who` made (`None`: the start net).
-    fn wide_dir(&self, who: Option<u32>, width: usize) -> PathBuf {
+    /// The run folder of the wide game at `width` from piece `from` of the
+    /// gate's game (0: the empty well) of the net generation `who` made
+    /// (`None`: the start net).
+    fn wide_dir(&self, who: Option<u32>, width: usize, from: u32) -> PathBuf {
+        let name = WideGame::folder(width, from);
         match who {
-            Some(h) => generation_dir(self.dir, h).join(format!("wide-{width}")),
-            None => self.dir.join(format!("start-wide-{width}")),
+            Some(h) => generation_dir(self.dir, h).join(name),
+            None => self.dir.join(format!("start-{name}")),
         }
     }
 
-    /// The games from the empty well of `net`, the net generation `who`
-    /// made, one at each width, for generation `g`'s gate: played, gone on
-    /// with after a kill, or read when done. A game at a width that net
-    /// played a master beam at is that master beam, copied.
+    /// The wide games of `net`, the net generation `who` made, for
+    /// generation `g`'s gate: at each width of `gate`, from each of its
+    /// starts; played, gone on with after a kill, or read when done. A game
+    /// from the empty well at a width that net played a master beam at is
+    /// that master beam, copied.
     fn wide_games(
         &self,
         g: u32,
         who: Option<u32>,
         net: &Net,
-        widths: &[usize],
+        gate: &Gate,
     ) -> Result<Vec<WideGame>, TrainError> {
         let eval = self.lookahead(net)?;
-        let mut games = Vec::with_capacity(widths.len());
-        for &width in widths {
-            let dir = self.wide_dir(who, width);
-            if let Some(master) = self.master_played(g, who, width)? {
-                copy_unless_run(&master, &dir)?;
+        let mut games = Vec::new();
+        for &width in &gate.wide {
+            for from in gate.wide_starts() {
+                let dir = self.wide_dir(who, width, from);
+                let start = match from {
+                    0 => {
+                        if let Some(master) = self.master_played(g, who, width)? {
+                            copy_unless_run(&master, &dir)?;
+                        }
+                        None
+                    }
+                    at => Some(gate.wide_start(at).map_err(|why| TrainError::Config {
+                        path: super::folder::config_path(self.dir),
+                        why,
+                    })?),
+                };
+                let search = Search {
+                    width,
+                    evaluator: &eval,
+                    adversary: Adversary::new(EnemyKind::Hatetris),
+                };
+                let result = self.resume_or_start(&dir, &search, start.as_ref())?;
+                games.push(WideGame {
+                    width,
+                    lines: u32::from(result.best.score),
+                    pieces: result.best.depth,
+                    from,
+                });
             }
-            let search = Search {
-                width,
-                evaluator: &eval,
-                adversary: Adversary::new(EnemyKind::Hatetris),
-            };
-            let result = self.resume_or_start(&dir, &search)?;
-            games.push(WideGame {
-                width,
-                lines: u32::from(result.best.score),
-                pieces: result.best.depth,
-            });
         }
         Ok(games)
     }
@@ -834,7 +915,7 @@ impl Generations<'_> {
         match self.learning() {
             Some(l) if l.gate.wide.contains(&width) => {
                 let champion = self.champion_before(g)?;
-                copy_unless_run(&self.wide_dir(champion, width), dir)
+                copy_unless_run(&self.wide_dir(champion, width, 0), dir)
             }
             _ => Ok(()),
         }
@@ -982,12 +1063,16 @@ fn judge_wide(mut record: GateRecord, games: WideGames) -> GateRecord {
     let widths = games
         .candidate
         .iter()
-        .map(|g| g.width.to_string())
+        .map(WideGame::label)
         .collect::<Vec<_>>()
         .join(" / ");
     let wide_kept = ours >= theirs;
+    let from = match games.candidate.iter().any(|g| g.from > 0) {
+        true => "the wide games",
+        false => "from the empty well",
+    };
     record.why = format!(
-        "{}; from the empty well at widths {widths}: {} lines against the champion's {}: {}",
+        "{}; {from} at widths {widths}: {} lines against the champion's {}: {}",
         record.why,
         per_width(&games.candidate),
         per_width(&games.champion),
@@ -1071,6 +1156,7 @@ mod tests {
             width,
             lines,
             pieces: lines * 5 / 2,
+            from: 0,
         };
         let games = |ours: [u32; 2], theirs: [u32; 2]| WideGames {
             candidate: vec![game(1000, ours[0]), game(2000, ours[1])],
@@ -1090,6 +1176,17 @@ mod tests {
         assert_eq!(r.wide.as_ref().unwrap().lines(), (241, 241));
         let rejected = judge(4, Some(1), champion.to_vec(), &better, 0.0, 0.0);
         assert!(!judge_wide(rejected, games([200, 200], [1, 1])).kept);
+        // Games from the steady state are named by their start.
+        let mut from = games([120, 400], [100, 380]);
+        from.candidate[1].from = 200;
+        from.champion[1].from = 200;
+        let r = judge_wide(kept, from);
+        assert!(
+            r.why
+                .contains("the wide games at widths 1000 / 2000 from 200: 120 / 400 lines"),
+            "{}",
+            r.why
+        );
     }
 
     /// With a margin, a candidate that survives more pieces in all is kept

@@ -19,7 +19,7 @@ use std::path::Path;
 
 use super::data;
 use super::folder::{generation_dir, generations, log_path, read_config, read_json};
-use super::learning::{champion_path, Champion, GateRecord};
+use super::learning::{champion_path, Champion, GateRecord, WideGame};
 use super::{Generation, Master, TrainError};
 use crate::folder::atomic;
 use crate::nnue::{Net, QuantNet};
@@ -237,7 +237,7 @@ fn check_gate(
             h.pieces,
             match &gate.wide {
                 Some(w) => format!(
-                    "; {} lines from the empty well against {}",
+                    "; {} lines in the wide games against {}",
                     w.lines().0,
                     w.lines().1
                 ),
@@ -246,7 +246,7 @@ fn check_gate(
         ));
     }
     for game in gate.wide.iter().flat_map(|w| &w.candidate) {
-        let run = gen.join(format!("wide-{}", game.width));
+        let run = gen.join(WideGame::folder(game.width, game.from));
         match crate::run::read_manifest(&run) {
             Ok(m) if u32::from(m.best.score) != game.lines || m.best.depth != game.pieces => {
                 problem(format!(
