@@ -844,19 +844,19 @@ fn the_gates_wide_games_judge_candidates_and_become_master_beams() {
     assert!(!plain.contains("\"wide\""));
 }
 
-/// The gate's wide games from wells of its steady-state game
-/// (`--gate-wide-from`): each width plays from the empty well and from
-/// each start, the champion's and the candidate's alike; a game from a
-/// start is that game going on (its run folder starts there, with the
-/// game's history) and its figures are the whole game's; `verify` reads
-/// them; and the settings file names the starts only when there are some.
+/// The gate's wide games from wells of its steady-state game instead of
+/// the empty well (`--gate-wide-from`): each width plays from each start,
+/// the champion's and the candidate's alike; a game from a start is that
+/// game going on (its run folder starts there, with the game's history)
+/// and its figures are the whole game's; `verify` reads them; and the
+/// settings file names the starts only when there are some.
 #[test]
-fn the_gates_wide_games_also_start_in_the_steady_state() {
+fn the_gates_wide_games_can_start_in_the_steady_state() {
     let mut config = tiny_learning();
     config.master_width = 25;
     let learning = config.learning.as_mut().unwrap();
     learning.gate.wide = vec![25];
-    learning.gate.wide_from = vec![150];
+    learning.gate.wide_from = vec![150, 170];
     learning.gate.width = 12;
     learning.gate.cap = 40;
     let dir = tempfile::tempdir().unwrap();
@@ -867,20 +867,24 @@ fn the_gates_wide_games_also_start_in_the_steady_state() {
     for (g, gate) in gates.iter().enumerate() {
         let Some(wide) = &gate.wide else { continue };
         played += 1;
+        let gen = train::generation_dir(d, g as u32);
         let starts =
             |w: &[train::WideGame]| w.iter().map(|g| (g.width, g.from)).collect::<Vec<_>>();
-        assert_eq!(starts(&wide.candidate), [(25, 0), (25, 150)]);
-        assert_eq!(starts(&wide.champion), [(25, 0), (25, 150)]);
+        assert_eq!(starts(&wide.candidate), [(25, 150), (25, 170)]);
+        assert_eq!(starts(&wide.champion), [(25, 150), (25, 170)]);
+        assert!(!gen.join("wide-25").exists());
         assert_eq!(gate.kept, wide.lines().0 >= wide.lines().1, "{}", gate.why);
-        let run = train::generation_dir(d, g as u32).join("wide-25-from-150");
-        let m = hatetris::run::read_manifest(&run).unwrap();
-        assert_eq!(m.settings.start.as_ref().map(|s| s.at), Some(150));
-        assert_eq!(u32::from(m.best.score), wide.candidate[1].lines);
-        assert_eq!(m.best.depth, wide.candidate[1].pieces);
-        assert!(wide.candidate[1].pieces > 150);
+        for game in &wide.candidate {
+            let run = gen.join(format!("wide-25-from-{}", game.from));
+            let m = hatetris::run::read_manifest(&run).unwrap();
+            assert_eq!(m.settings.start.as_ref().map(|s| s.at), Some(game.from));
+            assert_eq!(u32::from(m.best.score), game.lines);
+            assert_eq!(m.best.depth, game.pieces);
+            assert!(game.pieces > game.from);
+        }
         assert!(
             gate.why
-                .contains("the wide games at widths 25 / 25 from 150"),
+                .contains("the wide games at widths 25 from 150 / 25 from 170"),
             "{}",
             gate.why
         );

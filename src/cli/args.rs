@@ -412,10 +412,10 @@ pub struct TrainArgs {
     /// the master width is then its next master beam [default: none].
     #[arg(long, value_name = "WIDTHS", value_delimiter = ',')]
     pub gate_wide: Option<Vec<usize>>,
-    /// The gate's wide games also start from the wells after these pieces
-    /// of the gate's game (the 366-line record; comma-separated), with its
-    /// history: games in the steady state beside the one from the empty
-    /// well (needs --gate-wide) [default: none].
+    /// The gate's wide games start from the wells after these pieces of
+    /// the gate's game (the 366-line record; comma-separated), with its
+    /// history, instead of the empty well: games in the steady state, where
+    /// a record run lives (needs --gate-wide) [default: none].
     #[arg(long, value_name = "PIECES", value_delimiter = ',')]
     pub gate_wide_from: Option<Vec<u32>>,
     /// Each generation plays a master beam of its own, also when the

@@ -374,7 +374,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
                 bail!("--gate-wide-from needs --gate-wide (the widths its games are played at)");
             }
             if v.contains(&0) {
-                bail!("--gate-wide-from: every piece must be at least 1 (the empty well's game is always played)");
+                bail!("--gate-wide-from: every piece must be at least 1 (without the option the games start from the empty well)");
             }
             if (1..v.len()).any(|i| v[..i].contains(&v[i])) {
                 bail!("--gate-wide-from: a piece is given twice");

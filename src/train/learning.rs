@@ -43,9 +43,9 @@
 //!   with [`Gate::wide`] (`--gate-wide`) a candidate the positions keep
 //!   also plays games from the empty well at those widths, and must clear
 //!   at least as many lines in all as the champion's ([`WideGames`]);
-//!   with [`Gate::wide_from`] (`--gate-wide-from`) also games from wells
-//!   of the gate's steady-state game, since one game from the empty well
-//!   mostly judges its opening.
+//!   with [`Gate::wide_from`] (`--gate-wide-from`) the games start from
+//!   wells of the gate's steady-state game instead, since one game from
+//!   the empty well mostly judges its opening.
 //! - **the window**: a fit reads the samples and targets of the last
 //!   [`Learning::window`] generations, each generation's surviving targets
 //!   standardised by its own map (mean 0, standard deviation 1), so every
@@ -218,20 +218,23 @@ pub struct Gate {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wide: Vec<usize>,
     /// Pieces of the gate's first game (the 366-line record by default)
-    /// whose wells the wide games also start from, with the game's
-    /// history, at each width of [`Gate::wide`] (`--gate-wide-from`): games
-    /// in the steady state, beside the one from the empty well. Empty (and
-    /// absent from the settings file): only the empty well. See
-    /// [`WideGames`] for why.
+    /// whose wells the wide games start from instead of the empty well,
+    /// with the game's history, at each width of [`Gate::wide`]
+    /// (`--gate-wide-from`): games in the steady state, where a record run
+    /// lives. Empty (and absent from the settings file): the empty well.
+    /// See [`WideGames`] for why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wide_from: Vec<u32>,
 }
 
 impl Gate {
-    /// Where the wide games start: 0 (the empty well), then each piece of
-    /// [`Gate::wide_from`].
-    pub fn wide_starts(&self) -> impl Iterator<Item = u32> + '_ {
-        std::iter::once(0).chain(self.wide_from.iter().copied())
+    /// Where the wide games start: each piece of [`Gate::wide_from`], or 0
+    /// (the empty well) when there are none.
+    pub fn wide_starts(&self) -> Vec<u32> {
+        match self.wide_from.is_empty() {
+            true => vec![0],
+            false => self.wide_from.clone(),
+        }
     }
 
     /// The well of the gate's first game after `at` pieces, with the game
@@ -382,9 +385,13 @@ pub struct GateRecord {
 /// game reaches by piece 200 moves it more than the net does; learn-11's
 /// siblings on one data set scored 132 to 230. From the record's
 /// steady-state wells the two nets were level (838 pieces each over three
-/// starts at width 100,000). So the gate can also start games from wells of
-/// its own steady-state game ([`Gate::wide_from`]), where a record run
-/// lives, with that game's history.
+/// starts at width 100,000). So the gate can start its games from wells of
+/// its own steady-state game instead ([`Gate::wide_from`]), where a record
+/// run lives, with that game's history. The opening is then judged by the
+/// positions' openings at the gate's width alone; a record run can take
+/// its opening from any game (`search --from`), and lives or dies in the
+/// steady state. Summed with them, the game from the empty well (a spread
+/// of about 100 lines between siblings) would outweigh the rest.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WideGames {
     /// The candidate's games: for each width of [`Gate::wide`], from each
@@ -904,8 +911,9 @@ impl Generations<'_> {
     }
 
     /// Before generation `g` plays its master beam at `width` in `dir`:
-    /// when the champion already played the gate's game at that width, a
-    /// copy of it (the same net, width and search: the same game).
+    /// when the champion already played the gate's game from the empty
+    /// well at that width, a copy of it (the same net, width and search:
+    /// the same game).
     pub(super) fn take_over_wide_game(
         &self,
         g: u32,
@@ -913,7 +921,7 @@ impl Generations<'_> {
         dir: &Path,
     ) -> Result<(), TrainError> {
         match self.learning() {
-            Some(l) if l.gate.wide.contains(&width) => {
+            Some(l) if l.gate.wide.contains(&width) && l.gate.wide_from.is_empty() => {
                 let champion = self.champion_before(g)?;
                 copy_unless_run(&self.wide_dir(champion, width, 0), dir)
             }
