@@ -1030,6 +1030,33 @@ fn a_fork_redoes_one_generation_from_the_step_it_names() {
         &gate,
         "cannot change learning.gate.width",
     );
+    // The wide games may change at generation 0 (no verdict is copied),
+    // and nowhere later.
+    let mut wide = config.clone();
+    wide.learning.as_mut().unwrap().gate.wide = vec![25];
+    wide.learning.as_mut().unwrap().gate.wide_from = vec![150];
+    refused(
+        "x",
+        1,
+        train::Redo::Fit,
+        &wide,
+        "cannot change learning.gate.wide",
+    );
+    let forked = train::fork(
+        &source,
+        &root.path().join("wide0"),
+        0,
+        train::Redo::Fit,
+        &wide,
+    )
+    .unwrap();
+    assert_eq!(
+        forked.changed,
+        [
+            "learning.gate.wide none → [25]",
+            "learning.gate.wide_from none → [150]"
+        ]
+    );
     let mut hidden = config.clone();
     hidden.hidden += 1;
     refused("x", 1, train::Redo::Fit, &hidden, "cannot change hidden");
@@ -1048,7 +1075,7 @@ fn a_fork_redoes_one_generation_from_the_step_it_names() {
         .collect();
     let mut left = left;
     left.sort();
-    assert_eq!(left, ["ahead", "lived", "other", "same", "source"]);
+    assert_eq!(left, ["ahead", "lived", "other", "same", "source", "wide0"]);
 }
 
 /// A fork of `source` at generation 1 that keeps its targets under

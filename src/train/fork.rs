@@ -23,7 +23,9 @@
 //! records beside the differences); of generation `at`, the files of the
 //! steps before [`Redo`]. The gate's settings and the hidden units cannot
 //! change: the copied generations' verdicts were made with that gate, and
-//! their nets have that size. The copy is made under a temporary name and
+//! their nets have that size. At generation 0 the gate's wide games
+//! (`--gate-wide`, `--gate-wide-from`) may: no verdict is copied, and the
+//! start net's figures on the positions (`gate-start.json`) still hold. The copy is made under a temporary name and
 //! renamed into place, so a killed fork leaves no folder behind (only the
 //! temporary, which the next fork of that name clears), and files are
 //! copied, never linked: a resumed master beam may rewrite a log tail in
@@ -153,10 +155,14 @@ pub fn fork(
         ));
     }
     let differences = setting_differences(&stored, config);
-    if let Some(d) = differences
-        .iter()
-        .find(|d| d.key == "hidden" || d.key.starts_with("learning.gate") || d.key == "learning")
-    {
+    // The wide games may change at generation 0: no judged generation is
+    // copied, and the start net's figures on the positions still hold.
+    let wide_games = |key: &str| at == 0 && key.starts_with("learning.gate.wide");
+    if let Some(d) = differences.iter().find(|d| {
+        d.key == "hidden"
+            || (d.key.starts_with("learning.gate") && !wide_games(&d.key))
+            || d.key == "learning"
+    }) {
         return Err(refuse(
             &config_path(source),
             format!(
