@@ -209,9 +209,10 @@ pub struct Gate {
     /// then played 2.3 ± 2.0 pieces a start worse on the record's suite.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub margin: f64,
-    /// Widths of the gate's games from the empty well (`--gate-wide`): a
-    /// candidate the positions keep also plays one game at each width, as a
-    /// master beam does, and stays the champion only if it clears at least
+    /// Widths of the gate's wide games (`--gate-wide`; from the empty well,
+    /// or from each of [`Gate::wide_from`]): a candidate the positions keep
+    /// also plays one game at each width from each start, as a master beam
+    /// does, and stays the champion only if it clears at least
     /// as many lines in all as the champion's games at the same widths.
     /// Empty (and absent from the settings file): no such games, as in the
     /// folders made before it. See [`WideGames`] for why.
@@ -357,15 +358,15 @@ pub struct GateRecord {
     pub why: String,
     /// Wall seconds of the gate.
     pub seconds: f64,
-    /// The games from the empty well ([`Gate::wide`]), when the positions
+    /// The wide games ([`Gate::wide`]), when the positions
     /// kept the candidate (a candidate they reject plays none: its verdict
     /// cannot change).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wide: Option<WideGames>,
 }
 
-/// The gate's games from the empty well, one per width of [`Gate::wide`],
-/// the candidate's and the champion's.
+/// The gate's wide games, one per width of [`Gate::wide`] and start of
+/// [`Gate::wide_starts`], the candidate's and the champion's.
 ///
 /// # Why
 /// The positions are played at width 300. learn-10's generation 8 won

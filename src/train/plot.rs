@@ -3,8 +3,9 @@
 //! axis), the master beam's score by generation, and with the learning
 //! loop the gate: each candidate's pieces per gate position (filled when
 //! it was kept) and the champion's after each gate, and beside the master
-//! beams' scores each candidate's mean lines in the gate's games from the
-//! empty well (`--gate-wide`).
+//! beams' scores each candidate's mean lines in the gate's wide games
+//! (`--gate-wide`: from the empty well, or from `--gate-wide-from`'s wells,
+//! the whole games' lines).
 //!
 //! Drawn with `plotters` into an SVG string from the files in the folder
 //! alone, so it can be redrawn at any time and matches what is on disk.
@@ -183,7 +184,7 @@ fn draw_into<DB: DrawingBackend>(
         .enumerate()
         .filter_map(|(g, d)| d.score.map(|s| (g as f64, f64::from(s))))
         .collect();
-    // The gate's games from the empty well: each candidate's mean lines.
+    // The gate's wide games: each candidate's mean lines.
     let wide: Vec<(f64, f64, bool)> = drawn
         .iter()
         .enumerate()
