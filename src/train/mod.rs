@@ -291,11 +291,12 @@ pub struct GateFigures {
 }
 
 impl GateFigures {
-    /// The gate's games in words ("from the empty well 132 lines against
-    /// 168"), when it played them.
+    /// The gate's wide games in words ("wide games 132 lines against
+    /// 168"), when it played them (from the empty well, or from the
+    /// steady-state wells of `--gate-wide-from`: the whole games' lines).
     pub fn wide_text(&self) -> Option<String> {
         self.wide_lines
-            .map(|(ours, theirs)| format!("from the empty well {ours} lines against {theirs}"))
+            .map(|(ours, theirs)| format!("wide games {ours} lines against {theirs}"))
     }
 }
 
