@@ -72,6 +72,10 @@
 //!   instead of the 10-piece one loses the survivors' values (40-piece
 //!   targets: −15.8 pieces a gate position, `data/train/README.md`), so
 //!   the later death is added to the 10-piece value, not put in its place.
+//!   Measured on learn-12's data (`data/train/life-12`, horizon 20: 17.6 %
+//!   of the beams die between pieces 11 and 20): on the record's suite at
+//!   width 300, weight 1 is level with the same fit without it (−0.0 ± 1.9
+//!   pieces a start), 0.3 −1.1 ± 2.0, 3 −4.8 ± 1.9; hence off by default.
 //!
 //! Every step is one [`super::folder::step`], seeded, and collected in
 //! order, so a killed trainer goes on to the same files.
@@ -392,7 +396,11 @@ pub struct GateRecord {
 /// positions' openings at the gate's width alone; a record run can take
 /// its opening from any game (`search --from`), and lives or dies in the
 /// steady state. Summed with them, the game from the empty well (a spread
-/// of about 100 lines between siblings) would outweigh the rest.
+/// of about 100 lines between siblings) would outweigh the rest. learn-13
+/// (`data/train/learn-13`): learn-12's candidate, +5.6 pieces a gate
+/// position, lost from the 366 record's wells at pieces 300 / 500 / 700 at
+/// width 100,000, 257 / 319 / 350 lines against `wide.nnue`'s 298 / 320 /
+/// 364.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WideGames {
     /// The candidate's games: for each width of [`Gate::wide`], from each
