@@ -25,11 +25,13 @@
 //! change: the copied generations' verdicts were made with that gate, and
 //! their nets have that size. At generation 0 the gate's wide games
 //! (`--gate-wide`, `--gate-wide-from`) may: no verdict is copied, and the
-//! start net's figures on the positions (`gate-start.json`) still hold. The copy is made under a temporary name and
-//! renamed into place, so a killed fork leaves no folder behind (only the
-//! temporary, which the next fork of that name clears), and files are
-//! copied, never linked: a resumed master beam may rewrite a log tail in
-//! place, which must not reach the source. No crate copies a tree skipping
+//! start net's figures on the positions (`gate-start.json`) still hold.
+//! Nor can a fork that keeps generation `at`'s targets change a setting
+//! that made them ([`TARGET_SETTINGS`]). The copy is made under a
+//! temporary name and renamed into place, so a killed fork leaves no
+//! folder behind (only the temporary, which the next fork of that name
+//! clears), and files are copied, never linked: a resumed master beam may
+//! rewrite a log tail in place, which must not reach the source. No crate copies a tree skipping
 //! temporaries and syncing each file, so [`copy_tree`] does.
 
 use std::fs;
