@@ -364,7 +364,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
             if v.contains(&0) {
                 bail!("--gate-wide: every width must be at least 1");
             }
-            if (1..v.len()).any(|i| v[..i].contains(&v[i])) {
+            if repeats(v) {
                 bail!("--gate-wide: a width is given twice");
             }
             l.gate.wide = v.clone();
@@ -376,7 +376,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
             if v.contains(&0) {
                 bail!("--gate-wide-from: every piece must be at least 1 (without the option the games start from the empty well)");
             }
-            if (1..v.len()).any(|i| v[..i].contains(&v[i])) {
+            if repeats(v) {
                 bail!("--gate-wide-from: a piece is given twice");
             }
             for &at in v {
@@ -511,4 +511,9 @@ pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether a list given on the command line holds some value twice.
+fn repeats<T: PartialEq>(v: &[T]) -> bool {
+    (1..v.len()).any(|i| v[..i].contains(&v[i]))
 }

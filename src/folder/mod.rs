@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 pub use digest::{fnv1a, FNV_OFFSET, FNV_PRIME};
 pub use kind::{holds, refuse_other, Holds};
 pub use lock::{holder, lock_path, remove_temporaries, FolderLock};
-pub use settings::{canonical, differences, Difference};
+pub use settings::{canonical, differences, is_default, Difference};
 
 /// An I/O error with the file or folder it happened on.
 // The cause is in the message and not a `source`, so that a report of the

@@ -11,6 +11,13 @@
 use serde::Serialize;
 use serde_json::Value;
 
+/// Whether a setting holds its type's default (0, `false`): the
+/// `skip_serializing_if` of a setting added later, so that a file written
+/// without it, or with it off, reads and writes the same as before it.
+pub fn is_default<T: Default + PartialEq>(x: &T) -> bool {
+    *x == T::default()
+}
+
 /// One setting that differs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Difference {

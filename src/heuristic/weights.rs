@@ -64,33 +64,29 @@ pub struct Weights {
     /// (rows from the top, like `surface_height`). 0 by default, as every
     /// reach term: a zero weight is left out of the run's identity, so a
     /// run without the reach terms keeps the identity it had before them.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub s_surface_height: f64,
     /// Cost per [open cell no S can reach](super::terms::s_unreachable_open_cells).
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub s_unreachable_open_cells: f64,
     /// Cost per row of [left column height](super::terms::left_column_height).
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub left_column_height: f64,
     /// Cost per row of [right column height](super::terms::right_column_height).
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub right_column_height: f64,
     /// Cost per row of the [deepest row without a
     /// clear](super::terms::deepest_without_clear) (rows from the top).
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub deepest_without_clear: f64,
     /// Cost per row of the [deepest row after a
     /// clear](super::terms::deepest_after_clear) (rows from the top).
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub deepest_after_clear: f64,
     /// Where the hole terms are counted; `None`: the region measured best
     /// for the evaluator (see [`HoleRegion`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hole_region: Option<HoleRegion>,
-}
-
-fn is_zero(w: &f64) -> bool {
-    *w == 0.0
 }
 
 /// The names of every weight, in file order, as `tune --terms` and
@@ -143,17 +139,17 @@ struct WeightsFile {
     surface_height: f64,
     score: f64,
     erasability: ErasabilityFile,
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     s_surface_height: f64,
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     s_unreachable_open_cells: f64,
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     left_column_height: f64,
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     right_column_height: f64,
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     deepest_without_clear: f64,
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     deepest_after_clear: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     hole_region: Option<HoleRegion>,

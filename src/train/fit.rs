@@ -82,14 +82,14 @@ pub struct FitConfig {
     /// ([`crate::nnue::Net::gradient_ranked`]); 0 (and absent from the
     /// settings file): the squared error alone. The validation loss stays
     /// the squared error.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub rank_weight: f32,
     /// Early stopping measures the held-out samples by the loss the steps
     /// descend (the squared error plus the ranking term,
     /// [`crate::nnue::Net::loss_ranked`]) instead of the squared error
     /// alone. Off (and absent from the settings file): the folders made
     /// before it fit as they did.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub rank_validation: bool,
     /// Fits made from the same start on the same split, each shuffling its
     /// batches its own way, whose weights are averaged into the net (a
@@ -111,7 +111,7 @@ pub struct FitConfig {
     /// top differs from one at the floor), at about twice the search's time
     /// per child. Off (and absent from the settings file): the layout of
     /// the start net, as in the folders made before it.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub positional: bool,
 }
 
@@ -129,14 +129,6 @@ fn one_f32() -> f32 {
 
 fn is_one_f32(x: &f32) -> bool {
     *x == 1.0
-}
-
-fn is_zero(x: &f32) -> bool {
-    *x == 0.0
-}
-
-fn is_false(x: &bool) -> bool {
-    !*x
 }
 
 impl Default for FitConfig {

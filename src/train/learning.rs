@@ -124,14 +124,14 @@ pub struct Learning {
     /// kept in `died.bin`); 0 (and absent from the settings file): it
     /// stops at its last piece, as in the folders made before it. A
     /// setting of the targets step (`--life-pieces`).
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub life_pieces: u32,
     /// The life term's weight, in standard deviations of the survivors'
     /// targets: the fit lowers the target of a training beam that died
     /// after its last piece by this much if it died at once, falling
     /// linearly to nothing at [`Learning::life_pieces`] ([`life_penalty`];
     /// `--life-weight`, a setting of the fit).
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub life_weight: f64,
     /// The gate.
     pub gate: Gate,
@@ -211,7 +211,7 @@ pub struct Gate {
     /// the settings file): more pieces in all is enough, as in the folders
     /// made before it; learn-9's generation 6 was kept on +1.1 ± 1.7 and
     /// then played 2.3 ± 2.0 pieces a start worse on the record's suite.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub margin: f64,
     /// Widths of the gate's wide games (`--gate-wide`; from the empty well,
     /// or from each of [`Gate::wide_from`]): a candidate the positions keep
@@ -253,14 +253,6 @@ impl Gate {
             .map(|(start, _)| start)
             .map_err(|e| format!("{}: {e}", game.name))
     }
-}
-
-fn is_zero(x: &f64) -> bool {
-    *x == 0.0
-}
-
-fn is_zero_u32(x: &u32) -> bool {
-    *x == 0
 }
 
 /// One of the gate's opening games, embedded.
@@ -421,7 +413,7 @@ pub struct WideGame {
     pub pieces: u32,
     /// The piece of the gate's game it started after (0, and absent from
     /// the file: the empty well).
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub from: u32,
 }
 
