@@ -899,6 +899,66 @@ fn the_gates_wide_games_can_start_in_the_steady_state() {
     assert!(!plain.contains("wide_from"));
 }
 
+/// Every file of a run folder, by name (the lock left out).
+fn run_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name() != "lock")
+        .map(|e| {
+            (
+                e.file_name().into_string().unwrap(),
+                fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// A fork keeps the start net's wide games (the champion's until a net is
+/// kept) when it keeps the settings they are played under: its gate reads
+/// the source's games, copied byte for byte, and comes to the source's
+/// verdict; a fork with another lookahead copies none.
+#[test]
+fn a_fork_keeps_the_start_nets_wide_games() {
+    let mut config = tiny_learning();
+    config.master_width = 25;
+    let learning = config.learning.as_mut().unwrap();
+    learning.gate.wide = vec![25];
+    learning.gate.wide_from = vec![150];
+    learning.gate.width = 12;
+    learning.gate.cap = 40;
+    let root = tempfile::tempdir().unwrap();
+    // The start net: a first net that learned the heuristic.
+    let first = root.path().join("first");
+    train::train(&first, Some(&config), None, 1, 2, &Silent).unwrap();
+    let start = Net::load(&train::generation_dir(&first, 0).join("net.f32")).unwrap();
+    let source = root.path().join("source");
+    train::train(&source, Some(&config), Some(&start), 1, 2, &Silent).unwrap();
+    let game = "start-wide-25-from-150";
+    let before = train::gates(&source).unwrap();
+    assert!(before[0].wide.is_some(), "{}", before[0].why);
+    let played = run_files(&source.join(game));
+
+    let same = root.path().join("same");
+    train::fork(&source, &same, 0, train::Redo::Fit, &config).unwrap();
+    assert!(run_files(&same.join(game)) == played);
+    train::train(&same, None, None, 1, 2, &Silent).unwrap();
+    let after = train::gates(&same).unwrap();
+    assert_eq!(
+        (&after[0].wide, after[0].kept),
+        (&before[0].wide, before[0].kept)
+    );
+    assert!(run_files(&same.join(game)) == played);
+
+    let mut other = config.clone();
+    other.quiescent = 2;
+    let looks_less = root.path().join("other");
+    train::fork(&source, &looks_less, 0, train::Redo::Fit, &other).unwrap();
+    assert!(!looks_less.join(game).exists());
+}
+
 /// A fork redoes one generation from the step it names: under the same
 /// settings it makes the source's files again; with other training-beam
 /// settings it keeps the samples and makes other targets; and it refuses

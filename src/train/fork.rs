@@ -27,7 +27,12 @@
 //! (`--gate-wide`, `--gate-wide-from`) may: no verdict is copied, and the
 //! start net's figures on the positions (`gate-start.json`) still hold.
 //! Nor can a fork that keeps generation `at`'s targets change a setting
-//! that made them ([`TARGET_SETTINGS`]). The copy is made under a
+//! that made them ([`TARGET_SETTINGS`]). The start net's wide games that
+//! the fork's gate plays (`start-wide-…`, finished or not) are copied too
+//! when the fork keeps the settings they are played under
+//! ([`GAME_SETTINGS`]): the same net, width, start and search make the same
+//! game, and one width-100,000 game from the steady state costs 5-20
+//! minutes on 2 cores (learn-13's three: 32 minutes). The copy is made under a
 //! temporary name and renamed into place, so a killed fork leaves no
 //! folder behind (only the temporary, which the next fork of that name
 //! clears), and files are copied, never linked: a resumed master beam may
@@ -43,6 +48,7 @@ use super::folder::{config_path, generation_dir, read_config, write_json, FROM_F
 use super::{Config, TrainError};
 use crate::folder::atomic::{is_temporary, sync_folder};
 use crate::folder::{differences as setting_differences, io};
+use crate::run;
 
 /// The first step of generation `at` that a fork does again (with every
 /// later one).
@@ -92,6 +98,11 @@ const TARGET_SETTINGS: &[&str] = &[
     "lost_value",
     "learning.life_pieces",
 ];
+
+/// The settings a wide game of the gate is played under besides its net,
+/// width and start (which its folder's name and the start net fix): a fork
+/// that keeps them keeps the start net's games.
+const GAME_SETTINGS: &[&str] = &["quiescent", "master_depth"];
 
 /// `fork.json`: where a forked folder came from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -221,6 +232,18 @@ pub fn fork(
     }
     for g in 0..at {
         copy_tree(&generation_dir(source, g), &generation_dir(&temporary, g))?;
+    }
+    if !differences
+        .iter()
+        .any(|d| GAME_SETTINGS.contains(&d.key.as_str()))
+    {
+        let gate = config.learning.as_ref().map(|l| &l.gate);
+        for name in gate.map(|g| g.start_net_games()).unwrap_or_default() {
+            let from = source.join(&name);
+            if run::manifest_path(&from).exists() {
+                copy_tree(&from, &temporary.join(&name))?;
+            }
+        }
     }
     if !kept.is_empty() {
         let to = generation_dir(&temporary, at);

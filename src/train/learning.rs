@@ -242,6 +242,17 @@ impl Gate {
         }
     }
 
+    /// The run folders of the start net's wide games under this gate, at
+    /// the training folder's root (`start-wide-WIDTH…`): the champion's
+    /// games until a generation's net is kept.
+    pub fn start_net_games(&self) -> Vec<String> {
+        self.wide
+            .iter()
+            .flat_map(|&w| self.wide_starts().into_iter().map(move |at| (w, at)))
+            .map(|(w, at)| start_net_game(w, at))
+            .collect()
+    }
+
     /// The well of the gate's first game after `at` pieces, with the game
     /// before it: where a wide game from `at` starts.
     pub fn wide_start(&self, at: u32) -> Result<Start, String> {
@@ -434,6 +445,12 @@ impl WideGame {
             at => format!("{} from {at}", self.width),
         }
     }
+}
+
+/// The run folder of the start net's wide game at `width` from piece
+/// `from`, at the training folder's root.
+fn start_net_game(width: usize, from: u32) -> String {
+    format!("start-{}", WideGame::folder(width, from))
 }
 
 impl WideGames {
@@ -838,10 +855,9 @@ impl Generations<'_> {
     /// gate's game (0: the empty well) of the net generation `who` made
     /// (`None`: the start net).
     fn wide_dir(&self, who: Option<u32>, width: usize, from: u32) -> PathBuf {
-        let name = WideGame::folder(width, from);
         match who {
-            Some(h) => generation_dir(self.dir, h).join(name),
-            None => self.dir.join(format!("start-{name}")),
+            Some(h) => generation_dir(self.dir, h).join(WideGame::folder(width, from)),
+            None => self.dir.join(start_net_game(width, from)),
         }
     }
 
