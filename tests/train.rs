@@ -852,13 +852,7 @@ fn the_gates_wide_games_judge_candidates_and_become_master_beams() {
 /// settings file names the starts only when there are some.
 #[test]
 fn the_gates_wide_games_can_start_in_the_steady_state() {
-    let mut config = tiny_learning();
-    config.master_width = 25;
-    let learning = config.learning.as_mut().unwrap();
-    learning.gate.wide = vec![25];
-    learning.gate.wide_from = vec![150, 170];
-    learning.gate.width = 12;
-    learning.gate.cap = 40;
+    let config = steady_state_gate(vec![150, 170]);
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     train::train(d, Some(&config), None, 3, 2, &Silent).unwrap();
@@ -916,19 +910,26 @@ fn run_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     files
 }
 
+/// The tiny learning loop with the gate's wide games at width 25 from the
+/// gate's game at the pieces `from`.
+fn steady_state_gate(from: Vec<u32>) -> Config {
+    let mut config = tiny_learning();
+    config.master_width = 25;
+    let learning = config.learning.as_mut().unwrap();
+    learning.gate.wide = vec![25];
+    learning.gate.wide_from = from;
+    learning.gate.width = 12;
+    learning.gate.cap = 40;
+    config
+}
+
 /// A fork keeps the start net's wide games (the champion's until a net is
 /// kept) when it keeps the settings they are played under: its gate reads
 /// the source's games, copied byte for byte, and comes to the source's
 /// verdict; a fork with another lookahead copies none.
 #[test]
 fn a_fork_keeps_the_start_nets_wide_games() {
-    let mut config = tiny_learning();
-    config.master_width = 25;
-    let learning = config.learning.as_mut().unwrap();
-    learning.gate.wide = vec![25];
-    learning.gate.wide_from = vec![150];
-    learning.gate.width = 12;
-    learning.gate.cap = 40;
+    let config = steady_state_gate(vec![150]);
     let root = tempfile::tempdir().unwrap();
     // The start net: a first net that learned the heuristic.
     let first = root.path().join("first");

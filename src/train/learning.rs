@@ -76,6 +76,10 @@
 //!   of the beams die between pieces 11 and 20): on the record's suite at
 //!   width 300, weight 1 is level with the same fit without it (−0.0 ± 1.9
 //!   pieces a start), 0.3 −1.1 ± 2.0, 3 −4.8 ± 1.9; hence off by default.
+//!   At width 100,000 from the 366 record's well at piece 300 (`sh
+//!   data/train/steady-300/run.sh NAME NET`), though, weight 1's candidate
+//!   lived 420 pieces against 376 without it (one game each; `wide.nnue`
+//!   479): the suite at width 300 does not rank nets for wide beams.
 //!
 //! Every step is one [`super::folder::step`], seeded, and collected in
 //! order, so a killed trainer goes on to the same files.
