@@ -32,12 +32,13 @@
 //! when the fork keeps the settings they are played under
 //! ([`GAME_SETTINGS`]): the same net, width, start and search make the same
 //! game, and one width-100,000 game from the steady state costs 5-20
-//! minutes on 2 cores (learn-13's three: 32 minutes). The copy is made under a
-//! temporary name and renamed into place, so a killed fork leaves no
-//! folder behind (only the temporary, which the next fork of that name
+//! minutes on 2 cores (learn-13's three: 32 minutes). The copy is made
+//! under a temporary name and renamed into place, so a killed fork leaves
+//! no folder behind (only the temporary, which the next fork of that name
 //! clears), and files are copied, never linked: a resumed master beam may
-//! rewrite a log tail in place, which must not reach the source. No crate copies a tree skipping
-//! temporaries and syncing each file, so [`copy_tree`] does.
+//! rewrite a log tail in place, which must not reach the source. No crate
+//! copies a tree skipping temporaries and syncing each file, so
+//! [`copy_tree`] does.
 
 use std::fs;
 use std::path::{Path, PathBuf};

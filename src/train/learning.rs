@@ -246,13 +246,22 @@ impl Gate {
         }
     }
 
+    /// Every wide game a net plays at this gate, as (width, start piece):
+    /// each width of [`Gate::wide`] from each of [`Gate::wide_starts`].
+    fn wide_pairs(&self) -> Vec<(usize, u32)> {
+        let starts = self.wide_starts();
+        self.wide
+            .iter()
+            .flat_map(|&w| starts.iter().map(move |&at| (w, at)))
+            .collect()
+    }
+
     /// The run folders of the start net's wide games under this gate, at
     /// the training folder's root (`start-wide-WIDTH…`): the champion's
     /// games until a generation's net is kept.
     pub fn start_net_games(&self) -> Vec<String> {
-        self.wide
-            .iter()
-            .flat_map(|&w| self.wide_starts().into_iter().map(move |at| (w, at)))
+        self.wide_pairs()
+            .into_iter()
             .map(|(w, at)| start_net_game(w, at))
             .collect()
     }
@@ -879,34 +888,32 @@ impl Generations<'_> {
     ) -> Result<Vec<WideGame>, TrainError> {
         let eval = self.lookahead(net)?;
         let mut games = Vec::new();
-        for &width in &gate.wide {
-            for from in gate.wide_starts() {
-                let dir = self.wide_dir(who, width, from);
-                let start = match from {
-                    0 => {
-                        if let Some(master) = self.master_played(g, who, width)? {
-                            copy_unless_run(&master, &dir)?;
-                        }
-                        None
+        for (width, from) in gate.wide_pairs() {
+            let dir = self.wide_dir(who, width, from);
+            let start = match from {
+                0 => {
+                    if let Some(master) = self.master_played(g, who, width)? {
+                        copy_unless_run(&master, &dir)?;
                     }
-                    at => Some(gate.wide_start(at).map_err(|why| TrainError::Config {
-                        path: super::folder::config_path(self.dir),
-                        why,
-                    })?),
-                };
-                let search = Search {
-                    width,
-                    evaluator: &eval,
-                    adversary: Adversary::new(EnemyKind::Hatetris),
-                };
-                let result = self.resume_or_start(&dir, &search, start.as_ref())?;
-                games.push(WideGame {
-                    width,
-                    lines: u32::from(result.best.score),
-                    pieces: result.best.depth,
-                    from,
-                });
-            }
+                    None
+                }
+                at => Some(gate.wide_start(at).map_err(|why| TrainError::Config {
+                    path: super::folder::config_path(self.dir),
+                    why,
+                })?),
+            };
+            let search = Search {
+                width,
+                evaluator: &eval,
+                adversary: Adversary::new(EnemyKind::Hatetris),
+            };
+            let result = self.resume_or_start(&dir, &search, start.as_ref())?;
+            games.push(WideGame {
+                width,
+                lines: u32::from(result.best.score),
+                pieces: result.best.depth,
+                from,
+            });
         }
         Ok(games)
     }
