@@ -710,6 +710,10 @@ fn every_flag(t: &Path) -> Vec<Case> {
         case!["train", n, "--life-pieces", "x"].usage(),
         case!["train", n, "--life-weight", "-0.5"].fails("--life-weight must be 0 or more"),
         case!["train", n, "--life-weight", "inf"].fails("--life-weight must be 0 or more"),
+        case!["train", n, "--far-share", "1.5"].fails("--far-share must be from 0 to 1"),
+        case!["train", n, "--far-share", "NaN"].fails("--far-share must be from 0 to 1"),
+        case!["train", n, "--far-share", "0.5"]
+            .fails("--far-share needs the life term's horizon (--life-pieces)"),
         case!["train", n, "--gate-every", "x"].usage(),
         case!["train", n, "--width", "1000000000000", "--threads", "1"]
             .fails("needs about 96 TB of memory"),

@@ -97,7 +97,8 @@ fn a_width_one_small_search_plays_the_game_the_real_enemy_plays_for_every_enemy(
 }
 
 /// [`small::survive_past`] is [`small::survive`] over the beam's own
-/// pieces, and then the death of the same beam played to the horizon.
+/// pieces, and then the same beam played to the horizon: its later death,
+/// or its best value there (the far targets').
 #[test]
 fn a_training_beam_played_past_its_pieces_is_the_same_beam_longer() {
     let eval = Knewjade::default();
@@ -106,9 +107,10 @@ fn a_training_beam_played_past_its_pieces_is_the_same_beam_longer() {
         width: 3,
         pieces: 4,
     };
-    let (mut early, mut later) = (0, 0);
+    let (mut early, mut later, mut far) = (0, 0, 0);
     for well in random_wells(80, 23, 40) {
-        let (got, died) = small::survive_past(&well, shape, 12, EnemyKind::Hatetris, &eval, value);
+        let past = small::survive_past(&well, shape, 12, EnemyKind::Hatetris, &eval, value);
+        let got = past.survival;
         assert_eq!(
             got,
             small::survive(&well, shape, EnemyKind::Hatetris, &eval, value)
@@ -117,15 +119,28 @@ fn a_training_beam_played_past_its_pieces_is_the_same_beam_longer() {
             pieces: 12,
             ..shape
         };
-        let want = match small::survive(&well, longer, EnemyKind::Hatetris, &eval, value) {
-            Survival::Died { at } if at > shape.pieces => Some(at),
-            _ => None,
+        let want = match got {
+            Survival::Died { .. } => None,
+            Survival::Survived { .. } => Some(small::survive(
+                &well,
+                longer,
+                EnemyKind::Hatetris,
+                &eval,
+                value,
+            )),
         };
-        assert_eq!(died, want, "from\n{well}");
+        assert_eq!(past.later, want, "from\n{well}");
         early += usize::from(matches!(got, Survival::Died { .. }));
-        later += usize::from(died.is_some());
+        later += usize::from(past.later_death().is_some());
+        far += usize::from(past.far_best().is_some());
+        // Without a horizon past its pieces, there is nothing later.
+        let none = small::survive_past(&well, shape, 4, EnemyKind::Hatetris, &eval, value);
+        assert_eq!((none.survival, none.later), (got, None));
     }
-    assert!(early > 0 && later > 0, "{early} died early, {later} later");
+    assert!(
+        early > 0 && later > 0 && far > 0,
+        "{early} died early, {later} later, {far} lived on"
+    );
 }
 
 #[test]
@@ -1051,6 +1066,56 @@ fn a_fork_redoes_one_generation_from_the_step_it_names() {
     }
     assert!(later > 0, "no training beam died between pieces 13 and 20");
     assert!(file(&source, 1, "fit.json") != file(&lived, 1, "fit.json"));
+    // With the life term the targets step also keeps each beam's best value
+    // at the horizon, or its own target where the beam did not get there.
+    let values = |dir: &Path, name: &str| {
+        data::load_targets(&train::generation_dir(dir, 1).join(name)).unwrap()
+    };
+    let (targets, far) = (values(&lived, "targets.bin"), values(&lived, "far.bin"));
+    assert_eq!(far.len(), targets.len());
+    let mut seen_further = 0;
+    for ((&t, &f), &d) in targets.iter().zip(&far).zip(&after) {
+        if d > 0.0 {
+            assert_eq!(f, t, "a beam that died keeps its own target");
+        } else if f != t {
+            seen_further += 1;
+        }
+    }
+    assert!(seen_further > 0, "no beam's value at the horizon differs");
+    assert!(!train::generation_dir(&source, 1).join("far.bin").exists());
+    // Killed part way (the far values written first, then the deaths, then
+    // the targets), the same fork goes on to the same files.
+    let again = root.path().join("again");
+    train::fork(&source, &again, 1, train::Redo::Targets, &life).unwrap();
+    let gen1 = train::generation_dir(&again, 1);
+    data::save_targets(&gen1.join("far-partial.bin"), &far[..100]).unwrap();
+    data::save_targets(&gen1.join("died-partial.bin"), &after[..90]).unwrap();
+    data::save_targets(&gen1.join("targets-partial.bin"), &targets[..80]).unwrap();
+    train::train(&again, None, None, 2, 2, &Silent).unwrap();
+    for name in ["targets.bin", "died.bin", "far.bin", "net.f32"] {
+        assert!(file(&lived, 1, name) == file(&again, 1, name), "{name}");
+    }
+    assert!(!gen1.join("far-partial.bin").exists());
+    // The far share is a setting of the fit: a fork keeps the targets and
+    // the far values, and fits to the blend.
+    let mut further = life.clone();
+    further.learning.as_mut().unwrap().far_share = 0.5;
+    let blended = root.path().join("blended");
+    let forked = train::fork(&lived, &blended, 1, train::Redo::Fit, &further).unwrap();
+    assert_eq!(forked.changed, ["learning.far_share none → 0.5"]);
+    train::train(&blended, None, None, 2, 2, &Silent).unwrap();
+    assert!(file(&lived, 1, "far.bin") == file(&blended, 1, "far.bin"));
+    assert!(file(&lived, 1, "fit.json") != file(&blended, 1, "fit.json"));
+    // Without far values (targets made without the life term), the fit
+    // says so rather than fitting to something else.
+    let mut without = config.clone();
+    without.learning.as_mut().unwrap().far_share = 0.5;
+    let missing = root.path().join("missing");
+    train::fork(&source, &missing, 1, train::Redo::Fit, &without).unwrap();
+    let e = train::train(&missing, None, None, 2, 2, &Silent)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("far.bin") && e.contains("--far-share"), "{e}");
     // A fork that keeps the targets cannot change what makes them.
     refused_early(
         &root,
@@ -1136,7 +1201,10 @@ fn a_fork_redoes_one_generation_from_the_step_it_names() {
         .collect();
     let mut left = left;
     left.sort();
-    assert_eq!(left, ["ahead", "lived", "other", "same", "source", "wide0"]);
+    assert_eq!(
+        left,
+        ["again", "ahead", "blended", "lived", "missing", "other", "same", "source", "wide0"]
+    );
 }
 
 /// A fork of `source` at generation 1 that keeps its targets under

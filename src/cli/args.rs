@@ -383,6 +383,12 @@ pub struct TrainArgs {
     /// at --life-pieces) [default: 1 with --life-pieces].
     #[arg(long, value_name = "SDS", allow_negative_numbers = true)]
     pub life_weight: Option<f64>,
+    /// The far share: a surviving training beam's target moves this share
+    /// of the way from its value at its last piece to its value at
+    /// --life-pieces, where it lived that long (0 to 1; needs the life
+    /// term) [default: 0].
+    #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
+    pub far_share: Option<f64>,
     /// The gate's search width (a candidate net becomes the champion only
     /// if it survives longer from the gate's positions) [default: 300].
     #[arg(long, value_name = "WIDTH")]

@@ -281,6 +281,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.graded_from.is_some(), "--graded-from"),
         (a.life_pieces.is_some(), "--life-pieces"),
         (a.life_weight.is_some(), "--life-weight"),
+        (a.far_share.is_some(), "--far-share"),
         (a.gate_width.is_some(), "--gate-width"),
         (a.gate_cap.is_some(), "--gate-cap"),
         (a.gate_every.is_some(), "--gate-every"),
@@ -332,6 +333,15 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
                 bail!("--life-weight must be 0 or more (standard deviations)");
             }
             l.life_weight = v;
+        }
+        if let Some(v) = a.far_share {
+            if !(0.0..=1.0).contains(&v) {
+                bail!("--far-share must be from 0 to 1");
+            }
+            if v > 0.0 && l.life_pieces == 0 {
+                bail!("--far-share needs the life term's horizon (--life-pieces)");
+            }
+            l.far_share = v;
         }
         if let Some(v) = a.gate_width {
             if v == 0 {

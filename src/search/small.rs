@@ -210,15 +210,47 @@ pub fn survive(
     eval: &dyn Evaluator,
     value: impl Fn(&Well) -> f64,
 ) -> Survival {
-    survive_past(start, shape, shape.pieces, enemy, eval, value).0
+    survive_past(start, shape, shape.pieces, enemy, eval, value).survival
+}
+
+/// How a training beam played past its own pieces ended
+/// ([`survive_past`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Past {
+    /// The beam over its own pieces: [`survive`]'s result.
+    pub survival: Survival,
+    /// The same beam from there to the horizon, when it survived its own
+    /// pieces and the horizon is past them: died at a later depth, or
+    /// reached the horizon with this best value there.
+    pub later: Option<Survival>,
+}
+
+impl Past {
+    /// The depth the beam died at past its own pieces, if it did.
+    pub fn later_death(&self) -> Option<u32> {
+        match self.later {
+            Some(Survival::Died { at }) => Some(at),
+            _ => None,
+        }
+    }
+
+    /// The best value at the horizon, if the beam reached it past its own
+    /// pieces.
+    pub fn far_best(&self) -> Option<f64> {
+        match self.later {
+            Some(Survival::Survived { best }) => Some(best),
+            _ => None,
+        }
+    }
 }
 
 /// [`survive`], with a beam that survived going on to depth `horizon` (when
-/// it is past `shape.pieces`) to see whether it dies there: the depth with
-/// no live child, if any. The first `shape.pieces` depths are [`survive`]'s
-/// own (a beam's depths never depend on how many follow), so the
-/// [`Survival`] is the same; the trainer's life term reads the later death
-/// (`hatetris train --life-pieces`).
+/// it is past `shape.pieces`): whether it dies there (the depth with no
+/// live child) or, if not, the best value among the horizon's wells. The
+/// first `shape.pieces` depths are [`survive`]'s own (a beam's depths never
+/// depend on how many follow), so [`Past::survival`] is the same; the
+/// trainer's life term reads the later death (`hatetris train
+/// --life-pieces`), its far targets the best value there (`--far-share`).
 pub fn survive_past(
     start: &Well,
     shape: Shape,
@@ -226,21 +258,35 @@ pub fn survive_past(
     enemy: EnemyKind,
     eval: &dyn Evaluator,
     value: impl Fn(&Well) -> f64,
-) -> (Survival, Option<u32>) {
+) -> Past {
     let longer = Shape {
         pieces: horizon.max(shape.pieces),
         ..shape
     };
     let (levels, died) = walk(&Origin::well(*start), longer, enemy, eval, Order::Trainer);
+    let best_at = |depth: u32| {
+        levels[depth as usize]
+            .iter()
+            .map(|e| value(&e.well))
+            .fold(f64::NEG_INFINITY, f64::max)
+    };
     match died {
-        Some(at) if at <= shape.pieces => (Survival::Died { at }, None),
-        later => {
-            let best = levels[shape.pieces as usize]
-                .iter()
-                .map(|e| value(&e.well))
-                .fold(f64::NEG_INFINITY, f64::max);
-            (Survival::Survived { best }, later)
-        }
+        Some(at) if at <= shape.pieces => Past {
+            survival: Survival::Died { at },
+            later: None,
+        },
+        died => Past {
+            survival: Survival::Survived {
+                best: best_at(shape.pieces),
+            },
+            later: match died {
+                Some(at) => Some(Survival::Died { at }),
+                None if longer.pieces > shape.pieces => Some(Survival::Survived {
+                    best: best_at(longer.pieces),
+                }),
+                None => None,
+            },
+        },
     }
 }
 

@@ -43,6 +43,12 @@ pub fn log_path(dir: &Path) -> PathBuf {
 
 pub(super) const FROM_F32: &str = "from.f32";
 
+/// A generation's best values at the life term's horizon, one per sample
+/// (its own target where its training beam did not reach the horizon):
+/// written by the targets step when the life term is on, read by the fit's
+/// far share ([`super::Learning::far_share`]).
+pub(super) const FAR_BIN: &str = "far.bin";
+
 /// The start net's own figures on the gate (the learning loop).
 pub(super) const GATE_START: &str = "gate-start.json";
 

@@ -45,7 +45,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::folder::{config_path, generation_dir, read_config, write_json, FROM_F32, GATE_START};
+use super::folder::{
+    config_path, generation_dir, read_config, write_json, FAR_BIN, FROM_F32, GATE_START,
+};
 use super::{Config, TrainError};
 use crate::folder::atomic::{is_temporary, sync_folder};
 use crate::folder::{differences as setting_differences, io};
@@ -78,6 +80,7 @@ impl Redo {
             "samples.bin",
             "targets.bin",
             "died.bin",
+            FAR_BIN,
             "units.json",
         ];
         match self {

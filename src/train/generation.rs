@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use super::data::{self, Sampled};
 use super::folder::{
     append_log, generation_dir, net_path, plot_path, read_json, read_step_seconds,
-    record_step_seconds, step, Rescale, StepFile, FROM_F32,
+    record_step_seconds, step, Rescale, StepFile, FAR_BIN, FROM_F32,
 };
 use super::{
     fit, plot, Config, GateFigures, Generation, Master, Phase, TrainError, TrainObserver, Trained,
@@ -311,16 +311,18 @@ impl Generations<'_> {
         let path = self.gen_dir(g).join("targets.bin");
         let partial = self.gen_dir(g).join("targets-partial.bin");
         let died_partial = self.gen_dir(g).join("died-partial.bin");
+        let far_partial = self.gen_dir(g).join("far-partial.bin");
         let targets = self.step(g, Phase::Targets, &path, || {
             self.observer.phase(g, Phase::Targets, samples.len() as u64);
             if self.learns_heuristic(g) {
                 self.heuristic_targets(g, samples)
             } else {
-                self.beam_targets(g, samples, &partial, &died_partial)
+                self.beam_targets(g, samples, &partial, &died_partial, &far_partial)
             }
         })?;
-        let _ = fs::remove_file(&partial);
-        let _ = fs::remove_file(&died_partial);
+        for p in [&partial, &died_partial, &far_partial] {
+            let _ = fs::remove_file(p);
+        }
         let lost = self.config.lost_value as f32;
         let died = match self.learns_heuristic(g) {
             true => 0,
@@ -335,13 +337,16 @@ impl Generations<'_> {
     /// died at (0: it survived; with [`super::Learning::life_pieces`], the
     /// piece a surviving beam died at after its last, up to that horizon)
     /// goes to `died.bin` (and `died_partial`) before the targets are
-    /// written.
+    /// written; with the life term, each sample's best value at its horizon
+    /// (or its own target when its beam did not reach it) to `far.bin` (and
+    /// `far_partial`), for the fit's [`super::Learning::far_share`].
     fn beam_targets(
         &self,
         g: u32,
         samples: &[Sampled],
         partial: &Path,
         died_partial: &Path,
+        far_partial: &Path,
     ) -> Result<Vec<f32>, TrainError> {
         let lost = self.config.lost_value as f32;
         let eval = self
@@ -355,13 +360,23 @@ impl Generations<'_> {
                 Vec::new()
             })
         };
+        let horizon = self.config.learning.as_ref().map_or(0, |l| l.life_pieces);
+        let keep_far = keep_died && horizon > self.config.beam.pieces;
         let mut targets = load(partial)?;
         let mut died = load(died_partial)?;
+        let mut far = load(far_partial)?;
+        // The partial files are written far, died, then targets: a kill
+        // between two leaves the later ones shorter, never longer.
+        let mut done = targets.len().min(samples.len());
         if keep_died {
-            targets.truncate(died.len());
+            done = done.min(died.len());
         }
-        targets.truncate(samples.len());
-        died.truncate(targets.len());
+        if keep_far {
+            done = done.min(far.len());
+        }
+        targets.truncate(done);
+        died.truncate(done);
+        far.truncate(done);
         self.observer.advanced(targets.len() as u64);
         let shape = self.config.beam;
         let lookahead = self
@@ -372,14 +387,13 @@ impl Generations<'_> {
             Some(l) => l,
             None => &eval,
         };
-        let horizon = self.config.learning.as_ref().map_or(0, |l| l.life_pieces);
         while targets.len() < samples.len() {
             let chunk = &samples[targets.len()..(targets.len() + CHUNK).min(samples.len())];
-            let values: Vec<(f32, f32)> = chunk
+            let values: Vec<[f32; 3]> = chunk
                 .par_iter()
                 .map(|s| {
                     let value = |w: &crate::well::Well| eval.value(w);
-                    let (survival, later) = small::survive_past(
+                    let past = small::survive_past(
                         &s.well,
                         shape,
                         horizon,
@@ -387,20 +401,30 @@ impl Generations<'_> {
                         ranker,
                         value,
                     );
-                    let t = match survival {
-                        Survival::Died { at } => (lost, at as f32),
-                        Survival::Survived { best } => (best as f32, later.unwrap_or(0) as f32),
+                    let (target, at) = match past.survival {
+                        Survival::Died { at } => (lost, at),
+                        Survival::Survived { best } => {
+                            (best as f32, past.later_death().unwrap_or(0))
+                        }
                     };
+                    let far = past.far_best().map_or(target, |v| v as f32);
                     self.observer.advanced(1);
-                    t
+                    [target, at as f32, far]
                 })
                 .collect();
-            targets.extend(values.iter().map(|v| v.0));
-            died.extend(values.iter().map(|v| v.1));
+            targets.extend(values.iter().map(|v| v[0]));
+            died.extend(values.iter().map(|v| v[1]));
+            far.extend(values.iter().map(|v| v[2]));
+            if keep_far {
+                data::save_targets(far_partial, &far)?;
+            }
             if keep_died {
                 data::save_targets(died_partial, &died)?;
             }
             data::save_targets(partial, &targets)?;
+        }
+        if keep_far {
+            data::save_targets(&self.gen_dir(g).join(FAR_BIN), &far)?;
         }
         if keep_died {
             data::save_targets(&self.gen_dir(g).join("died.bin"), &died)?;

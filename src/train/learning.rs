@@ -79,7 +79,15 @@
 //!   At width 100,000 from the 366 record's well at piece 300 (`sh
 //!   data/train/steady-300/run.sh NAME NET`), though, weight 1's candidate
 //!   lived 420 pieces against 376 without it (one game each; `wide.nnue`
-//!   479): the suite at width 300 does not rank nets for wide beams.
+//!   479): the suite at width 300 does not rank nets for wide beams;
+//! - **the far share** (`--far-share`, with the life term; off by
+//!   default): a surviving beam's target moves that share of the way from
+//!   its best value at its last piece to its best value at the life
+//!   term's horizon, where the beam reached it (`far.bin`): the value of
+//!   the same beam seen further, at no extra search (the life term already
+//!   plays it there), as game programs blend value targets of several
+//!   horizons. A setting of the fit, so a fork with `--redo fit` measures
+//!   shares on the same targets.
 //!
 //! Every step is one [`super::folder::step`], seeded, and collected in
 //! order, so a killed trainer goes on to the same files.
@@ -90,7 +98,9 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::data::{self, Sampled};
-use super::folder::{generation_dir, read_json, write_json, Rescale, FROM_F32, GATE_START};
+use super::folder::{
+    generation_dir, read_json, write_json, Rescale, FAR_BIN, FROM_F32, GATE_START,
+};
 use super::generation::Generations;
 use super::{Phase, TrainError};
 use crate::enemy::EnemyKind;
@@ -137,6 +147,15 @@ pub struct Learning {
     /// `--life-weight`, a setting of the fit).
     #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub life_weight: f64,
+    /// The far share: a surviving training beam's target is its best value
+    /// at its last piece moved this share of the way to its best value at
+    /// the life term's horizon, where it reached it (`far.bin`, kept by the
+    /// targets step with the life term; `--far-share`, a setting of the
+    /// fit): a value that sees further than the training beam's pieces at
+    /// no extra search. 0 (and absent from the settings file): the last
+    /// piece's value alone, as in the folders made before it.
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
+    pub far_share: f64,
     /// The gate.
     pub gate: Gate,
     /// Each generation plays a master beam of its own, also when the
@@ -307,6 +326,7 @@ impl Default for Learning {
             graded_from: 10,
             life_pieces: 0,
             life_weight: 0.0,
+            far_share: 0.0,
             gate: Gate {
                 games: vec![Game {
                     name: "dnf-366".into(),
@@ -780,7 +800,31 @@ impl Generations<'_> {
                 _ => vec![0.0; targets.len()],
             };
             let rescale: Option<Rescale> = read_json(&gen.join("rescale.json"))?;
-            for ((s, &t), &d) in samples.iter().zip(&targets).zip(&died) {
+            let share = learning.far_share as f32;
+            // An older generation of the window without far values (made
+            // without the life term, or before it kept them) counts its
+            // own targets alone, as the life term counts no later deaths
+            // there; the fit's own generation must have them.
+            let far = match gen.join(FAR_BIN) {
+                _ if share == 0.0 => targets.clone(),
+                p if p.exists() => data::load_targets(&p)?,
+                _ if h < g => targets.clone(),
+                path => {
+                    return Err(TrainError::Config {
+                        path,
+                        why: "missing: --far-share needs the targets made with --life-pieces \
+                              by this version (a fork with --redo targets makes them)"
+                            .into(),
+                    })
+                }
+            };
+            if far.len() != targets.len() {
+                return Err(TrainError::Config {
+                    path: gen.join(FAR_BIN),
+                    why: format!("{} values for {} targets", far.len(), targets.len()),
+                });
+            }
+            for (((s, &t), &d), &f) in samples.iter().zip(&targets).zip(&died).zip(&far) {
                 let at = d as u32;
                 let target = if at > 0 && at <= pieces {
                     graded(lost, at, pieces, learning.graded_from)
@@ -788,6 +832,7 @@ impl Generations<'_> {
                     lost
                 } else {
                     let life = life_penalty(learning.life_weight, at, pieces, learning.life_pieces);
+                    let t = t + share * (f - t);
                     match rescale {
                         Some(r) => r.scale * t + r.shift - life,
                         None => t - life,
