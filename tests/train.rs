@@ -1096,6 +1096,11 @@ fn a_fork_redoes_one_generation_from_the_step_it_names() {
         assert!(file(&lived, 1, name) == file(&again, 1, name), "{name}");
     }
     assert!(!gen1.join("far-partial.bin").exists());
+    // `verify` reads the far values with the rest.
+    assert!(train::verify(&again).unwrap().problems.is_empty());
+    data::save_targets(&gen1.join("far.bin"), &far[..10]).unwrap();
+    let found = train::verify(&again).unwrap().problems.join("\n");
+    assert!(found.contains("far.bin holds 10 records"), "{found}");
     // The far share is a setting of the fit: a fork keeps the targets and
     // the far values, and fits to the blend.
     let mut further = life.clone();

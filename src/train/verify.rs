@@ -18,7 +18,7 @@
 use std::path::Path;
 
 use super::data;
-use super::folder::{generation_dir, generations, log_path, read_config, read_json};
+use super::folder::{generation_dir, generations, log_path, read_config, read_json, FAR_BIN};
 use super::learning::{champion_path, Champion, GateRecord, WideGame};
 use super::{Generation, Master, TrainError};
 use crate::folder::atomic;
@@ -163,9 +163,9 @@ fn check_data(gen: &Path, summary: &Generation, problem: &mut impl FnMut(String)
             summary.samples
         ));
     }
-    for file in ["targets.bin", "died.bin"] {
+    for file in ["targets.bin", "died.bin", FAR_BIN] {
         let path = gen.join(file);
-        if file == "died.bin" && !path.exists() {
+        if file != "targets.bin" && !path.exists() {
             continue;
         }
         match data::load_targets(&path) {
