@@ -271,8 +271,15 @@ pub fn paired_difference(a: &[f64], b: &[f64]) -> (f64, f64) {
 
 /// Plays every start of `suite` with `eval` at `width` (the suite's cap),
 /// in parallel on the current rayon pool; the outcomes in start order.
-pub fn measure(suite: &Suite, eval: &dyn Evaluator, width: usize) -> Vec<Outcome> {
-    measure_positions(&suite.positions, suite.cap, eval, width)
+/// `done` hears of each start as it ends (its index and outcome, in the
+/// order they end): a long suite's progress.
+pub fn measure(
+    suite: &Suite,
+    eval: &dyn Evaluator,
+    width: usize,
+    done: &(dyn Fn(usize, &Outcome) + Sync),
+) -> Vec<Outcome> {
+    play_positions(&suite.positions, suite.cap, eval, width, done)
 }
 
 /// Plays from every one of `positions` with `eval` at `width` for at most
@@ -284,12 +291,25 @@ pub fn measure_positions(
     eval: &dyn Evaluator,
     width: usize,
 ) -> Vec<Outcome> {
+    play_positions(positions, cap, eval, width, &|_, _| {})
+}
+
+fn play_positions(
+    positions: &[Position],
+    cap: u32,
+    eval: &dyn Evaluator,
+    width: usize,
+    done: &(dyn Fn(usize, &Outcome) + Sync),
+) -> Vec<Outcome> {
     let shape = Shape { width, pieces: cap };
     positions
         .par_iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(i, p)| {
             let played = small::play(&p.origin, shape, EnemyKind::Hatetris, eval, Order::Search);
-            Outcome::of(&played)
+            let outcome = Outcome::of(&played);
+            done(i, &outcome);
+            outcome
         })
         .collect()
 }

@@ -303,31 +303,51 @@ fn tiny_suite(dir: &Path) -> PathBuf {
 fn a_tiny_strength_run_is_the_same_on_one_and_two_threads() {
     let dir = tempfile::tempdir().unwrap();
     let suite = tiny_suite(dir.path());
-    let run = |threads: &str| {
-        let out = hatetris(
-            &[
-                "bench",
-                "strength",
-                "--suite",
-                suite.to_str().unwrap(),
-                "--net",
-                "data/nets/best.nnue",
-                "--quiescent",
-                "--weights",
-                "data/weights/dnf-86.toml",
-                "--width",
-                "12",
-                "--threads",
-                threads,
-                "--json",
-            ],
-            None,
-        );
+    let run = |threads: &str, json: bool| {
+        let mut args = vec![
+            "bench",
+            "strength",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--net",
+            "data/nets/best.nnue",
+            "--quiescent",
+            "--weights",
+            "data/weights/dnf-86.toml",
+            "--width",
+            "12",
+            "--threads",
+            threads,
+        ];
+        if json {
+            args.push("--json");
+        }
+        let out = hatetris(&args, None);
         assert!(out.status.success(), "{}", stderr(&out));
-        stdout(&out)
+        out
     };
-    let one = run("1");
-    assert_eq!(one, run("2"));
+    let out = run("1", true);
+    assert_eq!(stderr(&out), "", "--json says nothing else");
+    let one = stdout(&out);
+    assert_eq!(one, stdout(&run("2", true)));
+    // Without --json, a log (standard error is not a terminal here) gets a
+    // line for each start of each evaluator as it ends, and each one's time.
+    let log = stderr(&run("2", false));
+    for name in [
+        "--net data/nets/best.nnue --quiescent 32",
+        "--weights data/weights/dnf-86.toml",
+    ] {
+        for start in ["net @0: ", "366 @400: "] {
+            let lines = log
+                .lines()
+                .filter(|l| l.starts_with(&format!("{name}: {start}")))
+                .count();
+            assert_eq!(lines, 1, "{name} {start} in\n{log}");
+        }
+        assert!(log
+            .lines()
+            .any(|l| l.starts_with(&format!("{name}: ")) && l.ends_with(" s")));
+    }
     let v: serde_json::Value = serde_json::from_str(one.trim()).unwrap();
     assert_eq!(v["cap"], 25);
     assert_eq!(v["starts"].as_array().unwrap().len(), 2);

@@ -679,7 +679,9 @@ pub enum BenchCmd {
     /// lookahead, 4 s for the 86-record weights, 62 s for the tuned weights
     /// with the lookahead (the lookahead costs the heuristic most). The
     /// figures depend only on the suite, the evaluators and the width: the
-    /// same on any thread count.
+    /// same on any thread count. Progress goes to standard error: a bar
+    /// over the starts on a terminal, a line for each start as it ends in a
+    /// log (nothing with --json).
     ///
     /// Example: `hatetris bench strength --net data/nets/best.nnue
     /// --quiescent --weights data/weights/dnf-86.toml`.

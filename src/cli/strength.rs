@@ -12,8 +12,9 @@ use hatetris::launch::EvaluatorSpec;
 use hatetris::strength::{self, Outcome, Suite, Summary};
 
 use super::args::{BenchStrengthArgs, Contender, RankedBy};
+use super::outln;
+use super::progress::Bar;
 use super::search::threads_arg;
-use super::{note, outln};
 
 /// Wide enough that the evaluators differ (see data/strength/README.md),
 /// narrow enough for minutes on 2 cores.
@@ -83,13 +84,32 @@ pub fn bench_strength(a: BenchStrengthArgs, out: &mut dyn Write) -> Result<()> {
         .context("starting the threads")?;
     let mut measured = Vec::new();
     let mut seconds = Vec::new();
+    // A bar over the starts (a log gets a line per start instead), so that
+    // a long suite shows where it is and a killed one leaves its finished
+    // starts in the log.
+    let bar = Bar::new(a.json);
+    let n = suite.positions.len();
     for (r, e) in ranked.iter().zip(&evaluators) {
+        let name = label(r);
+        bar.start(
+            n as u64,
+            "{elapsed_precise} [{bar:30}] {pos}/{len} starts · {msg}",
+            name.clone(),
+        );
         let t = Instant::now();
-        measured.push(pool.install(|| strength::measure(&suite, &**e, width)));
+        let done = |i: usize, o: &Outcome| {
+            bar.inc(1);
+            let p = &suite.positions[i];
+            let end = if o.died { "died" } else { "reached the cap" };
+            bar.log(format!(
+                "{name}: {} @{}: {} pieces, {} lines, {end}",
+                p.game, p.at, o.pieces, o.lines
+            ));
+        };
+        measured.push(pool.install(|| strength::measure(&suite, &**e, width, &done)));
         seconds.push(t.elapsed().as_secs_f64());
-        if !a.json {
-            note!("{}: {:.1} s", label(r), seconds.last().unwrap());
-        }
+        bar.clear();
+        bar.say(format!("{name}: {:.1} s", seconds.last().unwrap()));
     }
     let figure = |m: &[Outcome], f: fn(&Outcome) -> u32| -> Vec<f64> {
         m.iter().map(|o| f64::from(f(o))).collect()
