@@ -1,5 +1,5 @@
 #!/bin/sh
-# learn-17 (data/train/README.md): learn-15 (half steps, the life term) with training beams five times as wide
+# learn-17 (data/train/README.md): learn-16 (half steps, the life term, far targets) with training beams five times as wide
 # (--beam-width 1000) on a fifth of the samples (--samples 12000 --start-samples 12000), so that the targets cost
 # about the same. The 200-wide training beams lose ground as they go (their best value at piece 20 is about 0.8
 # standard deviations of the piece-10 values below their best at piece 10; learn-16's far values), so their targets
@@ -12,4 +12,4 @@ root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root/runs"
 B=${B:-../target/release/hatetris}
 exec "$B" train learn-17 --fork learn-14 --at 1 --redo samples --beam-width 1000 --samples 12000 \
-  --start-samples 12000 --blend 0.5 --generations "${GENS:-8}" --threads 2
+  --start-samples 12000 --blend 0.5 --far-share 0.5 --generations "${GENS:-8}" --threads 2
