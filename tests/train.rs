@@ -693,6 +693,20 @@ fn the_learning_loop_starts_without_a_net() {
         gates[0].why
     );
     assert!(report.generations[1].samples > 0);
+
+    // So it does with far targets: the heuristic's generation has no
+    // training beams (and no far values), the next one has both.
+    let mut far = tiny_learning();
+    let l = far.learning.as_mut().unwrap();
+    (l.life_pieces, l.life_weight, l.far_share) = (20, 1.0, 0.5);
+    let further = tempfile::tempdir().unwrap();
+    train::train(further.path(), Some(&far), None, 2, 2, &Silent).unwrap();
+    let has_far = |g| {
+        train::generation_dir(further.path(), g)
+            .join("far.bin")
+            .exists()
+    };
+    assert!(!has_far(0) && has_far(1));
 }
 
 /// With fresh master beams every generation plays its own (none taken

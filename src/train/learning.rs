@@ -808,9 +808,10 @@ impl Generations<'_> {
             // An older generation of the window without far values (made
             // without the life term, or before it kept them) counts its
             // own targets alone, as the life term counts no later deaths
-            // there; the fit's own generation must have them.
+            // there, and so does the heuristic's generation (no training
+            // beams); any other fit's own generation must have them.
             let far = match gen.join(FAR_BIN) {
-                _ if share == 0.0 => targets.clone(),
+                _ if share == 0.0 || self.learns_heuristic(h) => targets.clone(),
                 p if p.exists() => data::load_targets(&p)?,
                 _ if h < g => targets.clone(),
                 path => {
