@@ -271,30 +271,21 @@ pub fn paired_difference(a: &[f64], b: &[f64]) -> (f64, f64) {
 
 /// Plays every start of `suite` with `eval` at `width` (the suite's cap),
 /// in parallel on the current rayon pool; the outcomes in start order.
-/// `done` hears of each start as it ends (its index and outcome, in the
-/// order they end): a long suite's progress.
+/// `done` hears of each start as it ends (see [`measure_positions`]).
 pub fn measure(
     suite: &Suite,
     eval: &dyn Evaluator,
     width: usize,
     done: &(dyn Fn(usize, &Outcome) + Sync),
 ) -> Vec<Outcome> {
-    play_positions(&suite.positions, suite.cap, eval, width, done)
+    measure_positions(&suite.positions, suite.cap, eval, width, done)
 }
 
 /// Plays from every one of `positions` with `eval` at `width` for at most
 /// `cap` pieces, in parallel on the current rayon pool; the outcomes in
-/// order.
+/// order. `done` hears of each position as it ends (its index and
+/// outcome, in the order they end): a long suite's progress.
 pub fn measure_positions(
-    positions: &[Position],
-    cap: u32,
-    eval: &dyn Evaluator,
-    width: usize,
-) -> Vec<Outcome> {
-    play_positions(positions, cap, eval, width, &|_, _| {})
-}
-
-fn play_positions(
     positions: &[Position],
     cap: u32,
     eval: &dyn Evaluator,

@@ -811,9 +811,9 @@ impl Generations<'_> {
             // there, and so does the heuristic's generation (no training
             // beams); any other fit's own generation must have them.
             let far = match gen.join(FAR_BIN) {
-                _ if share == 0.0 || self.learns_heuristic(h) => targets.clone(),
-                p if p.exists() => data::load_targets(&p)?,
-                _ if h < g => targets.clone(),
+                _ if share == 0.0 || self.learns_heuristic(h) => None,
+                p if p.exists() => Some(data::load_targets(&p)?),
+                _ if h < g => None,
                 path => {
                     return Err(TrainError::Config {
                         path,
@@ -823,13 +823,13 @@ impl Generations<'_> {
                     })
                 }
             };
-            if far.len() != targets.len() {
+            if let Some(far) = far.as_ref().filter(|f| f.len() != targets.len()) {
                 return Err(TrainError::Config {
                     path: gen.join(FAR_BIN),
                     why: format!("{} values for {} targets", far.len(), targets.len()),
                 });
             }
-            for (((s, &t), &d), &f) in samples.iter().zip(&targets).zip(&died).zip(&far) {
+            for (i, ((s, &t), &d)) in samples.iter().zip(&targets).zip(&died).enumerate() {
                 let at = d as u32;
                 let target = if at > 0 && at <= pieces {
                     graded(lost, at, pieces, learning.graded_from)
@@ -837,7 +837,7 @@ impl Generations<'_> {
                     lost
                 } else {
                     let life = life_penalty(learning.life_weight, at, pieces, learning.life_pieces);
-                    let t = t + share * (f - t);
+                    let t = far.as_ref().map_or(t, |f| t + share * (f[i] - t));
                     match rescale {
                         Some(r) => r.scale * t + r.shift - life,
                         None => t - life,
@@ -880,8 +880,13 @@ impl Generations<'_> {
             self.observer.advanced(1);
             let net = Net::load(&generation_dir(self.dir, g).join("net.f32"))?;
             let eval = self.lookahead(&net)?;
-            let outcomes =
-                measure_positions(&positions, learning.gate.cap, &eval, learning.gate.width);
+            let outcomes = measure_positions(
+                &positions,
+                learning.gate.cap,
+                &eval,
+                learning.gate.width,
+                &|_, _| {},
+            );
             self.observer.advanced(1);
             let record = judge(
                 g,
@@ -1023,8 +1028,13 @@ impl Generations<'_> {
         let (f, _) = super::folder::step(&path, || {
             let net = Net::load(&from)?;
             let eval = self.lookahead(&net)?;
-            let outcomes =
-                measure_positions(positions, learning.gate.cap, &eval, learning.gate.width);
+            let outcomes = measure_positions(
+                positions,
+                learning.gate.cap,
+                &eval,
+                learning.gate.width,
+                &|_, _| {},
+            );
             Ok(StartFigures {
                 figures: Summary::of(&outcomes),
                 outcomes,
