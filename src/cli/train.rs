@@ -120,7 +120,7 @@ fn describe(s: &Generation) -> String {
         None => String::new(),
     };
     format!(
-        "generation {}: master score {}, {} samples ({} beams died), targets {:.3} ± {:.3}, validation loss {:.5} (epoch {} of {}), {:.2} core-hours",
+        "generation {}: master score {}, {} samples ({} beams died), targets {:.3} ± {:.3}, validation loss {:.5} (epoch {} of {}){}, {:.2} core-hours",
         s.generation,
         s.master.score,
         s.samples,
@@ -130,6 +130,12 @@ fn describe(s: &Generation) -> String {
         s.validation_loss,
         s.best_epoch,
         s.epochs,
+        s.held_order
+            .map(|o| format!(
+                ", held-out pairs in order {:.4} → {:.4} (of {})",
+                o.start, o.kept, o.pairs
+            ))
+            .unwrap_or_default(),
         s.core_seconds / 3600.0
     ) + &gate
 }

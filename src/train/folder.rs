@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::data::{self, Sampled};
-use super::fit::Fitted;
+use super::fit::{Fitted, HeldOrder};
 use super::{Config, Epoch, Generation, TrainError};
 use crate::folder::json;
 use crate::nnue::{Net, QuantNet};
@@ -127,6 +127,10 @@ pub(super) struct FitRecord {
     /// With fits averaged, the averaged net's validation loss.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) averaged_validation_loss: Option<f64>,
+    /// The start and kept nets' order of the held-out pairs (absent from
+    /// fits made before it was measured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) held_order: Option<HeldOrder>,
 }
 
 /// A step's result, kept in its own file: read back (`None` when the step
@@ -227,6 +231,7 @@ impl StepFile for Fitted {
             best_epoch: record.best_epoch,
             split: record.split,
             averaged_validation_loss: record.averaged_validation_loss,
+            held_order: record.held_order,
         }))
     }
     fn save(&self, path: &Path) -> Result<(), TrainError> {
@@ -241,6 +246,7 @@ impl StepFile for Fitted {
                 split: self.split,
                 error_bound: quant.error_bound(),
                 averaged_validation_loss: self.averaged_validation_loss,
+                held_order: self.held_order,
             },
         )
     }

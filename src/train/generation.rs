@@ -205,6 +205,7 @@ impl Generations<'_> {
             best_epoch: fitted.best_epoch,
             train_loss: kept.train_loss,
             validation_loss: kept.validation_loss,
+            held_order: fitted.held_order,
             threads: self.threads,
             gate,
         })

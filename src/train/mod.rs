@@ -36,7 +36,7 @@
 //! 4. **fit**: the next net is fitted to the targets ([`fit`]), starting
 //!    from the current net (from fresh weights in generation 0), and saved
 //!    as `net.f32` (to train on) and `net.nnue` (to search with), with the
-//!    losses in `fit.json`. After the first generation (unless
+//!    losses and the held-out order ([`fit::HeldOrder`]) in `fit.json`. After the first generation (unless
 //!    `standardise` is off) the survivors' targets are standardised to
 //!    mean 0 and standard deviation 1 (the map in `rescale.json`; the start
 //!    net's output is mapped the same way), so that the values keep their
@@ -110,7 +110,7 @@ use generation::Generations;
 
 pub use crate::search::small::Shape;
 pub use data::Sampled;
-pub use fit::{Epoch, FitConfig};
+pub use fit::{Epoch, FitConfig, HeldOrder};
 pub use folder::{
     config_path, generation_dir, generations, log_path, net_path, plot_path, read_config,
 };
@@ -257,6 +257,11 @@ pub struct Generation {
     pub train_loss: f64,
     /// The kept net's validation loss.
     pub validation_loss: f64,
+    /// How the start net and the kept net order the held-out pairs
+    /// ([`fit::HeldOrder`]; absent from generations fitted before it was
+    /// measured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_order: Option<fit::HeldOrder>,
     /// Core-seconds: the parallel phases' wall time times the threads,
     /// plus the fit's.
     pub core_seconds: f64,
