@@ -110,6 +110,12 @@ fn describe(dir: &str, s: &Status) -> String {
             c.now, c.over, c.gained, c.lines_per_piece
         );
     }
+    if let Some(a) = s.common_ancestor {
+        t += &format!(
+            "the beam's wells all descend from its well at depth {a}, {} pieces back\n",
+            s.depth.saturating_sub(a)
+        );
+    }
     if let (Some(spd), Some(first), Some(last)) =
         (s.seconds_per_depth, s.recent.first(), s.recent.last())
     {

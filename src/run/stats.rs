@@ -28,6 +28,11 @@ pub struct DepthStats {
     /// Live ancestry nodes in the older levels after this depth (the
     /// current beam's entries are not counted; 0 without a history).
     pub ancestry_nodes: u64,
+    /// The newest depth whose well every kept well descends from
+    /// ([`crate::search::ancestry::Ancestry::common_ancestor`]; absent
+    /// without a history, and in runs made before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub common_ancestor: Option<u32>,
     /// Bytes of this depth's file.
     pub file_bytes: u64,
     /// The process's peak resident memory so far, in bytes (Linux only).
@@ -188,6 +193,7 @@ mod tests {
             best_score: 0,
             histogram: Vec::new(),
             ancestry_nodes: 0,
+            common_ancestor: None,
             file_bytes: 0,
             peak_rss: None,
             phases: None,

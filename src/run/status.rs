@@ -117,6 +117,11 @@ pub struct Status {
     pub best_depth: u32,
     /// The best well's cells and their drift ([`Cells`]).
     pub cells: Option<Cells>,
+    /// The newest depth whose well every well of the last depth descends
+    /// from, as its log line recorded it (absent without a history or in
+    /// runs made before it was recorded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub common_ancestor: Option<u32>,
     /// The newest depths (at most [`RECENT`]), oldest first.
     pub recent: Vec<RecentDepth>,
     /// Seconds per depth over `recent`.
@@ -220,6 +225,7 @@ pub fn status(dir: &Path) -> Result<Status, RunError> {
                 .map(|s| (s.depth, s.best_score))
                 .collect::<Vec<_>>(),
         ),
+        common_ancestor: m.depths.last().and_then(|s| s.common_ancestor),
         recent,
         seconds_per_depth,
         children_per_second,

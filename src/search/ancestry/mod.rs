@@ -282,6 +282,16 @@ impl Ancestry {
             .collect()
     }
 
+    /// The newest older depth whose level holds a single node: the
+    /// latest well every entry of the beam descends from (0, the empty
+    /// well, at worst; `None` at depth 0). How far back it lies says how
+    /// much of the beam's breadth is real: a beam whose entries all part
+    /// from one well 15 pieces back has searched 15 pieces of futures of
+    /// that well, however wide it is.
+    pub fn common_ancestor(&self) -> Option<usize> {
+        self.levels.iter().rposition(|l| l.len() == 1)
+    }
+
     /// Live nodes over the older levels.
     pub fn nodes(&self) -> usize {
         self.levels.iter().map(Level::len).sum()

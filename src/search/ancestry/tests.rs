@@ -67,6 +67,57 @@ fn the_index_grown_a_level_at_a_time_answers_as_one_built_whole() {
     assert!(rebuilds > 1, "the filter was built again as it filled");
 }
 
+/// The common ancestor is the newest depth at which every entry's chain of
+/// beam indices meets: the slow twin walks each entry back by hand.
+#[test]
+fn the_common_ancestor_is_where_every_entrys_chain_meets() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut ancestry = Ancestry::root();
+    assert_eq!(ancestry.common_ancestor(), None);
+    let mut widths = vec![1usize];
+    let mut pushes: Vec<Vec<u32>> = Vec::new();
+    let mut lags = std::collections::BTreeSet::new();
+    for _ in 0..80 {
+        let len = *widths.last().unwrap();
+        let width = 1 + next(12);
+        // Usually many parents, sometimes one or two: chains meet at
+        // every distance.
+        let most = if next(4) == 0 { 2 } else { 8 };
+        let fertile: Vec<u32> = (0..1 + next(len.min(most)))
+            .map(|_| next(len) as u32)
+            .collect();
+        let parents: Vec<u32> = (0..width).map(|_| fertile[next(fertile.len())]).collect();
+        ancestry
+            .push(parents.clone(), |_, indices| {
+                Ok::<_, ()>(indices.iter().map(|_| Well::EMPTY.pack()).collect())
+            })
+            .unwrap();
+        pushes.push(parents);
+        widths.push(width);
+        let depth = pushes.len();
+        let mut chains: Vec<Vec<u32>> = (0..width as u32).map(|e| vec![e]).collect();
+        for d in (0..depth).rev() {
+            for chain in &mut chains {
+                let at = *chain.last().unwrap();
+                chain.push(pushes[d][at as usize]);
+            }
+        }
+        // chains[e][k] is entry e's index in the beam at depth `depth - k`.
+        let meet = (1..=depth)
+            .find(|&k| chains.iter().all(|c| c[k] == chains[0][k]))
+            .map(|k| depth - k);
+        assert_eq!(ancestry.common_ancestor(), meet);
+        lags.insert(depth - meet.unwrap());
+    }
+    assert!(lags.len() > 3, "chains met at few distances: {lags:?}");
+}
+
 /// No false negatives, and few false hits at the filter's design load.
 #[test]
 fn the_filter_holds_every_key_and_rarely_claims_others() {

@@ -171,6 +171,11 @@ impl DepthLoop<'_> {
                     .history
                     .as_ref()
                     .map_or(0, |h| h.ancestry.nodes() as u64),
+                common_ancestor: self
+                    .history
+                    .as_ref()
+                    .and_then(|h| h.ancestry.common_ancestor())
+                    .map(|d| d as u32),
                 file_bytes: 0,
                 peak_rss: None,
                 phases: Some(phases),
