@@ -412,6 +412,16 @@ mod tests {
         out
     }
 
+    /// The samples a fit with `seed` holds out, in order.
+    fn held_out(samples: &[Sample], seed: u64, share: f64) -> Vec<Sample> {
+        samples
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| is_validation(seed, *i, share))
+            .map(|(_, s)| *s)
+            .collect()
+    }
+
     /// A positional fit of a shared start is the fit of the start moved
     /// to the positional layout by hand, and it learns positional rows.
     #[test]
@@ -460,12 +470,7 @@ mod tests {
                 .collect()
         };
         assert_eq!(losses(&part), losses(&full));
-        let held: Vec<Sample> = samples
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| is_validation(7, *i, plain.validation))
-            .map(|(_, s)| *s)
-            .collect();
+        let held = held_out(&samples, 7, plain.validation);
         assert_eq!(part.averaged_validation_loss, Some(part.net.loss(&held)));
     }
 
@@ -484,12 +489,7 @@ mod tests {
             ..FitConfig::default()
         };
         let fitted = fit(start.clone(), &samples, &config, 7, |_| {});
-        let held: Vec<Sample> = samples
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| is_validation(7, *i, config.validation))
-            .map(|(_, s)| *s)
-            .collect();
+        let held = held_out(&samples, 7, config.validation);
         let by_hand = |net: &Net| {
             let (mut pairs, mut in_order) = (0, 0);
             for i in 1..held.len() {

@@ -71,13 +71,8 @@ fn the_index_grown_a_level_at_a_time_answers_as_one_built_whole() {
 /// beam indices meets: the slow twin walks each entry back by hand.
 #[test]
 fn the_common_ancestor_is_where_every_entrys_chain_meets() {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
+    let mut rng = crate::nnue::Rng::new(11);
+    let mut next = move |n: usize| rng.below(n);
     let mut ancestry = Ancestry::root();
     assert_eq!(ancestry.common_ancestor(), None);
     let mut widths = vec![1usize];
