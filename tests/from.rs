@@ -366,6 +366,15 @@ fn from_the_366_game_sharded_over_2_workers_equals_2_threads_across_a_stop_a_kil
     assert!(verified.status.success(), "{}", stdout(&verified));
     let status = hatetris(&["status", w], None);
     assert!(status.status.success(), "{}", stderr(&status));
+    // The depth's common ancestor lies at or after the game's well at 500.
+    let back = stdout(&status);
+    let at: u32 = back
+        .split("descend from its well at depth ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .and_then(|d| d.parse().ok())
+        .unwrap_or_else(|| panic!("no common ancestor in: {back}"));
+    assert!((root..540).contains(&at), "{back}");
     let rebuilt = |dir: &Path| stdout(&hatetris(&["keyframes", dir.to_str().unwrap()], None));
     assert_eq!(rebuilt(&workers), rebuilt(&threads));
     assert_eq!(rebuilt(&workers).trim(), written.trim());
