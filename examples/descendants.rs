@@ -14,8 +14,8 @@
 //! rare reach may be wrong. (Walking back with `hatetris::reverse` instead
 //! is exact about pieces but costs about 50 times as much.)
 //!
-//! For every 5th depth it prints nothing; at the end, for horizons of 10,
-//! 25, 50 and 100 pieces, the share of a depth's wells whose line lasted
+//! It prints, for horizons of 10, 25, 50 and 100 pieces and over every 5th
+//! depth that far from the end, the share of a depth's wells whose line lasted
 //! that long and the area under the curve (the chance that a well that
 //! lasted is ranked above one that did not) of the net's value with its
 //! line weight (the beam's order, less the lookahead) and of the score
@@ -42,6 +42,15 @@ fn main() -> ExitCode {
 
 const HORIZONS: [u32; 4] = [10, 25, 50, 100];
 
+/// One sampled depth: each well's value (with the line weight), score and
+/// reach.
+struct Sampled {
+    depth: u32,
+    values: Vec<f64>,
+    scores: Vec<u16>,
+    reach: Vec<u32>,
+}
+
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [dir, net] = args.as_slice() else {
@@ -65,8 +74,7 @@ fn run() -> Result<(), String> {
     let Some(&(last, _)) = files.last() else {
         return Err(format!("{dir}: no depth files"));
     };
-    // (depth, values, scores, reaches) of the sampled depths.
-    let mut sampled: Vec<(u32, Vec<f64>, Vec<u16>, Vec<u32>)> = Vec::new();
+    let mut sampled: Vec<Sampled> = Vec::new();
     let mut next: Vec<(Well, u16, u32)> = Vec::new();
     for (depth, path) in files.iter().rev() {
         let stored = DepthFile::open(path)
@@ -99,7 +107,12 @@ fn run() -> Result<(), String> {
                 .map(|s| f64::from(net.value(&s.well)) + net.line_weight() * f64::from(s.score))
                 .collect();
             let scores = stored.iter().map(|s| s.score).collect();
-            sampled.push((*depth, values, scores, reach.clone()));
+            sampled.push(Sampled {
+                depth: *depth,
+                values,
+                scores,
+                reach: reach.clone(),
+            });
         }
         next = stored
             .iter()
@@ -110,7 +123,13 @@ fn run() -> Result<(), String> {
     println!("horizon  depths  lasted  AUC value  AUC score");
     for k in HORIZONS {
         let (mut n, mut lasted, mut auc_v, mut auc_s) = (0, 0.0, 0.0, 0.0);
-        for (d, values, scores, reach) in &sampled {
+        for Sampled {
+            depth: d,
+            values,
+            scores,
+            reach,
+        } in &sampled
+        {
             if d + k > last {
                 continue;
             }
