@@ -12,7 +12,8 @@
 //! min-max choice without its history ([`EnemyKind::stateless_piece`]):
 //! loop prevention, which the search applies, can give another piece, so a
 //! rare reach may be wrong. (Walking back with `hatetris::reverse` instead
-//! is exact about pieces but costs about 50 times as much.)
+//! is exact about pieces, but on a width-100,000 run of 482 depths it was
+//! stopped unfinished after 20 CPU-minutes; this pass takes 1.4.)
 //!
 //! It prints, for horizons of 10, 25, 50 and 100 pieces and over every 5th
 //! depth that far from the end, the share of a depth's wells whose line lasted
