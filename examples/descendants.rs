@@ -3,7 +3,12 @@
 //! itself (`data/train/README.md`, "How far back a width-100,000 beam's
 //! wells part").
 //!
-//!     cargo run --release --example descendants -- RUN_DIR NET.f32
+//!     cargo run --release --example descendants -- RUN_DIR NET.f32 [SAMPLES.bin OUT.bin]
+//!
+//! With a training generation's `samples.bin` (whose depths are RUN_DIR's,
+//! a master beam), it also writes each sample's reach less its depth, in
+//! the targets' file format, or −1 for a sample not kept at its depth
+//! (children, chain points, wells from other games).
 //!
 //! One pass over the depth files, newest first: a well's reach is the
 //! deepest depth any of its descendants was kept at. Each well's children
@@ -28,6 +33,7 @@ use std::process::ExitCode;
 
 use hatetris::nnue::Net;
 use hatetris::run::store::DepthFile;
+use hatetris::train::data::{load_samples, save_targets};
 use hatetris::{EnemyKind, MoveGen, Well};
 use rayon::prelude::*;
 
@@ -54,9 +60,21 @@ struct Sampled {
 
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [dir, net] = args.as_slice() else {
-        return Err("usage: descendants RUN_DIR NET.f32".into());
+    let (dir, net, samples) = match args.as_slice() {
+        [dir, net] => (dir, net, None),
+        [dir, net, samples, out] => (dir, net, Some((samples, out))),
+        _ => return Err("usage: descendants RUN_DIR NET.f32 [SAMPLES.bin OUT.bin]".into()),
     };
+    // depth → (sample index, well) of the samples to label.
+    let mut wanted: HashMap<u32, Vec<(usize, Well)>> = HashMap::new();
+    let mut labels = Vec::new();
+    if let Some((path, _)) = samples {
+        let samples = load_samples(Path::new(path)).map_err(|e| e.to_string())?;
+        labels = vec![-1.0f32; samples.len()];
+        for (i, s) in samples.iter().enumerate() {
+            wanted.entry(s.depth).or_default().push((i, s.well));
+        }
+    }
     let net = Net::load(Path::new(net)).map_err(|e| format!("{net}: {e}"))?;
     let mut files: Vec<(u32, PathBuf)> = std::fs::read_dir(dir)
         .map_err(|e| format!("{dir}: {e}"))?
@@ -102,6 +120,18 @@ fn run() -> Result<(), String> {
                     .fold(*depth, u32::max)
             })
             .collect();
+        if let Some(list) = wanted.get(depth) {
+            let at: HashMap<Well, usize> = stored
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.well, i))
+                .collect();
+            for &(i, well) in list {
+                if let Some(&j) = at.get(&well) {
+                    labels[i] = (reach[j] - depth) as f32;
+                }
+            }
+        }
         if depth % 5 == 0 {
             let values: Vec<f64> = stored
                 .par_iter()
@@ -120,6 +150,9 @@ fn run() -> Result<(), String> {
             .zip(&reach)
             .map(|(s, &r)| (s.well, s.score, r))
             .collect();
+    }
+    if let Some((_, out)) = samples {
+        save_targets(Path::new(out), &labels).map_err(|e| e.to_string())?;
     }
     println!("horizon  depths  lasted  AUC value  AUC score");
     for k in HORIZONS {
