@@ -12,11 +12,14 @@
 //!
 //! One pass over the depth files, newest first: a well's reach is the
 //! deepest depth any of its descendants was kept at. Each well's children
-//! under the piece HATETRIS gives it are made by the move generator and
-//! looked up in the next depth (well and score). The piece is the enemy's
-//! min-max choice without its history ([`EnemyKind::stateless_piece`]):
-//! loop prevention, which the search applies, can give another piece, so a
-//! rare reach may be wrong. (Walking back with `hatetris::reverse` instead
+//! under the piece the run's enemy gives it are made by the move generator
+//! and looked up in the next depth (well and score). The piece is the
+//! enemy's choice without its history
+//! ([`hatetris::EnemyKind::stateless_piece`]; under an enemy without one,
+//! no well has a descendant). HATETRIS's loop prevention, which the search
+//! applies, can give another piece, so a rare reach may be wrong. The
+//! run's depths are read from its manifest, one depth file each (a plain
+//! run, not a sharded one). (Walking back with `hatetris::reverse` instead
 //! is exact about pieces, but on a width-100,000 run of 482 depths it was
 //! stopped unfinished after 20 CPU-minutes; this pass takes 1.4.)
 //!
@@ -28,13 +31,14 @@
 //! alone (fewer cells), averaged over the depths.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use hatetris::nnue::Net;
 use hatetris::run::store::DepthFile;
+use hatetris::run::{depth_path, read_manifest};
 use hatetris::train::data::{load_samples, save_targets};
-use hatetris::{EnemyKind, MoveGen, Well};
+use hatetris::{MoveGen, Well};
 use rayon::prelude::*;
 
 fn main() -> ExitCode {
@@ -76,38 +80,26 @@ fn run() -> Result<(), String> {
         }
     }
     let net = Net::load(Path::new(net)).map_err(|e| format!("{net}: {e}"))?;
-    let mut files: Vec<(u32, PathBuf)> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{dir}: {e}"))?
-        .filter_map(|e| {
-            let path = e.ok()?.path();
-            let name = path.file_name()?.to_str()?;
-            let depth = name
-                .strip_prefix("depth-")?
-                .strip_suffix(".beam")?
-                .parse()
-                .ok()?;
-            Some((depth, path))
-        })
-        .collect();
-    files.sort();
-    let Some(&(last, _)) = files.last() else {
-        return Err(format!("{dir}: no depth files"));
-    };
+    let m = read_manifest(Path::new(dir)).map_err(|e| format!("{dir}: {e}"))?;
+    let (first, last, enemy) = (
+        m.settings.start.as_ref().map_or(0, |s| s.at),
+        m.depth,
+        m.settings.enemy,
+    );
     let mut sampled: Vec<Sampled> = Vec::new();
-    let mut next: Vec<(Well, u16, u32)> = Vec::new();
-    for (depth, path) in files.iter().rev() {
-        let stored = DepthFile::open(path)
+    // The depth after the current one: well → (score, reach).
+    let mut later: HashMap<Well, (u16, u32)> = HashMap::new();
+    for depth in (first..=last).rev() {
+        let path = depth_path(Path::new(dir), depth);
+        let stored = DepthFile::open(&path)
             .and_then(|f| f.read_all())
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        // The next depth's wells: well → (score, reach).
-        let later: HashMap<Well, (u16, u32)> =
-            next.iter().map(|&(w, score, r)| (w, (score, r))).collect();
         let reach: Vec<u32> = stored
             .par_iter()
             .map_init(Vec::new, |children, s| {
                 let gen = MoveGen::new(&s.well);
-                let Some(piece) = EnemyKind::Hatetris.stateless_piece(&gen, *depth) else {
-                    return *depth;
+                let Some(piece) = enemy.stateless_piece(&gen, depth) else {
+                    return depth;
                 };
                 children.clear();
                 gen.children(piece, children);
@@ -117,19 +109,17 @@ fn run() -> Result<(), String> {
                         Some(&(score, r)) if score == s.score + u16::from(c.lines) => Some(r),
                         _ => None,
                     })
-                    .fold(*depth, u32::max)
+                    .fold(depth, u32::max)
             })
             .collect();
-        if let Some(list) = wanted.get(depth) {
-            let at: HashMap<Well, usize> = stored
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (s.well, i))
-                .collect();
-            for &(i, well) in list {
-                if let Some(&j) = at.get(&well) {
-                    labels[i] = (reach[j] - depth) as f32;
-                }
+        later = stored
+            .iter()
+            .zip(&reach)
+            .map(|(s, &r)| (s.well, (s.score, r)))
+            .collect();
+        for &(i, well) in wanted.get(&depth).into_iter().flatten() {
+            if let Some(&(_, r)) = later.get(&well) {
+                labels[i] = (r - depth) as f32;
             }
         }
         if depth % 5 == 0 {
@@ -139,17 +129,12 @@ fn run() -> Result<(), String> {
                 .collect();
             let scores = stored.iter().map(|s| s.score).collect();
             sampled.push(Sampled {
-                depth: *depth,
+                depth,
                 values,
                 scores,
                 reach: reach.clone(),
             });
         }
-        next = stored
-            .iter()
-            .zip(&reach)
-            .map(|(s, &r)| (s.well, s.score, r))
-            .collect();
     }
     if let Some((_, out)) = samples {
         save_targets(Path::new(out), &labels).map_err(|e| e.to_string())?;

@@ -157,6 +157,7 @@ impl DepthLoop<'_> {
         self.step_history(parents, expanded.states)?;
         phases.ancestry = clock.elapsed().as_secs_f64();
         self.depth += 1;
+        let ancestry = self.history.as_ref().map(|h| &h.ancestry);
         self.selected = Some(Selected {
             stats: Some(DepthStats {
                 depth: self.depth,
@@ -167,15 +168,8 @@ impl DepthLoop<'_> {
                 best_cost,
                 best_score,
                 histogram,
-                ancestry_nodes: self
-                    .history
-                    .as_ref()
-                    .map_or(0, |h| h.ancestry.nodes() as u64),
-                common_ancestor: self
-                    .history
-                    .as_ref()
-                    .and_then(|h| h.ancestry.common_ancestor())
-                    .map(|d| d as u32),
+                ancestry_nodes: ancestry.map_or(0, |a| a.nodes() as u64),
+                common_ancestor: ancestry.and_then(|a| a.common_ancestor()).map(|d| d as u32),
                 file_bytes: 0,
                 peak_rss: None,
                 phases: Some(phases),
