@@ -365,6 +365,49 @@ fn a_tiny_strength_run_is_the_same_on_one_and_two_threads() {
     assert_eq!(rows[0]["pieces_difference"], 0.0);
 }
 
+/// `--chain-step-cost` after an evaluator is that evaluator's: a net with
+/// it and the same net without it, side by side, named apart.
+#[test]
+fn a_chain_step_cost_belongs_to_the_evaluator_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = tiny_suite(dir.path());
+    let out = hatetris(
+        &[
+            "bench",
+            "strength",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--net",
+            "data/nets/best.nnue",
+            "--quiescent",
+            "--net",
+            "data/nets/best.nnue",
+            "--quiescent",
+            "--chain-step-cost",
+            "0.5",
+            "--width",
+            "12",
+            "--threads",
+            "2",
+            "--json",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(
+        rows[0]["evaluator"],
+        "--net data/nets/best.nnue --quiescent 32"
+    );
+    assert!(rows[0].get("chain_step_cost").is_none());
+    assert_eq!(
+        rows[1]["evaluator"],
+        "--net data/nets/best.nnue --quiescent 32 --chain-step-cost 0.5"
+    );
+    assert_eq!(rows[1]["chain_step_cost"], 0.5);
+}
+
 /// Bad input is one line and exit code 1.
 #[test]
 fn bad_strength_input_is_one_line() {
@@ -382,6 +425,16 @@ fn bad_strength_input_is_one_line() {
                 "no-such.json",
             ],
             "no-such.json",
+        ),
+        (
+            vec![
+                "--weights",
+                "data/weights/dnf-86.toml",
+                "--quiescent",
+                "--chain-step-cost",
+                "0.1",
+            ],
+            "--chain-step-cost needs --net and --quiescent",
         ),
     ] {
         let mut all = vec!["bench", "strength"];

@@ -489,6 +489,12 @@ pub struct SearchArgs {
     /// The lookahead (a resume: the run's).
     #[command(flatten)]
     pub quiescent: Quiescent,
+    /// Add COST to a lookahead chain's point for each hypothetical clear it
+    /// took (in the net's value units; 0, the default, none), so that a
+    /// well worth its lines still to clear ranks below one that cleared
+    /// them. Needs --net and --quiescent (a resume: the run's).
+    #[arg(long, value_name = "COST")]
+    pub chain_step_cost: Option<f64>,
     /// Who gives the pieces [default: hatetris; a resume: the run's].
     #[arg(long, value_parser = enemy_parser())]
     pub enemy: Option<EnemyKind>,
@@ -715,17 +721,20 @@ pub struct BenchStrengthArgs {
 
 /// One evaluator of `bench strength`: a weights file or a net, and its
 /// lookahead.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RankedBy {
     /// The weights file or the net file.
     pub contender: Contender,
     /// The quiescent lookahead's depth, if on.
     pub quiescent: Option<u8>,
+    /// The lookahead's cost per hypothetical clear (0: none).
+    pub chain_step_cost: f64,
 }
 
-/// `bench strength`'s `--weights`, `--net` and `--quiescent`, in the
-/// order given: a `--quiescent` after an evaluator is that evaluator's, one
-/// before every evaluator is all of theirs.
+/// `bench strength`'s `--weights`, `--net`, `--quiescent` and
+/// `--chain-step-cost`, in the order given: a `--quiescent` (or
+/// `--chain-step-cost`) after an evaluator is that evaluator's, one before
+/// every evaluator is all of theirs.
 #[derive(Clone, Debug, Default)]
 pub struct Ranked(pub Vec<RankedBy>);
 
@@ -737,6 +746,7 @@ impl clap::FromArgMatches for Ranked {
                 let ranked = RankedBy {
                     contender,
                     quiescent: None,
+                    chain_step_cost: 0.0,
                 };
                 (at, ranked)
             })
@@ -747,6 +757,17 @@ impl clap::FromArgMatches for Ranked {
                 match all.iter().rposition(|(i, _)| *i < at) {
                     Some(k) => all[k].1.quiescent = Some(depth),
                     None => all.iter_mut().for_each(|(_, r)| r.quiescent = Some(depth)),
+                }
+            }
+        }
+        if let (Some(costs), Some(at)) = (
+            m.get_many::<f64>("chain-step-cost"),
+            m.indices_of("chain-step-cost"),
+        ) {
+            for (at, &cost) in at.zip(costs) {
+                match all.iter().rposition(|(i, _)| *i < at) {
+                    Some(k) => all[k].1.chain_step_cost = cost,
+                    None => all.iter_mut().for_each(|(_, r)| r.chain_step_cost = cost),
                 }
             }
         }
@@ -775,6 +796,14 @@ impl Args for Ranked {
                 .default_missing_value("32")
                 .value_parser(clap::value_parser!(u8).range(1..=32))
                 .help("Rank with the quiescent lookahead, up to DEPTH clears (32 without a value), for the evaluator given just before it; given before every evaluator, for all of them"),
+        )
+        .arg(
+            clap::Arg::new("chain-step-cost")
+                .long("chain-step-cost")
+                .value_name("COST")
+                .action(clap::ArgAction::Append)
+                .value_parser(clap::value_parser!(f64))
+                .help("Add COST to a lookahead chain's point per hypothetical clear (a net with --quiescent), for the evaluator given just before it; given before every evaluator, for all of them"),
         )
         .group(
             clap::ArgGroup::new("ranked")
@@ -811,6 +840,12 @@ pub struct BenchSearchArgs {
     /// The lookahead.
     #[command(flatten)]
     pub quiescent: Quiescent,
+    /// Add COST to a lookahead chain's point for each hypothetical clear it
+    /// took (in the net's value units; 0, the default, none), so that a
+    /// well worth its lines still to clear ranks below one that cleared
+    /// them. Needs --net and --quiescent.
+    #[arg(long, value_name = "COST")]
+    pub chain_step_cost: Option<f64>,
     /// Rank wells with this neural net (a .nnue file) instead of the
     /// heuristic, built as `hatetris search --net` builds it: with
     /// `--quiescent`, the record configuration.

@@ -74,6 +74,10 @@ fn describe(dir: &str, s: &Status) -> String {
         (None, Some(q)) => format!("heuristic, lookahead depth {q}"),
         (None, None) => "heuristic".to_string(),
     };
+    let evaluator = match s.chain_step_cost {
+        Some(c) => format!("{evaluator}, chain step cost {c}"),
+        None => evaluator,
+    };
     t += &format!(
         "run {dir}: width {}, enemy {}, {evaluator}\n",
         s.width, s.enemy

@@ -26,9 +26,14 @@ fn label(r: &RankedBy) -> String {
         Contender::Weights(p) => format!("--weights {}", p.display()),
         Contender::Net(p) => format!("--net {}", p.display()),
     };
-    match r.quiescent {
+    let file = match r.quiescent {
         Some(q) => format!("{file} --quiescent {q}"),
         None => file,
+    };
+    if r.chain_step_cost == 0.0 {
+        file
+    } else {
+        format!("{file} --chain-step-cost {}", r.chain_step_cost)
     }
 }
 
@@ -41,8 +46,13 @@ fn build(r: &RankedBy) -> Result<Box<dyn Evaluator + Send>> {
         net,
         weights,
         quiescent: r.quiescent,
+        chain_step_cost: r.chain_step_cost,
     }
     .build()?)
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 /// One evaluator's row.
@@ -54,6 +64,8 @@ struct Row {
     #[serde(skip_serializing_if = "Option::is_none")]
     net: Option<String>,
     quiescent: Option<u8>,
+    #[serde(skip_serializing_if = "is_zero")]
+    chain_step_cost: f64,
     per_start: Vec<Outcome>,
     summary: Summary,
     /// Mean of (this − baseline) over the starts, and its standard error.
@@ -135,6 +147,7 @@ pub fn bench_strength(a: BenchStrengthArgs, out: &mut dyn Write) -> Result<()> {
                 weights,
                 net,
                 quiescent: r.quiescent,
+                chain_step_cost: r.chain_step_cost,
                 per_start: m.clone(),
                 summary: Summary::of(m),
                 pieces_difference: pd,

@@ -302,6 +302,7 @@ impl Loaded {
                     net: Some(p.clone()),
                     weights: None,
                     quiescent,
+                    chain_step_cost: 0.0,
                 }
                 .build()?,
             ),

@@ -29,6 +29,26 @@
 //! per-thread short list, moved into a hash set past 32 wells, both reused
 //! (they allocate only while growing).
 //!
+//! # A cost per hypothetical clear (`--chain-step-cost`)
+//! [`Lookahead::with_step_cost`] adds a constant to a chain point's cost
+//! for each clear it took, so that a well worth its lines still to clear
+//! ranks below the well that has cleared them (0, the default, changes no
+//! cost's bits; the identity names a cost only when one is set). With a
+//! net's own line weight near zero (`data/train/README.md`, "The line
+//! weight drifts to nothing"), a hypothetical clear is otherwise free: the
+//! lookahead's first choice among the placements of the record games'
+//! pieces clears fewer lines than the records did (`wide.nnue`, over the
+//! 289, 302 and 366 games from piece 100: 0.32-0.36 lines a lock against
+//! their 0.39-0.40; the net alone over-clears, 0.44-0.47), and a cost of
+//! 0.05-0.1 brings it to theirs and agrees with more of their moves
+//! (`examples/imitation.rs`, `data/train/README.md`, "How the nets rank
+//! the records' moves"). It did not make the wide games better: with
+//! `wide.nnue` at width 100,000 from the 366 record's pieces 300, 500
+//! and 700, 261 + 354 + 364 = 979 lines at 0.05 against 982 at 0
+//! (`sh data/train/chain-step/run.sh 0.05 AT`), and the record's suite at
+//! width 300 is level (95.1-96.1 pieces a start against 95.4). So 0 stays
+//! the default.
+//!
 //! # Speed
 //! Each step's piece and its clearing children come from one
 //! `for_each_clear` pass (the piece's choice and the walk share it; each
@@ -258,6 +278,7 @@ pub const HYPOTHETICAL_LINE_WEIGHT: f64 = 0.5;
 pub struct Lookahead<E> {
     inner: E,
     depth: u8,
+    step_cost: f64,
 }
 
 impl<E: Evaluator> Lookahead<E> {
@@ -267,7 +288,18 @@ impl<E: Evaluator> Lookahead<E> {
         Lookahead {
             inner,
             depth: depth.min(MAX_QUIESCENT_DEPTH),
+            step_cost: 0.0,
         }
+    }
+
+    /// The same lookahead with `step_cost` added to a chain point's cost
+    /// for each hypothetical clear it took to reach it (0, the default:
+    /// none), so that a well whose worth lies in lines it could still clear
+    /// ranks below one that has cleared them. Probe:
+    /// `examples/imitation.rs`.
+    pub fn with_step_cost(mut self, step_cost: f64) -> Lookahead<E> {
+        self.step_cost = step_cost;
+        self
     }
 
     /// The wrapped evaluator.
@@ -288,7 +320,16 @@ impl<E: Evaluator> Lookahead<E> {
 
 impl<E: Evaluator> Evaluator for Lookahead<E> {
     fn cost(&self, well: &Well, score: f64) -> f64 {
-        best_along_chain_from(&self.inner, well, score, self.depth).cost
+        chain_from(
+            &self.inner,
+            well,
+            None,
+            score,
+            self.depth,
+            self.step_cost,
+            self.inner.cost(well, score),
+        )
+        .cost
     }
 
     /// The children's own costs come from the inner evaluator's batch call
@@ -306,13 +347,28 @@ impl<E: Evaluator> Evaluator for Lookahead<E> {
             .costs_with_memos(parent, parent_score, children, out, &mut memos);
         for (i, (c, cost)) in children.iter().zip(out.iter_mut()).enumerate() {
             let score = f64::from(parent_score + u32::from(c.lines));
-            *cost = chain_from(&self.inner, &c.well, memos.get(i), score, self.depth, *cost).cost;
+            *cost = chain_from(
+                &self.inner,
+                &c.well,
+                memos.get(i),
+                score,
+                self.depth,
+                self.step_cost,
+                *cost,
+            )
+            .cost;
         }
         ROOT_MEMOS.set(memos);
     }
 
     fn identity(&self) -> Identity {
-        self.inner.identity().with("quiescent", self.depth)
+        let identity = self.inner.identity().with("quiescent", self.depth);
+        // Only when set: the identities of runs made before it stay whole.
+        if self.step_cost == 0.0 {
+            identity
+        } else {
+            identity.with("chain_step_cost", self.step_cost)
+        }
     }
 
     fn files(&self) -> Vec<(String, Vec<u8>)> {
@@ -338,7 +394,7 @@ fn best_along_chain_from<E: Evaluator + ?Sized>(
     score: f64,
     depth: u8,
 ) -> ChainBest {
-    chain_from(eval, well, None, score, depth, eval.cost(well, score))
+    chain_from(eval, well, None, score, depth, 0.0, eval.cost(well, score))
 }
 
 /// [`best_along_chain_from`], with the well's own cost already known (and
@@ -349,6 +405,7 @@ fn chain_from<E: Evaluator + ?Sized>(
     memo: Option<&Memo>,
     score: f64,
     depth: u8,
+    step_cost: f64,
     own_cost: f64,
 ) -> ChainBest {
     let mut best = ChainBest {
@@ -366,7 +423,8 @@ fn chain_from<E: Evaluator + ?Sized>(
             Some(scratch) => scratch,
             None => own.insert(Scratch::default()),
         };
-        walk(eval, well, memo, score, depth, 0, 0, &mut best, scratch);
+        let chain = Chain { depth, step_cost };
+        walk(eval, well, memo, score, chain, 0, 0, &mut best, scratch);
         scratch.seen.clear();
     });
     best
@@ -478,6 +536,15 @@ fn chain_children(well: &Well, children: &mut Vec<ChainChild>) -> Option<Piece> 
     None
 }
 
+/// How far a walk goes and what each clear costs.
+#[derive(Clone, Copy)]
+struct Chain {
+    /// The most clears.
+    depth: u8,
+    /// Added to a chain point's cost per clear.
+    step_cost: f64,
+}
+
 /// Extends the chain at `well` (reached after `steps` clears with the
 /// pieces `pieces`, as in [`ChainBest`]; `memo` the evaluator's memo of it,
 /// if any); `score` already includes the hypothetical lines at
@@ -488,13 +555,13 @@ fn walk<E: Evaluator + ?Sized>(
     well: &Well,
     memo: Option<&Memo>,
     score: f64,
-    depth: u8,
+    chain: Chain,
     steps: u8,
     pieces: u128,
     best: &mut ChainBest,
     scratch: &mut Scratch,
 ) {
-    if steps >= depth {
+    if steps >= chain.depth {
         return;
     }
     let level = usize::from(steps);
@@ -526,6 +593,13 @@ fn walk<E: Evaluator + ?Sized>(
         eval.chain_costs(well, memo, &wells, next_score, &mut costs, &mut memos);
         for (i, (child, &cost)) in wells.iter().zip(&costs).enumerate() {
             let child = &child.well;
+            // Compared only when set, so that the default leaves every
+            // cost's bits (and the search's order) as they were.
+            let cost = if chain.step_cost == 0.0 {
+                cost
+            } else {
+                cost + chain.step_cost * f64::from(steps + 1)
+            };
             if cost < best.cost {
                 *best = ChainBest {
                     cost,
@@ -539,7 +613,7 @@ fn walk<E: Evaluator + ?Sized>(
                 child,
                 memos.get(i),
                 next_score,
-                depth,
+                chain,
                 steps + 1,
                 pieces,
                 best,

@@ -35,11 +35,20 @@ pub enum Ranker {
 }
 
 /// The evaluator of `ranker` with the quiescent lookahead of depth
-/// `quiescent` (`None`: none).
-pub fn evaluator(ranker: Ranker, quiescent: Option<u8>) -> Box<dyn Evaluator + Send> {
+/// `quiescent` (`None`: none), a net's chain points costing
+/// `chain_step_cost` more per hypothetical clear
+/// ([`Lookahead::with_step_cost`]; [`EvaluatorSpec::build`] refuses it
+/// without a net and the lookahead).
+pub fn evaluator(
+    ranker: Ranker,
+    quiescent: Option<u8>,
+    chain_step_cost: f64,
+) -> Box<dyn Evaluator + Send> {
     match (ranker, quiescent) {
         (Ranker::Heuristic(weights), q) => Box::new(Knewjade::new(weights, q)),
-        (Ranker::Net(net), Some(depth)) => Box::new(Lookahead::new(net, depth)),
+        (Ranker::Net(net), Some(depth)) => {
+            Box::new(Lookahead::new(net, depth).with_step_cost(chain_step_cost))
+        }
         (Ranker::Net(net), None) => Box::new(net),
     }
 }
@@ -54,16 +63,45 @@ pub struct EvaluatorSpec {
     pub weights: Option<PathBuf>,
     /// The quiescent lookahead's depth; `None`: no lookahead.
     pub quiescent: Option<u8>,
+    /// Added to a chain point's cost per hypothetical clear
+    /// ([`Lookahead::with_step_cost`]); 0, the default, for none. Only with
+    /// a net and the lookahead.
+    pub chain_step_cost: f64,
 }
 
 impl EvaluatorSpec {
     /// The evaluator: the net when one is given, else the heuristic.
     pub fn build(&self) -> Result<Box<dyn Evaluator + Send>, LaunchError> {
+        self.check_step_cost()?;
         let ranker = match &self.net {
             Some(path) => Ranker::Net(load_net(path)?),
             None => Ranker::Heuristic(weights_or_default(self.weights.as_deref())?),
         };
-        Ok(evaluator(ranker, self.quiescent))
+        Ok(evaluator(ranker, self.quiescent, self.chain_step_cost))
+    }
+
+    /// A chain step cost only where it means something: a finite,
+    /// non-negative number, with a net and the lookahead.
+    fn check_step_cost(&self) -> Result<(), LaunchError> {
+        let c = valid_step_cost(self.chain_step_cost)?;
+        if c != 0.0 && (self.net.is_none() || self.quiescent.is_none()) {
+            return Err(LaunchError::StepCost(
+                "--chain-step-cost needs --net and --quiescent (it costs the lookahead's chains of a net)"
+                    .to_string(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `c` if it is a chain step cost at all: finite and not negative.
+pub(super) fn valid_step_cost(c: f64) -> Result<f64, LaunchError> {
+    if c.is_finite() && c >= 0.0 {
+        Ok(c)
+    } else {
+        Err(LaunchError::StepCost(format!(
+            "--chain-step-cost {c}: give a finite number of 0 or more"
+        )))
     }
 }
 
@@ -115,13 +153,15 @@ fn checksum(net: &NetEvaluator) -> String {
     format!("{:08x}", net.net().checksum())
 }
 
-/// The evaluator of the run in `dir` (settings `s`, lookahead `quiescent`):
+/// The evaluator of the run in `dir` (settings `s`, lookahead `quiescent`
+/// with `chain_step_cost`):
 /// its net (the folder's copy, or `given.net` when it is the same net) or
 /// its weights. A file in `given` that is not the run's is an error.
 pub(super) fn rebuild(
     dir: &Path,
     s: &Settings,
     quiescent: Option<u8>,
+    chain_step_cost: f64,
     given: &EvaluatorSpec,
 ) -> Result<Box<dyn Evaluator + Send>, LaunchError> {
     let disagrees = |flag, given: &Path, run: String| LaunchError::Disagrees {
@@ -197,10 +237,10 @@ pub(super) fn rebuild(
                     ));
                 }
             }
-            return Ok(evaluator(Ranker::Heuristic(run_weights), quiescent));
+            return Ok(evaluator(Ranker::Heuristic(run_weights), quiescent, 0.0));
         }
     };
-    Ok(evaluator(Ranker::Net(net), quiescent))
+    Ok(evaluator(Ranker::Net(net), quiescent, chain_step_cost))
 }
 
 /// The first weight that differs between `a` and `b`: its name and both

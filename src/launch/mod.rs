@@ -108,6 +108,10 @@ pub enum LaunchError {
         /// The run's net's checksum.
         id: String,
     },
+    /// A chain step cost that means nothing (see
+    /// [`EvaluatorSpec::chain_step_cost`]).
+    #[error("{0}")]
+    StepCost(String),
     /// The evaluator rebuilt is not the one the run recorded.
     #[error("{manifest}: this build cannot rebuild the run's evaluator (its {key} is {run} in the run, {rebuilt} rebuilt)")]
     Unrebuildable {
@@ -221,7 +225,20 @@ pub fn resumed_run(dir: &Path, r: &Request) -> Result<Setup, LaunchError> {
             },
         });
     }
-    let evaluator = evaluator::rebuild(dir, s, run_quiescent, &r.evaluator)?;
+    let run_step_cost = s
+        .evaluator
+        .get("chain_step_cost")
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    let asked = evaluator::valid_step_cost(r.evaluator.chain_step_cost)?;
+    if asked != 0.0 && asked != run_step_cost {
+        return Err(LaunchError::Disagrees {
+            flag: "chain-step-cost",
+            given: asked.to_string(),
+            run: format!("chain step cost {run_step_cost}"),
+        });
+    }
+    let evaluator = evaluator::rebuild(dir, s, run_quiescent, run_step_cost, &r.evaluator)?;
     if let Some((key, run, rebuilt)) = s
         .evaluator
         .differences(&evaluator.identity())
@@ -378,7 +395,7 @@ mod tests {
         let dir = base.path().join("run");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("depth-00001.beam.tmp"), b"half").unwrap();
-        let eval = evaluator(Ranker::Heuristic(Weights::dnf86()), None);
+        let eval = evaluator(Ranker::Heuristic(Weights::dnf86()), None, 0.0);
         let search = Search {
             width: 10,
             evaluator: &*eval,

@@ -101,6 +101,9 @@ pub struct Status {
     pub net: Option<String>,
     /// The lookahead's depth, if any.
     pub quiescent: Option<u64>,
+    /// The lookahead's cost per hypothetical clear, when one is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chain_step_cost: Option<f64>,
     /// The depth of the game the run starts from (`search --from`);
     /// absent for a run from the empty well.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -213,6 +216,7 @@ pub fn status(dir: &Path) -> Result<Status, RunError> {
         enemy: m.settings.enemy.to_string(),
         net: ev.get("net").and_then(|v| v.as_str()).map(String::from),
         quiescent: ev.get("quiescent").and_then(|v| v.as_u64()),
+        chain_step_cost: ev.get("chain_step_cost").and_then(|v| v.as_f64()),
         from: m.settings.start.as_ref().map(|s| s.at),
         depth: m.depth,
         max_depth,

@@ -140,5 +140,9 @@ pub fn evaluator_of(
     quiescent: Option<u8>,
 ) -> Result<Box<dyn Evaluator + Send>, TuneError> {
     let quant = QuantNet::from_net(net)?;
-    Ok(evaluator(Ranker::Net(NetEvaluator::new(quant)), quiescent))
+    Ok(evaluator(
+        Ranker::Net(NetEvaluator::new(quant)),
+        quiescent,
+        0.0,
+    ))
 }
