@@ -103,47 +103,19 @@ fn slow_chain_cost_with(eval: &dyn Evaluator, well: &Well, score: f64, step_cost
     w.best
 }
 
-/// The lookahead around the shipped net, batch and per well, equals its
-/// slow twin on every child of every fifth mid-game well.
-#[test]
-fn the_lookahead_equals_its_slow_twin_on_mid_game_wells() {
+/// Checks the lookahead of the shipped net with `step_cost`, batch and per
+/// well, against its slow twin on every child of every `stride`-th
+/// mid-game well; returns how many children it checked and how many of
+/// their costs differ from a plainer one (the net's without the chain, or
+/// with `plain_chain` the chain's without the step cost).
+fn check_against_slow_twin(step_cost: f64, stride: usize, plain_chain: bool) -> (usize, usize) {
     let net =
         NetEvaluator::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("data/nets/best.nnue"))
             .expect("data/nets/best.nnue");
-    let look = Lookahead::new(net.clone(), DEFAULT_QUIESCENT_DEPTH);
-    let mut out = Vec::new();
-    let (mut checked, mut helped) = (0, 0);
-    for well in mid_game_wells().iter().step_by(5) {
-        for piece in Piece::ALL {
-            let mut children = Vec::new();
-            MoveGen::new(well).children(piece, &mut children);
-            look.costs(well, 5, &children, &mut out);
-            for (c, cost) in children.iter().zip(&out) {
-                let score = f64::from(5 + u32::from(c.lines));
-                let slow = slow_chain_cost(&net, &c.well, score);
-                assert_eq!(cost.to_bits(), slow.to_bits(), "{}", c.well.to_numbers());
-                assert_eq!(look.cost(&c.well, score).to_bits(), slow.to_bits());
-                checked += 1;
-                helped += usize::from(slow < net.cost(&c.well, score));
-            }
-        }
-    }
-    eprintln!("{checked} children, {helped} improved by a chain");
-    assert!(checked > 20_000 && helped > 1_000, "{checked} {helped}");
-}
-
-/// A cost per hypothetical clear, batch and per well, equals its slow twin
-/// on every child of every tenth mid-game well, and changes some costs.
-#[test]
-fn a_chain_step_cost_equals_its_slow_twin() {
-    let net =
-        NetEvaluator::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("data/nets/best.nnue"))
-            .expect("data/nets/best.nnue");
-    let step_cost = 0.05;
     let look = Lookahead::new(net.clone(), DEFAULT_QUIESCENT_DEPTH).with_step_cost(step_cost);
     let mut out = Vec::new();
-    let (mut checked, mut changed) = (0, 0);
-    for well in mid_game_wells().iter().step_by(10) {
+    let (mut checked, mut differs) = (0, 0);
+    for well in mid_game_wells().iter().step_by(stride) {
         for piece in Piece::ALL {
             let mut children = Vec::new();
             MoveGen::new(well).children(piece, &mut children);
@@ -154,12 +126,39 @@ fn a_chain_step_cost_equals_its_slow_twin() {
                 assert_eq!(cost.to_bits(), slow.to_bits(), "{}", c.well.to_numbers());
                 assert_eq!(look.cost(&c.well, score).to_bits(), slow.to_bits());
                 checked += 1;
-                changed += usize::from(slow != slow_chain_cost(&net, &c.well, score));
+                let plain = if plain_chain {
+                    slow_chain_cost(&net, &c.well, score)
+                } else {
+                    net.cost(&c.well, score)
+                };
+                differs += usize::from(slow != plain);
             }
         }
     }
+    (checked, differs)
+}
+
+/// The lookahead around the shipped net, batch and per well, equals its
+/// slow twin on every child of every fifth mid-game well.
+#[test]
+fn the_lookahead_equals_its_slow_twin_on_mid_game_wells() {
+    let (checked, helped) = check_against_slow_twin(0.0, 5, false);
+    eprintln!("{checked} children, {helped} improved by a chain");
+    assert!(checked > 20_000 && helped > 1_000, "{checked} {helped}");
+}
+
+/// A cost per hypothetical clear, batch and per well, equals its slow twin
+/// on every child of every tenth mid-game well, and changes some costs.
+#[test]
+fn a_chain_step_cost_equals_its_slow_twin() {
+    let step_cost = 0.05;
+    let (checked, changed) = check_against_slow_twin(step_cost, 10, true);
     assert!(checked > 10_000 && changed > 500, "{checked} {changed}");
     // The identity names the cost, so a run resumes only under the same.
+    let net =
+        NetEvaluator::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("data/nets/best.nnue"))
+            .expect("data/nets/best.nnue");
+    let look = Lookahead::new(net.clone(), DEFAULT_QUIESCENT_DEPTH).with_step_cost(step_cost);
     assert_eq!(
         look.identity().get("chain_step_cost"),
         Some(&serde_json::json!(step_cost))

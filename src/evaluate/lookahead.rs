@@ -593,7 +593,7 @@ fn walk<E: Evaluator + ?Sized>(
         eval.chain_costs(well, memo, &wells, next_score, &mut costs, &mut memos);
         for (i, (child, &cost)) in wells.iter().zip(&costs).enumerate() {
             let child = &child.well;
-            // Compared only when set, so that the default leaves every
+            // Added only when set, so that the default leaves every
             // cost's bits (and the search's order) as they were.
             let cost = if chain.step_cost == 0.0 {
                 cost
