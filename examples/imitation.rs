@@ -85,12 +85,10 @@ impl Tally {
 
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [net, replays @ ..] = args.as_slice() else {
-        return Err("usage: imitation NET.nnue REPLAY.txt [REPLAY.txt ...]".into());
+    let (net, replays) = match args.as_slice() {
+        [net, replays @ ..] if !replays.is_empty() => (net, replays),
+        _ => return Err("usage: imitation NET.nnue REPLAY.txt [REPLAY.txt ...]".into()),
     };
-    if replays.is_empty() {
-        return Err("usage: imitation NET.nnue REPLAY.txt [REPLAY.txt ...]".into());
-    }
     let plain = NetEvaluator::load(Path::new(net)).map_err(|e| format!("{net}: {e}"))?;
     let mut step_costs = vec![0.0];
     if let Ok(list) = std::env::var("STEP_COSTS") {

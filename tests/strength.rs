@@ -297,6 +297,25 @@ fn tiny_suite(dir: &Path) -> PathBuf {
     file
 }
 
+/// `bench strength` on the tiny suite at width 12 with `evaluators` (their
+/// flags), which must succeed.
+fn tiny_strength_run(
+    suite: &Path,
+    evaluators: &[&str],
+    threads: &str,
+    json: bool,
+) -> std::process::Output {
+    let mut args = vec!["bench", "strength", "--suite", suite.to_str().unwrap()];
+    args.extend_from_slice(evaluators);
+    args.extend_from_slice(&["--width", "12", "--threads", threads]);
+    if json {
+        args.push("--json");
+    }
+    let out = hatetris(&args, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    out
+}
+
 /// A tiny run (width 12, 25 pieces, 2 starts, two evaluators) is the same
 /// JSON on 1 and 2 threads, and says what it measured.
 #[test]
@@ -304,27 +323,14 @@ fn a_tiny_strength_run_is_the_same_on_one_and_two_threads() {
     let dir = tempfile::tempdir().unwrap();
     let suite = tiny_suite(dir.path());
     let run = |threads: &str, json: bool| {
-        let mut args = vec![
-            "bench",
-            "strength",
-            "--suite",
-            suite.to_str().unwrap(),
+        let evaluators = [
             "--net",
             "data/nets/best.nnue",
             "--quiescent",
             "--weights",
             "data/weights/dnf-86.toml",
-            "--width",
-            "12",
-            "--threads",
-            threads,
         ];
-        if json {
-            args.push("--json");
-        }
-        let out = hatetris(&args, None);
-        assert!(out.status.success(), "{}", stderr(&out));
-        out
+        tiny_strength_run(&suite, &evaluators, threads, json)
     };
     let out = run("1", true);
     assert_eq!(stderr(&out), "", "--json says nothing else");
@@ -371,29 +377,17 @@ fn a_tiny_strength_run_is_the_same_on_one_and_two_threads() {
 fn a_chain_step_cost_belongs_to_the_evaluator_before_it() {
     let dir = tempfile::tempdir().unwrap();
     let suite = tiny_suite(dir.path());
-    let out = hatetris(
-        &[
-            "bench",
-            "strength",
-            "--suite",
-            suite.to_str().unwrap(),
-            "--net",
-            "data/nets/best.nnue",
-            "--quiescent",
-            "--net",
-            "data/nets/best.nnue",
-            "--quiescent",
-            "--chain-step-cost",
-            "0.5",
-            "--width",
-            "12",
-            "--threads",
-            "2",
-            "--json",
-        ],
-        None,
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    let evaluators = [
+        "--net",
+        "data/nets/best.nnue",
+        "--quiescent",
+        "--net",
+        "data/nets/best.nnue",
+        "--quiescent",
+        "--chain-step-cost",
+        "0.5",
+    ];
+    let out = tiny_strength_run(&suite, &evaluators, "2", true);
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(

@@ -146,6 +146,18 @@ pub struct Quiescent {
     pub depth: Option<u8>,
 }
 
+/// `--chain-step-cost COST`, for `search` and `bench search` (`bench
+/// strength` spells it per evaluator by hand, see there).
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct ChainStepCost {
+    /// Add COST to a lookahead chain's point for each hypothetical clear it
+    /// took (in the net's value units; 0, the default, none), so that a
+    /// well worth its lines still to clear ranks below one that cleared
+    /// them. Needs --net and --quiescent (a resume takes the run's).
+    #[arg(long = "chain-step-cost", value_name = "COST")]
+    pub cost: Option<f64>,
+}
+
 /// A replay format, for `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ReplayFormat {
@@ -489,12 +501,9 @@ pub struct SearchArgs {
     /// The lookahead (a resume: the run's).
     #[command(flatten)]
     pub quiescent: Quiescent,
-    /// Add COST to a lookahead chain's point for each hypothetical clear it
-    /// took (in the net's value units; 0, the default, none), so that a
-    /// well worth its lines still to clear ranks below one that cleared
-    /// them. Needs --net and --quiescent (a resume: the run's).
-    #[arg(long, value_name = "COST")]
-    pub chain_step_cost: Option<f64>,
+    /// The lookahead's cost per hypothetical clear (a resume: the run's).
+    #[command(flatten)]
+    pub chain_step: ChainStepCost,
     /// Who gives the pieces [default: hatetris; a resume: the run's].
     #[arg(long, value_parser = enemy_parser())]
     pub enemy: Option<EnemyKind>,
@@ -840,12 +849,9 @@ pub struct BenchSearchArgs {
     /// The lookahead.
     #[command(flatten)]
     pub quiescent: Quiescent,
-    /// Add COST to a lookahead chain's point for each hypothetical clear it
-    /// took (in the net's value units; 0, the default, none), so that a
-    /// well worth its lines still to clear ranks below one that cleared
-    /// them. Needs --net and --quiescent.
-    #[arg(long, value_name = "COST")]
-    pub chain_step_cost: Option<f64>,
+    /// The lookahead's cost per hypothetical clear.
+    #[command(flatten)]
+    pub chain_step: ChainStepCost,
     /// Rank wells with this neural net (a .nnue file) instead of the
     /// heuristic, built as `hatetris search --net` builds it: with
     /// `--quiescent`, the record configuration.

@@ -68,7 +68,7 @@ pub fn bench_search(a: BenchSearchArgs, out: &mut dyn Write) -> Result<()> {
             net: a.net.clone(),
             weights: a.weights.clone(),
             quiescent: a.quiescent.depth,
-            chain_step_cost: a.chain_step_cost.unwrap_or(0.0),
+            chain_step_cost: a.chain_step.cost.unwrap_or(0.0),
         }
         .build()?,
     );
