@@ -123,6 +123,37 @@ fn quantised_values_stay_within_the_bound_of_the_f32_values() {
     }
 }
 
+/// Two nets side by side ([`Net::ensemble`]) are one net of 64 hidden
+/// units whose value is the mean of theirs: the slow twin is the two nets
+/// run apart. Its quantised form keeps to its own error bound.
+#[test]
+fn an_ensemble_values_a_well_as_the_mean_of_its_nets() {
+    let a = &scrambled(32, Layout::Shared, 7);
+    let b = &scrambled(32, Layout::Shared, 8);
+    let both = Net::ensemble(&[a.clone(), b.clone()]).unwrap();
+    assert_eq!(both.hidden(), 64);
+    let eval = NetEvaluator::new(QuantNet::from_net(&both).unwrap());
+    let bound = eval.net().error_bound();
+    for well in &wells(500, 17) {
+        let mean = (f64::from(a.value(well)) + f64::from(b.value(well))) / 2.0;
+        let got = f64::from(both.value(well));
+        assert!(
+            (got - mean).abs() < 1e-4 * (1.0 + mean.abs()),
+            "{got} against {mean}"
+        );
+        assert!((eval.value(well) - got).abs() <= bound + 1e-5);
+    }
+    let too_wide = Net::ensemble(&[both.clone(), a.clone()]).unwrap_err();
+    assert!(
+        too_wide.to_string().contains("96 hidden units"),
+        "{too_wide}"
+    );
+    let positional = nets()[2].0.clone();
+    let mixed = Net::ensemble(&[a.clone(), positional]).unwrap_err();
+    assert!(mixed.to_string().contains("layout"), "{mixed}");
+    assert!(Net::ensemble(&[]).is_err());
+}
+
 #[test]
 fn avx2_and_scalar_give_identical_costs() {
     if !Simd::Avx2.is_available() {

@@ -6,7 +6,7 @@ use std::io::Write;
 use anyhow::{bail, Result};
 
 use hatetris::launch::NetFileError;
-use hatetris::nnue::Net;
+use hatetris::nnue::{Net, MAX_HIDDEN};
 use hatetris::run::DepthStats;
 use hatetris::search::Observer;
 use hatetris::train::{self, Config, Epoch, Generation, Master, Phase, TrainObserver};
@@ -154,8 +154,8 @@ fn redo(r: RedoArg) -> train::Redo {
 fn config(a: &TrainArgs, base: Config) -> Result<Config> {
     let mut c = base;
     if let Some(v) = a.hidden {
-        if !(1..=64).contains(&v) {
-            bail!("--hidden must be 1 to 64");
+        if !(1..=MAX_HIDDEN).contains(&v) {
+            bail!("--hidden must be 1 to {MAX_HIDDEN}");
         }
         c.hidden = v;
     }

@@ -89,6 +89,17 @@
 //! way, positional row features (16 × 1,024 rows) with shared windows
 //! (2.6 MiB at H = 64), would be one more layout code.
 //!
+//! Why H stops at 64: two nets side by side ([`Net::ensemble`], one net
+//! whose value is the mean of theirs) need 128, and a build that allowed
+//! 128 (`data/train/ensemble/hidden-128.patch`: four more block widths in
+//! [`simd`], and an accumulator of 256 bytes that every child and memo
+//! carries) ran the 64-unit nets about 5 % slower (`hatetris bench search
+//! --width 10000 --depths 40 --threads 2 --net data/nets/wide.nnue
+//! --quiescent`, the two builds in turn, four pairs: ratios 0.97 to 1.11,
+//! median 1.055), and the one ensemble tried played no better than the
+//! champion (`data/train/README.md`, "Two nets side by side"). So an
+//! ensemble is of two nets of 32 units.
+//!
 //! # The cost and the line term
 //! `cost = -value - line_weight · score`, where `value` is the net's output
 //! (higher is better) and `line_weight` is stored in the net file (so it
@@ -134,7 +145,7 @@ pub use adam::{AdamConfig, Trainer};
 pub use eval::NetEvaluator;
 pub use features::Layout;
 pub use file::NET_FILE;
-pub use net::{Net, Rng, Sample};
+pub use net::{Net, Rng, Sample, MAX_HIDDEN};
 pub use quant::QuantNet;
 pub use simd::Simd;
 

@@ -37,6 +37,21 @@ use super::quant::{Acc, Block, QuantNet};
 use crate::evaluate::{ChainChild, Memo};
 use crate::well::Well;
 
+/// Calls `avx2::$f::<C>(args)` with `C` the net's blocks of 16 hidden
+/// units, 1 to 4 (`QuantNet::check` holds it there; the last arm takes 4):
+/// one monomorphised loop per width, so the registers stay in registers.
+#[cfg(target_arch = "x86_64")]
+macro_rules! by_blocks {
+    ($blocks:expr, $f:ident($($arg:expr),*)) => {
+        match $blocks {
+            1 => avx2::$f::<1>($($arg),*),
+            2 => avx2::$f::<2>($($arg),*),
+            3 => avx2::$f::<3>($($arg),*),
+            _ => avx2::$f::<4>($($arg),*),
+        }
+    };
+}
+
 /// Which implementation of the inner loops to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Simd {
@@ -85,14 +100,7 @@ impl Simd {
             // SAFETY: AVX2 is available (checked just above; the standard
             // library caches the answer, so the check is one load), and
             // `net.blocks` (1 to 4, see `QuantNet::check`) selects `C`.
-            return unsafe {
-                match net.blocks {
-                    1 => avx2::accumulate::<1>(net, base, adds, subs),
-                    2 => avx2::accumulate::<2>(net, base, adds, subs),
-                    3 => avx2::accumulate::<3>(net, base, adds, subs),
-                    _ => avx2::accumulate::<4>(net, base, adds, subs),
-                }
-            };
+            return unsafe { by_blocks!(net.blocks, accumulate(net, base, adds, subs)) };
         }
         scalar::accumulate(net, base, adds, subs)
     }
@@ -105,14 +113,7 @@ impl Simd {
             // SAFETY: AVX2 is available (checked just above; the standard
             // library caches the answer, so the check is one load), and
             // `net.blocks` (1 to 4, see `QuantNet::check`) selects `C`.
-            return unsafe {
-                match net.blocks {
-                    1 => avx2::output::<1>(net, base, adds, subs),
-                    2 => avx2::output::<2>(net, base, adds, subs),
-                    3 => avx2::output::<3>(net, base, adds, subs),
-                    _ => avx2::output::<4>(net, base, adds, subs),
-                }
-            };
+            return unsafe { by_blocks!(net.blocks, output(net, base, adds, subs)) };
         }
         scalar::output(net, &scalar::accumulate(net, base, adds, subs))
     }
@@ -134,14 +135,7 @@ impl Simd {
         #[cfg(target_arch = "x86_64")]
         if self == Simd::Avx2 && self.is_available() {
             // SAFETY: as in `Simd::output`.
-            return unsafe {
-                match net.blocks {
-                    1 => avx2::output_shared::<1>(net, patterns),
-                    2 => avx2::output_shared::<2>(net, patterns),
-                    3 => avx2::output_shared::<3>(net, patterns),
-                    _ => avx2::output_shared::<4>(net, patterns),
-                }
-            };
+            return unsafe { by_blocks!(net.blocks, output_shared(net, patterns)) };
         }
         let idx = shared_indices(patterns);
         scalar::output(net, &scalar::accumulate(net, &net.bias, &idx, &[]))
@@ -154,14 +148,7 @@ impl Simd {
         #[cfg(target_arch = "x86_64")]
         if self == Simd::Avx2 && self.is_available() {
             // SAFETY: as in `Simd::output`.
-            return unsafe {
-                match net.blocks {
-                    1 => avx2::accumulate_shared::<1>(net, patterns),
-                    2 => avx2::accumulate_shared::<2>(net, patterns),
-                    3 => avx2::accumulate_shared::<3>(net, patterns),
-                    _ => avx2::accumulate_shared::<4>(net, patterns),
-                }
-            };
+            return unsafe { by_blocks!(net.blocks, accumulate_shared(net, patterns)) };
         }
         scalar::accumulate(net, &net.bias, &shared_indices(patterns), &[])
     }
@@ -189,12 +176,7 @@ impl Simd {
         if self == Simd::Avx2 && self.is_available() {
             // SAFETY: as in `Simd::output`.
             return unsafe {
-                match net.blocks {
-                    1 => avx2::step_after_clear::<1>(net, base, from, to, cleared),
-                    2 => avx2::step_after_clear::<2>(net, base, from, to, cleared),
-                    3 => avx2::step_after_clear::<3>(net, base, from, to, cleared),
-                    _ => avx2::step_after_clear::<4>(net, base, from, to, cleared),
-                }
+                by_blocks!(net.blocks, step_after_clear(net, base, from, to, cleared))
             };
         }
         let (mut removed, mut added) = ([0u32; ACTIVE], [0u32; ACTIVE]);
@@ -226,12 +208,10 @@ impl Simd {
         if self == Simd::Avx2 && self.is_available() {
             // SAFETY: as in `Simd::output`.
             unsafe {
-                match net.blocks {
-                    1 => avx2::steps_after_clear::<1>(net, base, from, children, memos, &mut f),
-                    2 => avx2::steps_after_clear::<2>(net, base, from, children, memos, &mut f),
-                    3 => avx2::steps_after_clear::<3>(net, base, from, children, memos, &mut f),
-                    _ => avx2::steps_after_clear::<4>(net, base, from, children, memos, &mut f),
-                }
+                by_blocks!(
+                    net.blocks,
+                    steps_after_clear(net, base, from, children, memos, &mut f)
+                )
             }
             return;
         }
@@ -250,14 +230,7 @@ impl Simd {
         #[cfg(target_arch = "x86_64")]
         if self == Simd::Avx2 && self.is_available() {
             // SAFETY: as in `Simd::output`.
-            return unsafe {
-                match net.blocks {
-                    1 => avx2::step::<1>(net, base, adds, subs),
-                    2 => avx2::step::<2>(net, base, adds, subs),
-                    3 => avx2::step::<3>(net, base, adds, subs),
-                    _ => avx2::step::<4>(net, base, adds, subs),
-                }
-            };
+            return unsafe { by_blocks!(net.blocks, step(net, base, adds, subs)) };
         }
         let acc = scalar::accumulate(net, base, adds, subs);
         (acc, scalar::output(net, &acc))
