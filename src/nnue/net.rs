@@ -135,11 +135,12 @@ pub(crate) fn check_hidden(hidden: usize) -> Result<(), NetError> {
 }
 
 impl Net {
-    /// A fresh net with `hidden` units (1..=[`MAX_HIDDEN`]) and this layout, its initial
-    /// weights drawn from `seed`: table rows uniform in ±1/512, positional
-    /// rows zero, hidden biases 0.5 (the middle of the clamp), output
-    /// weights uniform in ±1/√H, output bias 0. `line_weight` is the cost
-    /// per cleared line ([`crate::nnue`] explains it).
+    /// A fresh net with `hidden` units (1 to [`MAX_HIDDEN`]) and this
+    /// layout, its initial weights drawn from `seed`: table rows uniform in
+    /// ±1/512, positional rows zero, hidden biases 0.5 (the middle of the
+    /// clamp), output weights uniform in ±1/√H, output bias 0.
+    /// `line_weight` is the cost per cleared line ([`crate::nnue`] explains
+    /// it).
     pub fn new(
         hidden: usize,
         layout: Layout,
