@@ -302,6 +302,14 @@ impl<E: Evaluator> Lookahead<E> {
         self
     }
 
+    /// How far this lookahead's chains go and what each clear costs.
+    fn chain(&self) -> Chain {
+        Chain {
+            depth: self.depth,
+            step_cost: self.step_cost,
+        }
+    }
+
     /// The wrapped evaluator.
     pub fn inner(&self) -> &E {
         &self.inner
@@ -320,16 +328,8 @@ impl<E: Evaluator> Lookahead<E> {
 
 impl<E: Evaluator> Evaluator for Lookahead<E> {
     fn cost(&self, well: &Well, score: f64) -> f64 {
-        chain_from(
-            &self.inner,
-            well,
-            None,
-            score,
-            self.depth,
-            self.step_cost,
-            self.inner.cost(well, score),
-        )
-        .cost
+        let own_cost = self.inner.cost(well, score);
+        chain_from(&self.inner, well, None, score, self.chain(), own_cost).cost
     }
 
     /// The children's own costs come from the inner evaluator's batch call
@@ -352,8 +352,7 @@ impl<E: Evaluator> Evaluator for Lookahead<E> {
                 &c.well,
                 memos.get(i),
                 score,
-                self.depth,
-                self.step_cost,
+                self.chain(),
                 *cost,
             )
             .cost;
@@ -384,28 +383,23 @@ pub fn best_along_chain<E: Evaluator + ?Sized>(
     score: u32,
     depth: u8,
 ) -> ChainBest {
-    best_along_chain_from(eval, well, f64::from(score), depth)
+    let score = f64::from(score);
+    let chain = Chain {
+        depth,
+        step_cost: 0.0,
+    };
+    chain_from(eval, well, None, score, chain, eval.cost(well, score))
 }
 
-/// [`best_along_chain`] from a score that may hold half lines.
-fn best_along_chain_from<E: Evaluator + ?Sized>(
-    eval: &E,
-    well: &Well,
-    score: f64,
-    depth: u8,
-) -> ChainBest {
-    chain_from(eval, well, None, score, depth, 0.0, eval.cost(well, score))
-}
-
-/// [`best_along_chain_from`], with the well's own cost already known (and
-/// the evaluator's memo of it, if any).
+/// The best point of every `chain` from `well` (whose score, which may hold
+/// half lines, is `score`), with the well's own cost already known (and the
+/// evaluator's memo of it, if any).
 fn chain_from<E: Evaluator + ?Sized>(
     eval: &E,
     well: &Well,
     memo: Option<&Memo>,
     score: f64,
-    depth: u8,
-    step_cost: f64,
+    chain: Chain,
     own_cost: f64,
 ) -> ChainBest {
     let mut best = ChainBest {
@@ -414,7 +408,10 @@ fn chain_from<E: Evaluator + ?Sized>(
         steps: 0,
         pieces: 0,
     };
-    let depth = depth.min(MAX_QUIESCENT_DEPTH);
+    let chain = Chain {
+        depth: chain.depth.min(MAX_QUIESCENT_DEPTH),
+        ..chain
+    };
     SCRATCH.with(|s| {
         let mut shared = s.try_borrow_mut().ok();
         // A lookahead inside the inner evaluator: its own buffers.
@@ -423,7 +420,6 @@ fn chain_from<E: Evaluator + ?Sized>(
             Some(scratch) => scratch,
             None => own.insert(Scratch::default()),
         };
-        let chain = Chain { depth, step_cost };
         walk(eval, well, memo, score, chain, 0, 0, &mut best, scratch);
         scratch.seen.clear();
     });
