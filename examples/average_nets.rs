@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use hatetris::nnue::{Net, QuantNet};
+use hatetris::nnue::Net;
 
 fn main() -> ExitCode {
     match run() {
@@ -48,13 +48,9 @@ fn run() -> Result<(), String> {
     } else {
         return Err("the nets differ in shape (hidden units or feature layout)".into());
     };
-    let quant = QuantNet::from_net(&mean).map_err(|e| e.to_string())?;
     let f32_path = PathBuf::from(format!("{out}.f32"));
     let nnue_path = PathBuf::from(format!("{out}.nnue"));
-    mean.save(&f32_path)
-        .map_err(|e| format!("{}: {e}", f32_path.display()))?;
-    quant
-        .save(&nnue_path)
-        .map_err(|e| format!("{}: {e}", nnue_path.display()))?;
+    mean.save_with_quantised(&f32_path, &nnue_path)
+        .map_err(|e| e.to_string())?;
     Ok(())
 }

@@ -367,14 +367,10 @@ fn fine_tune(start: &str, out: &str, valid: &str, train: &[String]) -> Result<()
         }
     }
     println!("kept epoch {} (valid percentile {:.4})", best.2, best.0);
-    let quant = QuantNet::from_net(&best.1).map_err(|e| e.to_string())?;
     let f32_path = PathBuf::from(format!("{out}.f32"));
     let nnue_path = PathBuf::from(format!("{out}.nnue"));
     best.1
-        .save(&f32_path)
-        .map_err(|e| format!("{}: {e}", f32_path.display()))?;
-    quant
-        .save(&nnue_path)
-        .map_err(|e| format!("{}: {e}", nnue_path.display()))?;
+        .save_with_quantised(&f32_path, &nnue_path)
+        .map_err(|e| e.to_string())?;
     Ok(())
 }

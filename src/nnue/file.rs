@@ -446,6 +446,20 @@ impl Net {
         write(path, &self.to_bytes())
     }
 
+    /// Writes the net to `f32_path` (to train on) and its quantised form
+    /// to `nnue_path` (to search with), each atomically, and returns the
+    /// quantised net. Nothing is written if the net cannot be quantised.
+    pub fn save_with_quantised(
+        &self,
+        f32_path: &Path,
+        nnue_path: &Path,
+    ) -> Result<QuantNet, NetError> {
+        let quant = QuantNet::from_net(self)?;
+        self.save(f32_path)?;
+        quant.save(nnue_path)?;
+        Ok(quant)
+    }
+
     /// Reads a net from `path`.
     pub fn load(path: &Path) -> Result<Net, NetError> {
         Net::from_bytes(&read(path)?)

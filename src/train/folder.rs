@@ -14,7 +14,7 @@ use super::data::{self, Sampled};
 use super::fit::{Fitted, HeldOrder};
 use super::{Config, Epoch, Generation, TrainError};
 use crate::folder::json;
-use crate::nnue::{Net, QuantNet};
+use crate::nnue::Net;
 
 /// The settings file of a training folder.
 pub fn config_path(dir: &Path) -> PathBuf {
@@ -235,9 +235,10 @@ impl StepFile for Fitted {
         }))
     }
     fn save(&self, path: &Path) -> Result<(), TrainError> {
-        let quant = QuantNet::from_net(&self.net)?;
-        self.net.save(&path.with_file_name("net.f32"))?;
-        quant.save(&path.with_file_name("net.nnue"))?;
+        let quant = self.net.save_with_quantised(
+            &path.with_file_name("net.f32"),
+            &path.with_file_name("net.nnue"),
+        )?;
         write_json(
             path,
             &FitRecord {

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::folder::atomic::write_atomic;
 use crate::folder::{self, io, json, IoError};
 use crate::heuristic::{Weights, WEIGHT_NAMES};
-use crate::nnue::{Net, QuantNet};
+use crate::nnue::Net;
 
 use super::{FitnessSettings, Measured, TuneError, UNIT};
 
@@ -290,9 +290,7 @@ pub(super) fn write_best(dir: &Path, e: &Evaluation, net: Option<&Net>) -> Resul
     }
     if let Some(net) = net {
         let (f32_path, nnue_path) = super::net::best_paths(dir);
-        let quant = QuantNet::from_net(net)?;
-        net.save(&f32_path)?;
-        quant.save(&nnue_path)?;
+        net.save_with_quantised(&f32_path, &nnue_path)?;
     }
     Ok(json::write(&dir.join("best.json"), e)?)
 }
