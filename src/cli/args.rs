@@ -359,6 +359,12 @@ pub struct TrainArgs {
     /// off, the start net's layout].
     #[arg(long)]
     pub positional: bool,
+    /// Fit with this many hidden units: a champion with fewer gains fresh
+    /// ones, which add nothing to its value until the fit moves them; the
+    /// search then costs more a child, and this build searches with at
+    /// most 64 [default: the champion's units].
+    #[arg(long, value_name = "UNITS")]
+    pub widen: Option<usize>,
     /// Seed of every random choice [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,

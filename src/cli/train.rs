@@ -270,6 +270,12 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
     if a.positional {
         c.fit.positional = true;
     }
+    if let Some(v) = a.widen {
+        if !(1..=MAX_HIDDEN).contains(&v) {
+            bail!("--widen must be 1 to {MAX_HIDDEN} hidden units (this build's limit)");
+        }
+        c.fit.widen = v;
+    }
     if c.fit.rank_validation && c.fit.rank_weight <= 0.0 {
         bail!("--rank-validation needs a ranking term (--rank-weight above 0)");
     }

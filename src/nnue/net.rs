@@ -348,6 +348,50 @@ impl Net {
         net
     }
 
+    /// The same function with `hidden` units, so that a fit can go on with
+    /// more of them: each row keeps this net's units first, and each new
+    /// unit gets a fresh net's table weights (uniform in ±1/512, drawn from
+    /// `seed`, row by row), zero positional rows, a bias of 0.5 and an
+    /// output weight of 0, so it adds nothing to the value until a fit
+    /// moves it. A net with `hidden` units or more comes back unchanged.
+    ///
+    /// Fails when `hidden` is above [`MAX_HIDDEN`].
+    pub fn widened(&self, hidden: usize, seed: u64) -> Result<Net, NetError> {
+        check_hidden(hidden)?;
+        let old = self.hidden;
+        if hidden <= old {
+            return Ok(self.clone());
+        }
+        let mut rng = Rng::new(seed);
+        let mut widen = |part: &[f32], fresh: bool| -> Vec<f32> {
+            let mut out = Vec::with_capacity(part.len() / old * hidden);
+            for row in part.chunks_exact(old) {
+                out.extend_from_slice(row);
+                out.extend((old..hidden).map(|_| match fresh {
+                    true => rng.symmetric(INIT_TABLE),
+                    false => 0.0,
+                }));
+            }
+            out
+        };
+        let shared = widen(&self.shared, true);
+        let positional = widen(&self.positional, false);
+        let mut bias = self.bias.clone();
+        bias.resize(hidden, 0.5);
+        let mut out = self.out.clone();
+        out.resize(hidden, 0.0);
+        Ok(Net {
+            hidden,
+            layout: self.layout,
+            line_weight: self.line_weight,
+            shared,
+            positional,
+            bias,
+            out,
+            out_bias: self.out_bias,
+        })
+    }
+
     /// Whether `other` has this net's hidden units and feature layout, so
     /// that the two can be averaged or blended weight by weight.
     pub fn same_shape(&self, other: &Net) -> bool {

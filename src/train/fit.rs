@@ -113,6 +113,13 @@ pub struct FitConfig {
     /// the start net, as in the folders made before it.
     #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub positional: bool,
+    /// Hidden units the fit has: a start net with fewer gains fresh units
+    /// that add nothing to its value until the fit moves them
+    /// ([`Net::widened`], applied by the trainer to the champion). 0 (and
+    /// absent from the settings file): the start net's units, as in the
+    /// folders made before it.
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
+    pub widen: usize,
 }
 
 fn one() -> u32 {
@@ -145,6 +152,7 @@ impl Default for FitConfig {
             average: 1,
             blend: 1.0,
             positional: false,
+            widen: 0,
         }
     }
 }

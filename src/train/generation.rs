@@ -534,6 +534,11 @@ impl Generations<'_> {
                 )?
             }
         };
+        // More units for the fit to use: the start's value unchanged.
+        let start = match config.widen {
+            0 => start,
+            units => start.widened(units, self.config.seed ^ mix(g) ^ WIDEN_STREAM)?,
+        };
         let lost = self.config.lost_value as f32;
         let batch: Vec<Sample> = match self.window_batch(g)? {
             Some(batch) => batch,
@@ -586,6 +591,10 @@ const CHUNK: usize = 2048;
 fn mix(g: u32) -> u64 {
     crate::well::mix64(u64::from(g) + 0x7461_7267)
 }
+
+/// Set apart the draws of a widened start's new units
+/// ([`fit::FitConfig::widen`]) from the fit's own.
+const WIDEN_STREAM: u64 = 0x7769_6465;
 
 /// Redraws the pictures of the training folder `dir` (`progress.svg` and
 /// `progress.png`) from its files; a trainer may be working in it.

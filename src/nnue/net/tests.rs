@@ -350,3 +350,55 @@ fn a_shared_net_in_the_positional_layout_values_every_well_alike() {
         assert_eq!(a.value(&s.well), b.value(&s.well));
     }
 }
+
+/// A widened net is the same function, in f32 and quantised, in both
+/// layouts: its old units keep their weights, its new ones are drawn from
+/// the seed and weigh nothing until a fit moves them, and a fit does move
+/// them.
+#[test]
+fn a_widened_net_values_every_well_alike_until_a_fit_moves_its_new_units() {
+    let quantised =
+        |net: &Net| crate::nnue::NetEvaluator::new(crate::nnue::QuantNet::from_net(net).unwrap());
+    for layout in [Layout::Shared, Layout::Positional] {
+        let narrow = tiny(layout);
+        let wide = narrow.widened(20, 9).unwrap();
+        assert_eq!((wide.hidden, wide.layout), (20, layout));
+        assert_eq!(wide, narrow.widened(20, 9).unwrap());
+        assert_ne!(wide, narrow.widened(20, 10).unwrap());
+        assert_eq!(narrow.widened(4, 9).unwrap(), narrow);
+        assert_eq!(wide.widened(8, 9).unwrap(), wide);
+        let row = |net: &Net, r: usize| net.shared[r * net.hidden..][..net.hidden].to_vec();
+        assert_eq!(row(&wide, 7)[..4], row(&narrow, 7)[..]);
+        assert!(row(&wide, 7)[4..]
+            .iter()
+            .all(|w| w.abs() <= INIT_TABLE && *w != 0.0));
+        assert!(wide.positional.iter().enumerate().all(|(i, &w)| {
+            let (r, k) = (i / 20, i % 20);
+            w == if k < 4 {
+                narrow.positional[r * 4 + k]
+            } else {
+                0.0
+            }
+        }));
+        assert_eq!(&wide.out[4..], &[0.0; 16]);
+        let (a, b) = (quantised(&narrow), quantised(&wide));
+        for s in batch() {
+            assert_eq!(narrow.value(&s.well), wide.value(&s.well));
+            assert_eq!(a.value(&s.well), b.value(&s.well));
+        }
+        let mut trainer = Trainer::new(wide.clone(), AdamConfig::default());
+        for _ in 0..3 {
+            trainer.step(&batch());
+        }
+        let moved = trainer.into_net();
+        assert!(moved.out[4..].iter().any(|&w| w != 0.0));
+        let new_unit_moved = |(i, (a, b)): (usize, (&f32, &f32))| i % 20 >= 4 && a != b;
+        assert!(moved
+            .shared
+            .iter()
+            .zip(&wide.shared)
+            .enumerate()
+            .any(new_unit_moved));
+    }
+    assert!(tiny(Layout::Shared).widened(MAX_HIDDEN + 1, 9).is_err());
+}
