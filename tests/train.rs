@@ -224,6 +224,7 @@ fn tiny() -> Config {
             average: 1,
             blend: 1.0,
             positional: false,
+            widen: 0,
         },
         seed: 5,
         learning: None,
@@ -1274,4 +1275,24 @@ fn a_positional_folder_fits_positional_nets_and_says_so() {
     assert!(settings.contains("\"positional\": true"), "{settings}");
     let plain = serde_json::to_string(&tiny()).unwrap();
     assert!(!plain.contains("positional"), "{plain}");
+}
+
+/// `--widen` fits with more hidden units than the folder's first net (its
+/// net searches like any other: the next master beam is played with it),
+/// and the folder's settings record it only when it is on.
+#[test]
+fn a_widened_folder_fits_nets_with_more_units_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = tiny();
+    config.fit.widen = config.hidden + 16;
+    train::train(dir.path(), Some(&config), None, 1, 1, &Silent).unwrap();
+    let net = Net::load(&train::generation_dir(dir.path(), 0).join("net.f32")).unwrap();
+    assert_eq!(net.hidden(), config.hidden + 16);
+    assert!(train::generation_dir(dir.path(), 1)
+        .join("master.json")
+        .exists());
+    let settings = fs::read_to_string(dir.path().join("train.json")).unwrap();
+    assert!(settings.contains("\"widen\": "), "{settings}");
+    let plain = serde_json::to_string(&tiny()).unwrap();
+    assert!(!plain.contains("widen"), "{plain}");
 }
