@@ -46,6 +46,15 @@
 //!   93.4 and 141 (`data/train/README.md`, "Blends"). A loop run with it
 //!   is untried.
 //!
+//! - **Widening** (`widen`): the trainer gives the champion fresh hidden
+//!   units that weigh nothing at the start ([`Net::widened`]). On learn-18's
+//!   generation 0 a 128-unit fit put 0.853 of the held-out pairs in order
+//!   against the 64-unit fit's 0.843 (the champion 0.829), and survived
+//!   +2.4 ± 1.9 pieces a start longer on the record's suite at width 300,
+//!   but level with the 64-unit fit over fourteen steady-state wells at
+//!   width 10,000 (−1.1 ± 8.1 pieces a start; `data/train/README.md`,
+//!   "Does a wider net help?").
+//!
 //! Neither averaging nor the ranking term made the loop climb: refitting
 //! learn-9's generation 3 (the shipped net's own data) gave −1.2 ± 1.5 and
 //! +1.3 ± 1.6 pieces a gate position against that net; on learn-5's generation 2
