@@ -1257,42 +1257,40 @@ fn a_blend_leaves_the_first_fit_from_random_weights_alone() {
     assert!(!settings.contains("blend"), "{settings}");
 }
 
-/// `--positional` fits in the positional layout from the first generation
-/// on (its net searches like any other: the next master beam is played
-/// with it), and the folder's settings record it only when it is on.
-#[test]
-fn a_positional_folder_fits_positional_nets_and_says_so() {
+/// Trains one generation of `config` (a fit setting on) and returns its
+/// net, after checking that the net searches like any other (the next
+/// master beam is played with it) and that the folder's settings record
+/// the setting as `recorded` while a folder without it never names `key`.
+fn a_generation_with_a_fit_setting(config: &Config, recorded: &str, key: &str) -> Net {
     let dir = tempfile::tempdir().unwrap();
-    let mut config = tiny();
-    config.fit.positional = true;
-    train::train(dir.path(), Some(&config), None, 1, 1, &Silent).unwrap();
+    train::train(dir.path(), Some(config), None, 1, 1, &Silent).unwrap();
     let net = Net::load(&train::generation_dir(dir.path(), 0).join("net.f32")).unwrap();
-    assert_eq!(net.layout(), Layout::Positional);
     assert!(train::generation_dir(dir.path(), 1)
         .join("master.json")
         .exists());
     let settings = fs::read_to_string(dir.path().join("train.json")).unwrap();
-    assert!(settings.contains("\"positional\": true"), "{settings}");
+    assert!(settings.contains(recorded), "{settings}");
     let plain = serde_json::to_string(&tiny()).unwrap();
-    assert!(!plain.contains("positional"), "{plain}");
+    assert!(!plain.contains(key), "{plain}");
+    net
 }
 
-/// `--widen` fits with more hidden units than the folder's first net (its
-/// net searches like any other: the next master beam is played with it),
-/// and the folder's settings record it only when it is on.
+/// `--positional` fits in the positional layout from the first generation
+/// on, and the folder's settings record it only when it is on.
+#[test]
+fn a_positional_folder_fits_positional_nets_and_says_so() {
+    let mut config = tiny();
+    config.fit.positional = true;
+    let net = a_generation_with_a_fit_setting(&config, "\"positional\": true", "positional");
+    assert_eq!(net.layout(), Layout::Positional);
+}
+
+/// `--widen` fits with more hidden units than the folder's first net, and
+/// the folder's settings record it only when it is on.
 #[test]
 fn a_widened_folder_fits_nets_with_more_units_and_says_so() {
-    let dir = tempfile::tempdir().unwrap();
     let mut config = tiny();
     config.fit.widen = config.hidden + 16;
-    train::train(dir.path(), Some(&config), None, 1, 1, &Silent).unwrap();
-    let net = Net::load(&train::generation_dir(dir.path(), 0).join("net.f32")).unwrap();
+    let net = a_generation_with_a_fit_setting(&config, "\"widen\": ", "widen");
     assert_eq!(net.hidden(), config.hidden + 16);
-    assert!(train::generation_dir(dir.path(), 1)
-        .join("master.json")
-        .exists());
-    let settings = fs::read_to_string(dir.path().join("train.json")).unwrap();
-    assert!(settings.contains("\"widen\": "), "{settings}");
-    let plain = serde_json::to_string(&tiny()).unwrap();
-    assert!(!plain.contains("widen"), "{plain}");
 }
