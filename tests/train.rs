@@ -391,11 +391,15 @@ fn a_tiny_run_learns_the_heuristic_then_trains_on_varied_targets() {
         (&g0.master.evaluator, g0.master.score, g0.master.depth),
         (&before.evaluator, before.score, before.depth)
     );
-    let e = train::train(third.path(), None, Some(&from), 1, 2, &Silent).unwrap_err();
-    assert!(
-        e.to_string().contains("--from only starts a new one"),
-        "{e}"
-    );
+    // The same command goes on, --from and all; another start net, or one
+    // given to a folder started without it, is refused.
+    let again = train::train(third.path(), None, Some(&from), 1, 2, &Silent).unwrap();
+    assert_eq!(again.generations.len(), 1);
+    let another = hatetris::nnue::Net::load(&dir.path().join("gen-000/net.f32")).unwrap();
+    let e = train::train(third.path(), None, Some(&another), 1, 2, &Silent).unwrap_err();
+    assert!(e.to_string().contains("started from another net"), "{e}");
+    let e = train::train(dir.path(), None, Some(&from), 2, 2, &Silent).unwrap_err();
+    assert!(e.to_string().contains("started without --from"), "{e}");
 
     // Other settings on an existing folder are refused, naming them.
     let mut changed = tiny();

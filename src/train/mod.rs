@@ -472,11 +472,8 @@ pub fn train(
             })
         }
         (Some(stored), _) => {
-            if from.is_some() {
-                return Err(TrainError::Config {
-                    path: config_path(dir),
-                    why: "this folder was already started; --from only starts a new one".into(),
-                });
+            if let Some(net) = from {
+                refuse_another_start(dir, net)?;
             }
             stored
         }
@@ -504,6 +501,25 @@ pub fn train(
         observer,
     };
     pool.install(|| trainer.run(generations))
+}
+
+/// Going on with `--from` is going on with the same command: allowed when
+/// `net` is the net the folder was started from, byte for byte, and refused
+/// otherwise (a folder's start net never changes; a fork starts another).
+fn refuse_another_start(dir: &Path, net: &Net) -> Result<(), TrainError> {
+    let path = dir.join(FROM_F32);
+    let why = match fs::read(&path) {
+        Ok(bytes) if bytes == net.to_bytes() => return Ok(()),
+        Ok(_) => "this folder was started from another net; run without --from to go on",
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            "this folder was started without --from; run without it to go on"
+        }
+        Err(e) => return Err(io(&path)(e).into()),
+    };
+    Err(TrainError::Config {
+        path: config_path(dir),
+        why: why.into(),
+    })
 }
 
 /// The differing settings, `name stored, not asked`, in key order (empty
