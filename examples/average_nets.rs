@@ -2,7 +2,8 @@
 //! writes the mean as a training net and as the quantised net a search
 //! loads: `OUT.f32` and `OUT.nnue`. With `--ensemble` it puts them side by
 //! side instead ([`Net::ensemble`]): one net whose value is the mean of
-//! their values, with their hidden units added up (at most 64).
+//! their values, with their hidden units added up (at most 64, or 128 in a build with
+//! `--features hidden-128`).
 //!
 //!     cargo run --release --example average_nets -- [--ensemble] OUT A.f32 B.f32 [C.f32 ...]
 //!

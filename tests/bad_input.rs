@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Instant;
 
+use hatetris::nnue::MAX_HIDDEN;
+
 /// The shipped net, and its training form.
 const NET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/nets/best.nnue");
 const NET_F32: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/nets/best.f32");
@@ -142,6 +144,14 @@ impl Case {
         }
     }
 }
+
+/// The usage error for hidden units out of this build's range (64, or 128
+/// with the feature `hidden-128`).
+const HIDDEN_LIMIT: &str = if MAX_HIDDEN == 64 {
+    "--hidden must be 1 to 64"
+} else {
+    "--hidden must be 1 to 128"
+};
 
 macro_rules! case {
     ($($a:expr),* $(,)?) => {
@@ -407,7 +417,7 @@ fn cases(t: &Path) -> Vec<Case> {
         case!["train"].usage(),
         case!["train", p("t1"), "--validation", "1.5"]
             .fails("--validation must be between 0 and 1"),
-        case!["train", p("t1"), "--hidden", "65"].fails("--hidden must be 1 to 64"),
+        case!["train", p("t1"), "--hidden", &(MAX_HIDDEN + 1).to_string()].fails(HIDDEN_LIMIT),
         case!["train", p("t1"), "--width", "0"].fails("--width must be at least 1"),
         case!["train", p("t1"), "--samples", "3"].fails("--samples must be at least 10"),
         case!["train", p("t1"), "--learning-rate", "nan"]
@@ -659,7 +669,7 @@ fn every_flag(t: &Path) -> Vec<Case> {
         // train: every flag's value.
         case!["train", n, "--generations", "x"].usage(),
         case!["train", n, "--generations", "-1"].usage(),
-        case!["train", n, "--hidden", "0"].fails("--hidden must be 1 to 64"),
+        case!["train", n, "--hidden", "0"].fails(HIDDEN_LIMIT),
         case!["train", n, "--master-depth", "0"].fails("--master-depth must be at least 1"),
         case!["train", n, "--quiescent", "0"].usage(),
         case!["train", n, "--quiescent", "x"].usage(),

@@ -14,6 +14,7 @@ use hatetris::heuristic::{Knewjade, Weights};
 use hatetris::movegen::Child;
 use hatetris::nnue::{
     AdamConfig, Layout, Net, NetError, NetEvaluator, QuantNet, Rng, Sample, Simd, Trainer,
+    MAX_HIDDEN,
 };
 use hatetris::Well;
 
@@ -74,6 +75,8 @@ fn nets() -> &'static [(Net, QuantNet)] {
             (32, Layout::Positional),
         ]
         .into_iter()
+        // A build with the feature `hidden-128` checks its widest nets too.
+        .chain((MAX_HIDDEN > 64).then_some((MAX_HIDDEN, Layout::Shared)))
         .enumerate()
         .map(|(i, (h, layout))| {
             let net = scrambled(h, layout, 100 + i as u64);
@@ -143,11 +146,10 @@ fn an_ensemble_values_a_well_as_the_mean_of_its_nets() {
         );
         assert!((eval.value(well) - got).abs() <= bound + 1e-5);
     }
-    let too_wide = Net::ensemble(&[both.clone(), a.clone()]).unwrap_err();
-    assert!(
-        too_wide.to_string().contains("96 hidden units"),
-        "{too_wide}"
-    );
+    let copies = MAX_HIDDEN / 32 + 1;
+    let too_wide = Net::ensemble(&vec![a.clone(); copies]).unwrap_err();
+    let units = format!("{} hidden units", 32 * copies);
+    assert!(too_wide.to_string().contains(&units), "{too_wide}");
     let positional = nets()[2].0.clone();
     let mixed = Net::ensemble(&[a.clone(), positional]).unwrap_err();
     assert!(mixed.to_string().contains("layout"), "{mixed}");

@@ -149,13 +149,23 @@ fn redo(r: RedoArg) -> train::Redo {
     }
 }
 
+/// What a usage error about hidden units adds when this build stops short
+/// of the largest limit a build can have.
+fn build_limit() -> &'static str {
+    if MAX_HIDDEN < 128 {
+        " (this build's limit; a build with --features hidden-128 allows 128)"
+    } else {
+        ""
+    }
+}
+
 /// The settings asked for: the folder's own (or the defaults) with every
 /// option given on the command line put over them.
 fn config(a: &TrainArgs, base: Config) -> Result<Config> {
     let mut c = base;
     if let Some(v) = a.hidden {
         if !(1..=MAX_HIDDEN).contains(&v) {
-            bail!("--hidden must be 1 to {MAX_HIDDEN}");
+            bail!("--hidden must be 1 to {MAX_HIDDEN}{}", build_limit());
         }
         c.hidden = v;
     }
@@ -272,7 +282,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
     }
     if let Some(v) = a.widen {
         if !(1..=MAX_HIDDEN).contains(&v) {
-            bail!("--widen must be 1 to {MAX_HIDDEN} hidden units (this build's limit)");
+            bail!("--widen must be 1 to {MAX_HIDDEN}{}", build_limit());
         }
         c.fit.widen = v;
     }

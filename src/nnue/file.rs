@@ -13,7 +13,7 @@
 //! | 16 | 4 | feature layout: 0 shared, 1 positional |
 //! | 20 | 4 | inputs (table rows): 5,120 or 442,368, matching the layout |
 //! | 24 | 4 | active features per well, 120 |
-//! | 28 | 4 | hidden units H, 1 to 64 |
+//! | 28 | 4 | hidden units H, 1 to 64 (128 with the feature `hidden-128`) |
 //! | 32 | 4 | activation: 1 = clipped ReLU to [0, 1] |
 //! | 36 | 4 | QA (i32; quantised only, else 0) |
 //! | 40 | 4 | QB (i32; quantised only, else 0) |

@@ -21,8 +21,9 @@
 //! - **Inputs**: every row as a 10-bit pattern and every 4×3 window as a
 //!   12-bit pattern, 120 active features; no score input, so the value
 //!   depends on the well only (equal wells, equal values).
-//! - **Network**: `H` hidden units (a runtime parameter, 1 to 64, recorded
-//!   in the file; 32 to 64 for real nets), clipped ReLU, one linear output.
+//! - **Network**: `H` hidden units (a runtime parameter, 1 to
+//!   [`MAX_HIDDEN`], recorded in the file; 32 to 64 for real nets), clipped
+//!   ReLU, one linear output.
 //! - **Layout**: shared tables at inference ([`Layout::Shared`]), chosen by
 //!   the measurements below; the positional layout stays in the code and
 //!   the file format so that a trainer with far more data can measure it
@@ -89,16 +90,19 @@
 //! way, positional row features (16 × 1,024 rows) with shared windows
 //! (2.6 MiB at H = 64), would be one more layout code.
 //!
-//! Why H stops at 64: two nets side by side ([`Net::ensemble`], one net
-//! whose value is the mean of theirs) need 128, and a build that allowed
-//! 128 (`data/train/ensemble/hidden-128.patch`: four more block widths in
+//! Why H stops at 64 unless the build asks for 128 (the feature
+//! `hidden-128`): two nets side by side ([`Net::ensemble`], one net whose
+//! value is the mean of theirs) and the 128-unit fits of `train --widen`
+//! need 128, and a build that allows 128 (four more block widths in
 //! [`simd`], and an accumulator of 256 bytes that every child and memo
-//! carries) ran the 64-unit nets about 5 % slower (`hatetris bench search
+//! carries) runs the 64-unit nets about 5 % slower (`hatetris bench search
 //! --width 10000 --depths 40 --threads 2 --net data/nets/wide.nnue
 //! --quiescent`, the two builds in turn, four pairs: ratios 0.97 to 1.11,
 //! median 1.055), and the one ensemble tried played no better than the
-//! champion (`data/train/README.md`, "Two nets side by side"). So an
-//! ensemble is of two nets of 32 units.
+//! champion (`data/train/README.md`, "Two nets side by side"), nor did a
+//! 128-unit fit play better than its 64-unit twin ("Does a wider net
+//! help?"). So the default build stops at 64, and an ensemble there is of
+//! two nets of 32 units.
 //!
 //! # The cost and the line term
 //! `cost = -value - line_weight · score`, where `value` is the net's output

@@ -36,8 +36,14 @@ use super::features::{self, Layout, ACTIVE};
 use super::NetError;
 use crate::well::Well;
 
-/// The largest number of hidden units.
-pub const MAX_HIDDEN: usize = 64;
+/// The largest number of hidden units: 64, or 128 in a build with the
+/// feature `hidden-128` (`cargo build --release --features hidden-128`),
+/// which runs 64-unit nets about 5 % slower (see the crate's `nnue` doc).
+pub const MAX_HIDDEN: usize = if cfg!(feature = "hidden-128") {
+    128
+} else {
+    64
+};
 
 /// Half-width of the uniform range of the initial table weights: small, so
 /// that a fresh net's hidden units start in the clamp's linear part even in

@@ -38,7 +38,8 @@ use crate::evaluate::{ChainChild, Memo};
 use crate::well::Well;
 
 /// Calls `avx2::$f::<C>(args)` with `C` the net's blocks of 16 hidden
-/// units, 1 to 4 (`QuantNet::check` holds it there; the last arm takes 4):
+/// units, 1 to `MAX_BLOCKS` (4, or 8 with the feature `hidden-128`;
+/// `QuantNet::check` holds it there, and the last arm takes `MAX_BLOCKS`):
 /// one monomorphised loop per width, so the registers stay in registers.
 #[cfg(target_arch = "x86_64")]
 macro_rules! by_blocks {
@@ -47,7 +48,15 @@ macro_rules! by_blocks {
             1 => avx2::$f::<1>($($arg),*),
             2 => avx2::$f::<2>($($arg),*),
             3 => avx2::$f::<3>($($arg),*),
-            _ => avx2::$f::<4>($($arg),*),
+            #[cfg(feature = "hidden-128")]
+            4 => avx2::$f::<4>($($arg),*),
+            #[cfg(feature = "hidden-128")]
+            5 => avx2::$f::<5>($($arg),*),
+            #[cfg(feature = "hidden-128")]
+            6 => avx2::$f::<6>($($arg),*),
+            #[cfg(feature = "hidden-128")]
+            7 => avx2::$f::<7>($($arg),*),
+            _ => avx2::$f::<{ super::quant::MAX_BLOCKS }>($($arg),*),
         }
     };
 }
@@ -99,7 +108,7 @@ impl Simd {
         if self == Simd::Avx2 && self.is_available() {
             // SAFETY: AVX2 is available (checked just above; the standard
             // library caches the answer, so the check is one load), and
-            // `net.blocks` (1 to 4, see `QuantNet::check`) selects `C`.
+            // `net.blocks` (1 to `MAX_BLOCKS`, see `QuantNet::check`) selects `C`.
             return unsafe { by_blocks!(net.blocks, accumulate(net, base, adds, subs)) };
         }
         scalar::accumulate(net, base, adds, subs)
@@ -112,7 +121,7 @@ impl Simd {
         if self == Simd::Avx2 && self.is_available() {
             // SAFETY: AVX2 is available (checked just above; the standard
             // library caches the answer, so the check is one load), and
-            // `net.blocks` (1 to 4, see `QuantNet::check`) selects `C`.
+            // `net.blocks` (1 to `MAX_BLOCKS`, see `QuantNet::check`) selects `C`.
             return unsafe { by_blocks!(net.blocks, output(net, base, adds, subs)) };
         }
         scalar::output(net, &scalar::accumulate(net, base, adds, subs))
