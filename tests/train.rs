@@ -987,6 +987,16 @@ fn a_fork_keeps_the_start_nets_wide_games() {
     );
     assert!(run_files(&same.join(game)) == played);
 
+    // A fork made before its source played the game (here: one whose copy
+    // is taken away) copies it from the source when its gate needs it:
+    // byte for byte, the log's seconds too, so not played again.
+    let early = root.path().join("early");
+    train::fork(&source, &early, 0, train::Redo::Fit, &config).unwrap();
+    fs::remove_dir_all(early.join(game)).unwrap();
+    train::train(&early, None, None, 1, 2, &Silent).unwrap();
+    assert!(run_files(&early.join(game)) == played);
+    assert_eq!(train::gates(&early).unwrap()[0].wide, before[0].wide);
+
     let mut other = config.clone();
     other.quiescent = 2;
     let looks_less = root.path().join("other");

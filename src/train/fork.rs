@@ -32,7 +32,10 @@
 //! when the fork keeps the settings they are played under
 //! ([`GAME_SETTINGS`]): the same net, width, start and search make the same
 //! game, and one width-100,000 game from the steady state costs 5-20
-//! minutes on 2 cores (learn-13's three: 32 minutes). The copy is made
+//! minutes on 2 cores (learn-13's three: 32 minutes; learn-18's, from
+//! longer-lived wells, about an hour each). A game the source ends after
+//! the fork is made is copied when the fork's gate comes to it
+//! ([`source_start_game`]). The copy is made
 //! under a temporary name and renamed into place, so a killed fork leaves
 //! no folder behind (only the temporary, which the next fork of that name
 //! clears), and files are copied, never linked: a resumed master beam may
@@ -277,6 +280,64 @@ pub fn fork(
     fs::rename(&temporary, dest).map_err(io(dest))?;
     sync_folder(dest);
     Ok(forked)
+}
+
+/// The run folder of the start net's wide game `name` in the folder that
+/// `dir` was forked from, when the game has ended there and is this fork's
+/// game too: the same start net (`from.f32`, byte for byte), the same
+/// [`GAME_SETTINGS`] and the same gate. `None` when `dir` is no fork, its
+/// source is not found, or the game is not there or not over.
+///
+/// A fork copies the games its source has when it is made; one made
+/// before the source's gate played them (`learn-18-w128`, forked at
+/// generation 0's fit while `learn-18` had not reached its gate) would
+/// otherwise play them again: three width-100,000 games from the steady
+/// state, about 3 hours on 2 cores. A game still being played is not
+/// taken (it is still being written), nor one the fork has started itself.
+pub(super) fn source_start_game(
+    dir: &Path,
+    config: &Config,
+    name: &str,
+) -> Result<Option<PathBuf>, TrainError> {
+    let Some(forked) = super::folder::read_json::<Forked>(&dir.join(FORK_JSON))? else {
+        return Ok(None);
+    };
+    let Some(source) = source_dir(dir, &forked.source) else {
+        return Ok(None);
+    };
+    let Some(stored) = read_config(&source)? else {
+        return Ok(None);
+    };
+    let same_game = setting_differences(&stored, config).iter().all(|d| {
+        !GAME_SETTINGS.contains(&d.key.as_str())
+            && (!d.key.starts_with("learning.gate") || d.key.starts_with("learning.gate.wide"))
+    });
+    let same_net = match (
+        fs::read(dir.join(FROM_F32)),
+        fs::read(source.join(FROM_F32)),
+    ) {
+        (Ok(ours), Ok(theirs)) => ours == theirs,
+        _ => false,
+    };
+    let game = source.join(name);
+    let ended =
+        run::read_manifest(&game).is_ok_and(|m| m.exhausted || m.depth >= config.master_depth);
+    Ok((same_game && same_net && ended).then_some(game))
+}
+
+/// Where the source `fork.json` names is: as recorded (relative to where
+/// the fork was made, as a script that runs in one folder has it), else
+/// the folder of that name beside the fork.
+fn source_dir(dir: &Path, source: &str) -> Option<PathBuf> {
+    let recorded = PathBuf::from(source);
+    let beside = dir
+        .parent()
+        .zip(recorded.file_name())
+        .map(|(parent, name)| parent.join(name));
+    [Some(recorded), beside]
+        .into_iter()
+        .flatten()
+        .find(|p| config_path(p).is_file())
 }
 
 /// Copies one file and syncs the copy.

@@ -933,7 +933,9 @@ impl Generations<'_> {
     /// generation `g`'s gate: at each width of `gate`, from each of its
     /// starts; played, gone on with after a kill, or read when done. A game
     /// from the empty well at a width that net played a master beam at is
-    /// that master beam, copied.
+    /// that master beam, copied; a start net's game that a fork's source
+    /// has played to its end since the fork is the source's, copied
+    /// ([`super::fork::source_start_game`]).
     fn wide_games(
         &self,
         g: u32,
@@ -945,6 +947,13 @@ impl Generations<'_> {
         let mut games = Vec::new();
         for (width, from) in gate.wide_pairs() {
             let dir = self.wide_dir(who, width, from);
+            if who.is_none() {
+                let name = start_net_game(width, from);
+                if let Some(theirs) = super::fork::source_start_game(self.dir, self.config, &name)?
+                {
+                    copy_unless_run(&theirs, &dir)?;
+                }
+            }
             let start = match from {
                 0 => {
                     if let Some(master) = self.master_played(g, who, width)? {
