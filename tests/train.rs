@@ -997,6 +997,42 @@ fn a_fork_keeps_the_start_nets_wide_games() {
     assert!(run_files(&early.join(game)) == played);
     assert_eq!(train::gates(&early).unwrap()[0].wide, before[0].wide);
 
+    // A trainer killed in the gate after the wide games: `status` shows
+    // each of them, whose, and how far it came.
+    let killed = root.path().join("killed");
+    fs::create_dir_all(&killed).unwrap();
+    copy_tree(&source, &killed);
+    for name in ["gate.json", "generation.json"] {
+        fs::remove_file(train::generation_dir(&killed, 0).join(name)).unwrap();
+    }
+    fs::remove_file(train::champion_path(&killed)).unwrap();
+    let status = train::status::status(&killed).unwrap();
+    assert_eq!(
+        (status.in_progress, status.step.as_deref()),
+        (Some(0), Some("gate"))
+    );
+    let wide = before[0].wide.as_ref().unwrap();
+    let shown: Vec<_> = status
+        .gate_games
+        .iter()
+        .map(|g| {
+            let lines = g.played.map(|(_, lines)| u32::from(lines));
+            (g.champion, g.folder.display().to_string(), lines, g.ended)
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (true, game.to_string(), Some(wide.champion[0].lines), true),
+            (
+                false,
+                "gen-000/wide-25-from-150".to_string(),
+                Some(wide.candidate[0].lines),
+                true
+            ),
+        ]
+    );
+
     let mut other = config.clone();
     other.quiescent = 2;
     let looks_less = root.path().join("other");

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 
 use hatetris::folder::Holds;
 use hatetris::run::status::{self, Status};
-use hatetris::train::{self, status::TrainStatus};
+use hatetris::train::{self, status::TrainStatus, GateGame};
 use hatetris::tune::{self, status::TuneStatus};
 
 use super::args::StatusArgs;
@@ -180,6 +180,32 @@ fn watching<S: serde::Serialize>(
     }
 }
 
+/// One wide game of a gate in progress, as a line: whose, where it starts,
+/// and how far it has come.
+fn describe_gate_game(game: &GateGame) -> String {
+    let start = match game.from {
+        0 => "the empty well".to_string(),
+        at => format!("piece {at}"),
+    };
+    let state = match (game.played, game.ended) {
+        (None, _) => "not begun".to_string(),
+        (Some((depth, lines)), ended) => format!(
+            "{} at depth {depth}, {lines} lines",
+            if ended { "ended" } else { "played" }
+        ),
+    };
+    format!(
+        "the {}'s wide game at width {} from {start} ({}): {state}",
+        if game.champion {
+            "champion"
+        } else {
+            "candidate"
+        },
+        game.width,
+        game.folder.display()
+    )
+}
+
 /// A training folder's status as lines of text.
 fn describe_training(dir: &str, s: &TrainStatus) -> String {
     let mut t = format!(
@@ -237,6 +263,9 @@ fn describe_training(dir: &str, s: &TrainStatus) -> String {
             t += &format!(" ({done} of {of})");
         }
         t += "\n";
+        for game in &s.gate_games {
+            t += &format!("  {}\n", describe_gate_game(game));
+        }
     }
     if let Some(secs) = s.seconds_per_generation {
         t += &format!(

@@ -490,6 +490,67 @@ fn start_net_game(width: usize, from: u32) -> String {
     format!("start-{}", WideGame::folder(width, from))
 }
 
+/// The run folder, relative to the training folder, of the wide game at
+/// `width` from piece `from` of the net generation `who` made (`None`: the
+/// start net).
+fn wide_game_folder(who: Option<u32>, width: usize, from: u32) -> PathBuf {
+    match who {
+        Some(h) => generation_dir(Path::new(""), h).join(WideGame::folder(width, from)),
+        None => PathBuf::from(start_net_game(width, from)),
+    }
+}
+
+/// One of the wide games of a gate in progress, as `hatetris status`
+/// shows it: read from its run folder's manifest, so a trainer may be
+/// playing it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GateGame {
+    /// Whose: the champion's (`true`) or the candidate's.
+    pub champion: bool,
+    /// Its width.
+    pub width: usize,
+    /// The piece of the gate's game it starts from (0: the empty well).
+    pub from: u32,
+    /// Its run folder, relative to the training folder.
+    pub folder: PathBuf,
+    /// The depths done and the best game's lines, once it has begun.
+    pub played: Option<(u32, u16)>,
+    /// Whether it is over: its beam died out or reached the depth limit.
+    pub ended: bool,
+}
+
+impl Gate {
+    /// The wide games generation `g`'s gate plays against the champion
+    /// `champion` (`None`: the start net), the champion's first, each as
+    /// far as its run folder under `dir` says (`master_depth`: the depth
+    /// limit that ends one). Empty without wide games.
+    pub(super) fn games_now(
+        &self,
+        dir: &Path,
+        g: u32,
+        champion: Option<u32>,
+        master_depth: u32,
+    ) -> Vec<GateGame> {
+        [(true, champion), (false, Some(g))]
+            .into_iter()
+            .flat_map(|(is_champion, who)| {
+                self.wide_pairs().into_iter().map(move |(width, from)| {
+                    let folder = wide_game_folder(who, width, from);
+                    let manifest = run::read_manifest(&dir.join(&folder)).ok();
+                    GateGame {
+                        champion: is_champion,
+                        width,
+                        from,
+                        played: manifest.as_ref().map(|m| (m.depth, m.best.score)),
+                        ended: manifest.is_some_and(|m| m.exhausted || m.depth >= master_depth),
+                        folder,
+                    }
+                })
+            })
+            .collect()
+    }
+}
+
 impl WideGames {
     /// Lines in all: the candidate's, the champion's.
     pub fn lines(&self) -> (u64, u64) {
@@ -923,10 +984,7 @@ impl Generations<'_> {
     /// gate's game (0: the empty well) of the net generation `who` made
     /// (`None`: the start net).
     fn wide_dir(&self, who: Option<u32>, width: usize, from: u32) -> PathBuf {
-        match who {
-            Some(h) => generation_dir(self.dir, h).join(WideGame::folder(width, from)),
-            None => self.dir.join(start_net_game(width, from)),
-        }
+        self.dir.join(wide_game_folder(who, width, from))
     }
 
     /// The wide games of `net`, the net generation `who` made, for

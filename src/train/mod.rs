@@ -115,8 +115,8 @@ pub use folder::{
     config_path, generation_dir, generations, log_path, net_path, plot_path, read_config,
 };
 pub use learning::{
-    champion_path, gates, graded, life_penalty, Champion, Game, Gate, GateRecord, Learning,
-    WideGame, WideGames, FRESH_WIDTHS,
+    champion_path, gates, graded, life_penalty, Champion, Game, Gate, GateGame, GateRecord,
+    Learning, WideGame, WideGames, FRESH_WIDTHS,
 };
 pub use verify::{verify, Findings};
 

@@ -10,7 +10,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::folder::{generation_dir, read_config, read_json, write_json};
-use super::learning::{champion_path, Champion};
+use super::learning::{champion_path, Champion, GateGame};
 use super::{generations, Generation, TrainError};
 use crate::folder::holder;
 
@@ -48,6 +48,12 @@ pub struct TrainStatus {
     /// Where a forked folder came from (`fork.json`; `None`: not a fork).
     #[serde(default)]
     pub forked: Option<super::Forked>,
+    /// In the step `gate` of a gate with wide games: each of them, the
+    /// champion's and the candidate's, as far as it has been played (these
+    /// games are most of a gate's time: about an hour each at width
+    /// 100,000 from the steady state on 2 cores).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gate_games: Vec<GateGame>,
 }
 
 /// The latest trainer's session (`session.json`): what `status` reads the
@@ -127,6 +133,19 @@ pub fn status(dir: &Path) -> Result<TrainStatus, TrainError> {
     } else {
         (None, None, None)
     };
+    let gate_games = match (&config.learning, in_progress, step.as_deref()) {
+        (Some(learning), Some(g), Some("gate")) => {
+            let champion = done
+                .iter()
+                .filter(|x| x.gate.as_ref().is_some_and(|gate| gate.kept))
+                .map(|x| x.generation)
+                .next_back();
+            learning
+                .gate
+                .games_now(dir, g, champion, config.master_depth)
+        }
+        _ => Vec::new(),
+    };
     let held = holder(dir)?;
     let seconds: Vec<f64> = done
         .iter()
@@ -170,6 +189,7 @@ pub fn status(dir: &Path) -> Result<TrainStatus, TrainError> {
         target,
         eta_s,
         forked: read_json(&dir.join(super::FORK_JSON))?,
+        gate_games,
     })
 }
 
