@@ -6,7 +6,7 @@ use std::io::Write;
 use anyhow::{bail, Result};
 
 use hatetris::launch::NetFileError;
-use hatetris::nnue::{Net, MAX_HIDDEN};
+use hatetris::nnue::{wider_build, Net, MAX_HIDDEN};
 use hatetris::run::DepthStats;
 use hatetris::search::Observer;
 use hatetris::train::{self, Config, Epoch, Generation, Master, Phase, TrainObserver};
@@ -149,23 +149,13 @@ fn redo(r: RedoArg) -> train::Redo {
     }
 }
 
-/// What a usage error about hidden units adds when this build stops short
-/// of the largest limit a build can have.
-fn build_limit() -> &'static str {
-    if MAX_HIDDEN < 128 {
-        " (this build's limit; a build with --features hidden-128 allows 128)"
-    } else {
-        ""
-    }
-}
-
 /// The settings asked for: the folder's own (or the defaults) with every
 /// option given on the command line put over them.
 fn config(a: &TrainArgs, base: Config) -> Result<Config> {
     let mut c = base;
     if let Some(v) = a.hidden {
         if !(1..=MAX_HIDDEN).contains(&v) {
-            bail!("--hidden must be 1 to {MAX_HIDDEN}{}", build_limit());
+            bail!("--hidden must be 1 to {MAX_HIDDEN}{}", wider_build(v));
         }
         c.hidden = v;
     }
@@ -282,7 +272,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
     }
     if let Some(v) = a.widen {
         if !(1..=MAX_HIDDEN).contains(&v) {
-            bail!("--widen must be 1 to {MAX_HIDDEN}{}", build_limit());
+            bail!("--widen must be 1 to {MAX_HIDDEN}{}", wider_build(v));
         }
         c.fit.widen = v;
     }

@@ -149,7 +149,7 @@ pub use adam::{AdamConfig, Trainer};
 pub use eval::NetEvaluator;
 pub use features::Layout;
 pub use file::NET_FILE;
-pub use net::{Net, Rng, Sample, MAX_HIDDEN};
+pub use net::{wider_build, Net, Rng, Sample, MAX_HIDDEN};
 pub use quant::QuantNet;
 pub use simd::Simd;
 

@@ -135,8 +135,20 @@ pub(crate) fn check_hidden(hidden: usize) -> Result<(), NetError> {
         Ok(())
     } else {
         Err(NetError::Architecture(format!(
-            "{hidden} hidden units (1 to {MAX_HIDDEN} are supported)"
+            "{hidden} hidden units (1 to {MAX_HIDDEN} are supported){}",
+            wider_build(hidden)
         )))
+    }
+}
+
+/// What a message about `hidden` units out of this build's range adds when
+/// the build with the feature `hidden-128` would take them (nothing
+/// otherwise).
+pub fn wider_build(hidden: usize) -> &'static str {
+    if hidden > MAX_HIDDEN && hidden <= 128 {
+        "; a build with --features hidden-128 takes up to 128"
+    } else {
+        ""
     }
 }
 

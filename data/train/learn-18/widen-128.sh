@@ -3,7 +3,9 @@
 # hidden units (`--widen 128`: the champion's 64 units kept, 64 fresh ones that weigh nothing until the fit moves
 # them), the same samples, targets, split and seed. Searching with a 128-unit net needs the build with the feature
 # hidden-128 (the usual build stops at 64), in its own target folder so that the usual build stays as it is; the
-# script makes it once (or B names another such binary). Needs runs/learn-18 up to generation 0's targets.
+# script makes it once (or B names another such binary). Needs runs/learn-18 up to generation 0's targets. Its
+# gate copies the start net's wide games that learn-18 has ended rather than playing them again, so run it after
+# learn-18's gate has played the champion's games (`hatetris status runs/learn-18` lists them).
 set -e
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root"
