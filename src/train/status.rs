@@ -133,16 +133,12 @@ pub fn status(dir: &Path) -> Result<TrainStatus, TrainError> {
     } else {
         (None, None, None)
     };
+    let champion: Option<Champion> = read_json(&champion_path(dir))?;
     let gate_games = match (&config.learning, in_progress, step.as_deref()) {
         (Some(learning), Some(g), Some("gate")) => {
-            let champion = done
-                .iter()
-                .filter(|x| x.gate.as_ref().is_some_and(|gate| gate.kept))
-                .map(|x| x.generation)
-                .next_back();
-            learning
-                .gate
-                .games_now(dir, g, champion, config.master_depth)
+            // `champion.json` is the commit point of every gate before it.
+            let who = champion.as_ref().and_then(|c| c.generation);
+            learning.gate.games_now(dir, g, who, config.master_depth)
         }
         _ => Vec::new(),
     };
@@ -181,7 +177,7 @@ pub fn status(dir: &Path) -> Result<TrainStatus, TrainError> {
         running: held.is_some(),
         pid: held.flatten(),
         generations: done,
-        champion: read_json(&champion_path(dir))?,
+        champion,
         in_progress,
         step,
         targets_done,
