@@ -144,12 +144,20 @@ pub(crate) fn check_hidden(hidden: usize) -> Result<(), NetError> {
 /// What a message about `hidden` units out of this build's range adds when
 /// the build with the feature `hidden-128` would take them (nothing
 /// otherwise).
+#[cfg(not(feature = "hidden-128"))]
 pub fn wider_build(hidden: usize) -> &'static str {
     if hidden > MAX_HIDDEN && hidden <= 128 {
         "; a build with --features hidden-128 takes up to 128"
     } else {
         ""
     }
+}
+
+/// What a message about `hidden` units out of this build's range adds: in
+/// the widest build, nothing.
+#[cfg(feature = "hidden-128")]
+pub fn wider_build(_hidden: usize) -> &'static str {
+    ""
 }
 
 impl Net {
