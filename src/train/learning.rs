@@ -747,6 +747,29 @@ impl Generations<'_> {
         }
     }
 
+    /// The best game of the master beam generation `g` samples from,
+    /// rebuilt from its run folder (`None` when it has none). A trainer's
+    /// master beam writes no `best-replay.txt` (only `hatetris search`
+    /// does), and until this was found the samples read that file, so the
+    /// master's game and the wells before its end gave no samples at all,
+    /// whatever [`Learning::before_death`] said.
+    pub(super) fn master_game(&self, g: u32) -> Result<Option<Game>, TrainError> {
+        let dir = self.master_dir(g)?;
+        if !run::manifest_path(&dir).exists() {
+            return Ok(None);
+        }
+        let game = run::keyframes::reconstruct(&dir, run::keyframes::Pick::Best).map_err(|e| {
+            TrainError::Config {
+                path: dir.clone(),
+                why: format!("rebuilding the master beam's best game: {e}"),
+            }
+        })?;
+        Ok(Some(Game {
+            name: "master".into(),
+            replay: crate::replay::encode(&game.keys, crate::replay::Format::Base2048),
+        }))
+    }
+
     /// The steady-state samples of generation `g`: wells of sampling beams
     /// started in the games and in the master beam's best game (see the
     /// module doc), `start_samples` of them drawn without replacement, each
@@ -767,12 +790,7 @@ impl Generations<'_> {
             let starts: Vec<u32> = (STEADY..length.saturating_sub(10)).step_by(every).collect();
             positions.extend(self.positions(game, &starts)?);
         }
-        let best = crate::run::best_replay_path(&self.master_dir(g)?);
-        if let Ok(text) = std::fs::read_to_string(&best) {
-            let game = Game {
-                name: "master".into(),
-                replay: text.trim().to_string(),
-            };
+        if let Some(game) = self.master_game(g)? {
             let length = self.game_length(&game)?;
             let mut starts: Vec<u32> = (STEADY..length).step_by(every).collect();
             starts.extend(
