@@ -1344,3 +1344,32 @@ fn a_widened_folder_fits_nets_with_more_units_and_says_so() {
     let net = a_generation_with_a_fit_setting(&config, "\"widen\": ", "widen");
     assert_eq!(net.hidden(), config.hidden + 16);
 }
+
+/// The master beam's own game gives samples: with no record games to start
+/// from, the wells a few pieces before the master's beam died are the
+/// steady-state samples' only source, and a generation has more samples
+/// with them than without (the trainer once read the game from a file its
+/// master never writes, and sampled none of it).
+#[test]
+fn the_master_beams_game_gives_samples() {
+    let start = hatetris::nnue::Net::new(16, hatetris::nnue::Layout::Shared, -0.5, 3).unwrap();
+    let samples = |before_death: Vec<u32>| {
+        let mut config = tiny_learning();
+        let learning = config.learning.as_mut().unwrap();
+        learning.games = Vec::new();
+        learning.before_death = before_death;
+        let dir = tempfile::tempdir().unwrap();
+        let r = train::train(dir.path(), Some(&config), Some(&start), 1, 2, &Silent).unwrap();
+        let gen = train::generation_dir(dir.path(), 0);
+        let count = data::load_samples(&gen.join("samples.bin")).unwrap().len();
+        (r.generations[0].master.depth, count)
+    };
+    let (depth, without) = samples(Vec::new());
+    assert!(depth > 20, "the master's game is {depth} pieces");
+    let (same_depth, with) = samples(vec![20, 10]);
+    assert_eq!(same_depth, depth);
+    assert!(
+        with > without,
+        "{with} samples with the master's wells, {without} without"
+    );
+}

@@ -747,8 +747,10 @@ impl Generations<'_> {
         }
     }
 
-    /// The best game of the master beam generation `g` samples from,
-    /// rebuilt from its run folder (`None` when it has none). A trainer's
+    /// The game of the master beam generation `g` samples from, rebuilt
+    /// from its run folder (`None` when it has none): its deepest well's,
+    /// so that the game ends where the beam died (the highest score's game
+    /// can end long before, or at once when no line was cleared). A trainer's
     /// master beam writes no `best-replay.txt` (only `hatetris search`
     /// does), and until this was found the samples read that file, so the
     /// master's game and the wells before its end gave no samples at all,
@@ -758,12 +760,13 @@ impl Generations<'_> {
         if !run::manifest_path(&dir).exists() {
             return Ok(None);
         }
-        let game = run::keyframes::reconstruct(&dir, run::keyframes::Pick::Best).map_err(|e| {
-            TrainError::Config {
-                path: dir.clone(),
-                why: format!("rebuilding the master beam's best game: {e}"),
-            }
-        })?;
+        let game =
+            run::keyframes::reconstruct(&dir, run::keyframes::Pick::Deepest).map_err(|e| {
+                TrainError::Config {
+                    path: dir.clone(),
+                    why: format!("rebuilding the master beam's game: {e}"),
+                }
+            })?;
         Ok(Some(Game {
             name: "master".into(),
             replay: crate::replay::encode(&game.keys, crate::replay::Format::Base2048),
