@@ -56,8 +56,9 @@
 //!   started every [`Learning::start_every`] pieces from piece 100 of each
 //!   of [`Learning::games`] (the 302-line record by default; never the
 //!   gate's games, and never the longest record, whose positions judge)
-//!   and of the master beam's best game, and a few pieces before that game's end
-//!   ([`Learning::before_death`]), where the champion's beam died;
+//!   and of the master beam's game (its deepest well's), and a few pieces
+//!   before that game's end ([`Learning::before_death`]), where the
+//!   champion's beam died;
 //! - **graded targets**: a training beam that dies after
 //!   [`Learning::graded_from`] of its pieces is less lost than one that
 //!   dies at once: its target rises linearly from `lost_value` towards half
@@ -124,7 +125,7 @@ pub struct Learning {
     /// Long games: starts for the sampling beams and for the gate.
     pub games: Vec<Game>,
     /// A sampling beam starts every this many pieces, from piece 100, in
-    /// each game and in the master beam's best game.
+    /// each game and in the master beam's game (its deepest well's).
     pub start_every: u32,
     /// The sampling beams.
     pub start_beam: Shape,
@@ -774,7 +775,7 @@ impl Generations<'_> {
     }
 
     /// The steady-state samples of generation `g`: wells of sampling beams
-    /// started in the games and in the master beam's best game (see the
+    /// started in the games and in the master beam's game (see the
     /// module doc), `start_samples` of them drawn without replacement, each
     /// followed by `children` random children. Empty without the learning
     /// loop.
