@@ -252,3 +252,9 @@ impl StepFile for Fitted {
         )
     }
 }
+
+/// Whether the game of the run folder with manifest `m` is over: its beam
+/// died out, or it reached the trainer's depth limit `master_depth`.
+pub(super) fn game_over(m: &crate::run::Manifest, master_depth: u32) -> bool {
+    m.exhausted || m.depth >= master_depth
+}

@@ -320,8 +320,8 @@ pub(super) fn source_start_game(
         _ => false,
     };
     let game = source.join(name);
-    let ended = run::read_manifest(&game)
-        .is_ok_and(|m| super::learning::game_over(&m, config.master_depth));
+    let ended =
+        run::read_manifest(&game).is_ok_and(|m| super::folder::game_over(&m, config.master_depth));
     Ok((same_game && same_net && ended).then_some(game))
 }
 

@@ -543,19 +543,13 @@ impl Gate {
                         width,
                         from,
                         played: manifest.as_ref().map(|m| (m.depth, m.best.score)),
-                        ended: manifest.is_some_and(|m| game_over(&m, master_depth)),
+                        ended: manifest.is_some_and(|m| super::folder::game_over(&m, master_depth)),
                         folder,
                     }
                 })
             })
             .collect()
     }
-}
-
-/// Whether the game of the run folder with manifest `m` is over: its beam
-/// died out, or it reached the trainer's depth limit `master_depth`.
-pub(super) fn game_over(m: &run::Manifest, master_depth: u32) -> bool {
-    m.exhausted || m.depth >= master_depth
 }
 
 impl WideGames {
