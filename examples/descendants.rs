@@ -10,18 +10,10 @@
 //! the targets' file format, or −1 for a sample not kept at its depth
 //! (children, chain points, wells from other games).
 //!
-//! One pass over the depth files, newest first: a well's reach is the
-//! deepest depth any of its descendants was kept at. Each well's children
-//! under the piece the run's enemy gives it are made by the move generator
-//! and looked up in the next depth (well and score). The piece is the
-//! enemy's choice without its history
-//! ([`hatetris::EnemyKind::stateless_piece`]; under an enemy without one,
-//! no well has a descendant). HATETRIS's loop prevention, which the search
-//! applies, can give another piece, so a rare reach may be wrong. The
-//! run's depths are read from its manifest, one depth file each (a plain
-//! run, not a sharded one). (Walking back with `hatetris::reverse` instead
-//! is exact about pieces, but on a width-100,000 run of 482 depths it was
-//! stopped unfinished after 20 CPU-minutes; this pass takes 1.4.)
+//! A well's reach is the deepest depth any of its descendants was kept at,
+//! from the library's one pass over the depth files
+//! ([`hatetris::train::reach`], which the learning loop's reach term
+//! reads; its doc says how and at what cost).
 //!
 //! It prints, for horizons of 10, 25, 50 and 100 pieces and over every 5th
 //! depth that far from the end, the share of a depth's wells whose line lasted
@@ -30,15 +22,12 @@
 //! line weight (the beam's order, less the lookahead) and of the score
 //! alone (fewer cells), averaged over the depths.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::process::ExitCode;
 
 use hatetris::nnue::Net;
-use hatetris::run::store::DepthFile;
-use hatetris::run::{depth_path, read_manifest};
 use hatetris::train::data::{load_samples, save_targets};
-use hatetris::{MoveGen, Well};
+use hatetris::train::reach;
 use rayon::prelude::*;
 
 fn main() -> ExitCode {
@@ -69,59 +58,9 @@ fn run() -> Result<(), String> {
         [dir, net, samples, out] => (dir, net, Some((samples, out))),
         _ => return Err("usage: descendants RUN_DIR NET.f32 [SAMPLES.bin OUT.bin]".into()),
     };
-    // depth → (sample index, well) of the samples to label.
-    let mut wanted: HashMap<u32, Vec<(usize, Well)>> = HashMap::new();
-    let mut labels = Vec::new();
-    if let Some((path, _)) = samples {
-        let samples = load_samples(Path::new(path)).map_err(|e| e.to_string())?;
-        labels = vec![-1.0f32; samples.len()];
-        for (i, s) in samples.iter().enumerate() {
-            wanted.entry(s.depth).or_default().push((i, s.well));
-        }
-    }
     let net = Net::load(Path::new(net)).map_err(|e| format!("{net}: {e}"))?;
-    let m = read_manifest(Path::new(dir)).map_err(|e| format!("{dir}: {e}"))?;
-    let (first, last, enemy) = (
-        m.settings.start.as_ref().map_or(0, |s| s.at),
-        m.depth,
-        m.settings.enemy,
-    );
     let mut sampled: Vec<Sampled> = Vec::new();
-    // The depth after the current one: well → (score, reach).
-    let mut later: HashMap<Well, (u16, u32)> = HashMap::new();
-    for depth in (first..=last).rev() {
-        let path = depth_path(Path::new(dir), depth);
-        let stored = DepthFile::open(&path)
-            .and_then(|f| f.read_all())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let reach: Vec<u32> = stored
-            .par_iter()
-            .map_init(Vec::new, |children, s| {
-                let gen = MoveGen::new(&s.well);
-                let Some(piece) = enemy.stateless_piece(&gen, depth) else {
-                    return depth;
-                };
-                children.clear();
-                gen.children(piece, children);
-                children
-                    .iter()
-                    .filter_map(|c| match later.get(&c.well) {
-                        Some(&(score, r)) if score == s.score + u16::from(c.lines) => Some(r),
-                        _ => None,
-                    })
-                    .fold(depth, u32::max)
-            })
-            .collect();
-        later = stored
-            .iter()
-            .zip(&reach)
-            .map(|(s, &r)| (s.well, (s.score, r)))
-            .collect();
-        for &(i, well) in wanted.get(&depth).into_iter().flatten() {
-            if let Some(&(_, r)) = later.get(&well) {
-                labels[i] = (r - depth) as f32;
-            }
-        }
+    let last = reach::walk(Path::new(dir), |depth, stored, reach| {
         if depth % 5 == 0 {
             let values: Vec<f64> = stored
                 .par_iter()
@@ -132,11 +71,14 @@ fn run() -> Result<(), String> {
                 depth,
                 values,
                 scores,
-                reach: reach.clone(),
+                reach: reach.to_vec(),
             });
         }
-    }
-    if let Some((_, out)) = samples {
+    })
+    .map_err(|e| format!("{dir}: {e}"))?;
+    if let Some((samples, out)) = samples {
+        let samples = load_samples(Path::new(samples)).map_err(|e| e.to_string())?;
+        let labels = reach::reach(Path::new(dir), &samples).map_err(|e| format!("{dir}: {e}"))?;
         save_targets(Path::new(out), &labels).map_err(|e| e.to_string())?;
     }
     println!("horizon  depths  lasted  AUC value  AUC score");

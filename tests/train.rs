@@ -1373,3 +1373,152 @@ fn the_master_beams_game_gives_samples() {
         "{with} samples with the master's wells, {without} without"
     );
 }
+
+/// The slow twin of [`train::reach::walk`]: from each kept well alone, the
+/// set of its descendants the run kept, depth by depth (each child under
+/// the piece the enemy gives without its history, looked up by well and
+/// score in the next depth), until none is left; its reach is the last
+/// depth that held one.
+fn reach_by_walking_forward(depths: &[Vec<hatetris::run::store::Stored>]) -> Vec<Vec<u32>> {
+    use std::collections::HashSet;
+    let kept: Vec<HashSet<(Well, u16)>> = depths
+        .iter()
+        .map(|d| d.iter().map(|s| (s.well, s.score)).collect())
+        .collect();
+    let mut children = Vec::new();
+    depths
+        .iter()
+        .enumerate()
+        .map(|(d, wells)| {
+            wells
+                .iter()
+                .map(|s| {
+                    let mut line: HashSet<(Well, u16)> = [(s.well, s.score)].into();
+                    let mut reach = d;
+                    for (next, kept_next) in kept.iter().enumerate().skip(d + 1) {
+                        let mut found = HashSet::new();
+                        for &(well, score) in &line {
+                            let gen = MoveGen::new(&well);
+                            let piece = EnemyKind::Hatetris
+                                .stateless_piece(&gen, next as u32 - 1)
+                                .unwrap();
+                            children.clear();
+                            gen.children(piece, &mut children);
+                            for c in &children {
+                                let child = (c.well, score + u16::from(c.lines));
+                                if kept_next.contains(&child) {
+                                    found.insert(child);
+                                }
+                            }
+                        }
+                        if found.is_empty() {
+                            break;
+                        }
+                        reach = next;
+                        line = found;
+                    }
+                    reach as u32
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A well's reach is the deepest depth at which the run kept a descendant
+/// of it, the same by the one backward pass over the depth files as by
+/// walking forward from each well alone; and a generation's samples are
+/// labelled with it, less their depth, or −1 where the run did not keep
+/// them.
+#[test]
+fn a_wells_reach_is_the_deepest_depth_its_line_was_kept_at() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::beam::start(dir.path(), 12, 30, 2).unwrap();
+    let depths = crate::util::depth_contents(dir.path());
+    let want = reach_by_walking_forward(&depths);
+    let mut got = vec![Vec::new(); depths.len()];
+    let last = train::reach::walk(dir.path(), |d, stored, reach| {
+        assert_eq!(stored, &depths[d as usize][..]);
+        got[d as usize] = reach.to_vec();
+    })
+    .unwrap();
+    assert_eq!(last as usize, depths.len() - 1);
+    assert_eq!(got, want);
+    let ended: usize = want
+        .iter()
+        .flatten()
+        .filter(|&&r| (r as usize) < depths.len() - 1)
+        .count();
+    assert!(ended > 50, "only {ended} lines ended before the last depth");
+
+    let mut samples = Vec::new();
+    let mut labels = Vec::new();
+    for d in [3, 10, 20] {
+        for (s, &r) in depths[d].iter().zip(&want[d]).step_by(3) {
+            samples.push(Sampled {
+                well: s.well,
+                depth: d as u32,
+            });
+            labels.push((r - d as u32) as f32);
+        }
+    }
+    // A kept well under another depth, and a well never kept.
+    samples.push(Sampled {
+        well: depths[10][0].well,
+        depth: 11,
+    });
+    labels.push(train::reach::UNLABELLED);
+    samples.push(Sampled {
+        well: Well::EMPTY,
+        depth: 5,
+    });
+    labels.push(train::reach::UNLABELLED);
+    assert_eq!(train::reach::reach(dir.path(), &samples).unwrap(), labels);
+}
+
+/// With the reach term, each generation's master wells are labelled
+/// (`reach.bin`, one label per sample) before the fit, whose targets they
+/// move (its losses);
+/// the targets are the same as without it, and a folder without it makes
+/// no labels and never names the settings.
+#[test]
+fn the_reach_term_labels_the_master_wells_and_moves_the_fit() {
+    let start = hatetris::nnue::Net::new(16, hatetris::nnue::Layout::Shared, -0.5, 3).unwrap();
+    let generation = |share: f64| {
+        let mut config = tiny_learning();
+        let learning = config.learning.as_mut().unwrap();
+        if share > 0.0 {
+            learning.reach_share = share;
+            learning.reach_horizon = 10;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        train::train(dir.path(), Some(&config), Some(&start), 1, 2, &Silent).unwrap();
+        let gen = train::generation_dir(dir.path(), 0);
+        let file = |name: &str| fs::read(gen.join(name)).unwrap();
+        let settings = fs::read_to_string(dir.path().join("train.json")).unwrap();
+        let labels = data::load_targets(&gen.join(train::reach::REACH_BIN)).ok();
+        let count = data::load_samples(&gen.join("samples.bin")).unwrap().len();
+        (
+            file("targets.bin"),
+            file("fit.json"),
+            labels,
+            count,
+            settings,
+        )
+    };
+    let (targets, fit, labels, count, settings) = generation(0.5);
+    let labels = labels.expect("reach.bin is made");
+    assert_eq!(labels.len(), count);
+    let labelled = labels.iter().filter(|&&l| l >= 0.0).count();
+    assert!(labelled > 10, "{labelled} of {count} samples labelled");
+    assert!(
+        labels.iter().any(|&l| l >= 10.0),
+        "no line lasted 10 pieces"
+    );
+    assert!(settings.contains("\"reach_share\": 0.5"), "{settings}");
+    let (plain_targets, plain_fit, plain_labels, _, plain_settings) = generation(0.0);
+    assert!(plain_labels.is_none());
+    assert!(!plain_settings.contains("reach"), "{plain_settings}");
+    assert!(targets == plain_targets, "the targets differ");
+    // The losses are the fit's against the targets it was given.
+    assert!(fit != plain_fit, "the reach term did not move the fit");
+}

@@ -407,6 +407,16 @@ pub struct TrainArgs {
     /// term) [default: 0].
     #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
     pub far_share: Option<f64>,
+    /// The reach term: a sampled well the master beam kept gets up to this
+    /// many standard deviations more in its target, the further its line
+    /// of play lasted in that beam (up to --reach-horizon pieces), against
+    /// the other kept wells of its depth (0: off) [default: 0].
+    #[arg(long, value_name = "SDS", allow_negative_numbers = true)]
+    pub reach_share: Option<f64>,
+    /// The pieces at which the reach term stops counting [default: 50 with
+    /// --reach-share].
+    #[arg(long, value_name = "PIECES")]
+    pub reach_horizon: Option<u32>,
     /// The gate's search width (a candidate net becomes the champion only
     /// if it survives longer from the gate's positions) [default: 300].
     #[arg(long, value_name = "WIDTH")]

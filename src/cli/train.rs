@@ -294,6 +294,8 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.life_pieces.is_some(), "--life-pieces"),
         (a.life_weight.is_some(), "--life-weight"),
         (a.far_share.is_some(), "--far-share"),
+        (a.reach_share.is_some(), "--reach-share"),
+        (a.reach_horizon.is_some(), "--reach-horizon"),
         (a.gate_width.is_some(), "--gate-width"),
         (a.gate_cap.is_some(), "--gate-cap"),
         (a.gate_every.is_some(), "--gate-every"),
@@ -354,6 +356,21 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
                 bail!("--far-share needs the life term's horizon (--life-pieces)");
             }
             l.far_share = v;
+        }
+        if let Some(v) = a.reach_share {
+            if !(v.is_finite() && v >= 0.0) {
+                bail!("--reach-share must be 0 or more (standard deviations)");
+            }
+            l.reach_share = v;
+            if v > 0.0 && l.reach_horizon == 0 && a.reach_horizon.is_none() {
+                l.reach_horizon = train::reach::DEFAULT_HORIZON;
+            }
+        }
+        if let Some(v) = a.reach_horizon {
+            if v == 0 {
+                bail!("--reach-horizon must be at least 1 piece");
+            }
+            l.reach_horizon = v;
         }
         if let Some(v) = a.gate_width {
             if v == 0 {

@@ -51,6 +51,7 @@ use serde::{Deserialize, Serialize};
 use super::folder::{
     config_path, generation_dir, read_config, write_json, FAR_BIN, FROM_F32, GATE_START,
 };
+use super::reach::REACH_BIN;
 use super::{Config, TrainError};
 use crate::folder::atomic::{is_temporary, sync_folder};
 use crate::folder::{differences as setting_differences, io};
@@ -84,6 +85,7 @@ impl Redo {
             "targets.bin",
             "died.bin",
             FAR_BIN,
+            REACH_BIN,
             "units.json",
         ];
         match self {

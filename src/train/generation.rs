@@ -151,6 +151,7 @@ impl Generations<'_> {
         let started = Instant::now();
         let samples = self.samples(g, &master)?;
         let (targets, died) = self.targets(g, &samples)?;
+        self.reach_step(g)?;
         let data_elapsed = started.elapsed().as_secs_f64();
         let wide: Vec<f64> = targets.iter().map(|&x| f64::from(x)).collect();
         let (mean, std) = mean_sd(&wide, Divisor::Population);
@@ -166,8 +167,12 @@ impl Generations<'_> {
         let fitted = self.fit(g, &samples, &targets)?;
         let fit_elapsed = started.elapsed().as_secs_f64();
         let recorded = read_step_seconds(self.dir, g)?;
-        let data_seconds =
-            Self::step_seconds(&recorded, &[Phase::Samples, Phase::Targets], data_elapsed);
+        // The reach step is data too, where the reach term made one.
+        let data_phases: &[Phase] = match recorded.contains_key(Phase::Reach.name()) {
+            true => &[Phase::Samples, Phase::Targets, Phase::Reach],
+            false => &[Phase::Samples, Phase::Targets],
+        };
+        let data_seconds = Self::step_seconds(&recorded, data_phases, data_elapsed);
         let fit_seconds = Self::step_seconds(&recorded, &[Phase::Fit], fit_elapsed);
         let kept = fitted
             .epochs
@@ -576,7 +581,7 @@ impl Generations<'_> {
     }
 
     /// Appends one JSON line to the log.
-    fn log(&self, value: &serde_json::Value) -> Result<(), TrainError> {
+    pub(super) fn log(&self, value: &serde_json::Value) -> Result<(), TrainError> {
         append_log(self.dir, value)
     }
 

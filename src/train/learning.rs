@@ -107,7 +107,7 @@ use super::folder::{
     generation_dir, read_json, write_json, Rescale, FAR_BIN, FROM_F32, GATE_START,
 };
 use super::generation::Generations;
-use super::{Phase, TrainError};
+use super::{reach, Phase, TrainError};
 use crate::enemy::EnemyKind;
 use crate::evaluate::Lookahead;
 use crate::nnue::{Net, NetEvaluator, QuantNet, Sample};
@@ -161,6 +161,19 @@ pub struct Learning {
     /// piece's value alone, as in the folders made before it.
     #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub far_share: f64,
+    /// The reach term's share, in standard deviations of the survivors'
+    /// targets: a sampled well the master beam kept gets this much more
+    /// the further its line of play lasted in that beam, up to
+    /// [`Learning::reach_horizon`] pieces, against the other kept wells
+    /// of its depth ([`super::reach`]; `gen-NNN/reach.bin`, made before
+    /// the fit from the master beam's depth files; `--reach-share`, a
+    /// setting of the fit). 0 (and absent from the settings file): off.
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
+    pub reach_share: f64,
+    /// The pieces at which the reach term stops counting
+    /// (`--reach-horizon`; 50 with `--reach-share`).
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
+    pub reach_horizon: u32,
     /// The gate.
     pub gate: Gate,
     /// Each generation plays a master beam of its own, also when the
@@ -332,6 +345,8 @@ impl Default for Learning {
             life_pieces: 0,
             life_weight: 0.0,
             far_share: 0.0,
+            reach_share: 0.0,
+            reach_horizon: 0,
             gate: Gate {
                 games: vec![Game {
                     name: "dnf-366".into(),
@@ -871,14 +886,10 @@ impl Generations<'_> {
         let Some(learning) = self.learning() else {
             return Ok(None);
         };
-        let first = g.saturating_sub(learning.window.max(1) - 1);
         let lost = self.config.lost_value as f32;
         let pieces = self.config.beam.pieces;
         let mut batch = Vec::new();
-        for h in first..=g {
-            if self.learns_heuristic(h) && h != g {
-                continue;
-            }
+        for h in self.window(g) {
             let gen = generation_dir(self.dir, h);
             let samples = data::load_samples(&gen.join("samples.bin"))?;
             let targets = data::load_targets(&gen.join("targets.bin"))?;
@@ -912,7 +923,9 @@ impl Generations<'_> {
                     why: format!("{} values for {} targets", far.len(), targets.len()),
                 });
             }
-            for (i, ((s, &t), &d)) in samples.iter().zip(&targets).zip(&died).enumerate() {
+            let mut survived = Vec::with_capacity(samples.len());
+            let mut values = Vec::with_capacity(samples.len());
+            for (i, (&t, &d)) in targets.iter().zip(&died).enumerate() {
                 let at = d as u32;
                 let target = if at > 0 && at <= pieces {
                     graded(lost, at, pieces, learning.graded_from)
@@ -926,14 +939,99 @@ impl Generations<'_> {
                         None => t - life,
                     }
                 };
-                batch.push(Sample {
-                    well: s.well,
-                    target,
-                    group: s.depth,
-                });
+                survived.push(!(at > 0 && at <= pieces) && t != lost);
+                values.push(target);
             }
+            if learning.reach_share > 0.0 && !self.learns_heuristic(h) {
+                let labels = self.reach_labels(h, samples.len())?;
+                let depths: Vec<u32> = samples.iter().map(|s| s.depth).collect();
+                let extra = reach::bonus(
+                    learning.reach_share,
+                    learning.reach_horizon,
+                    &depths,
+                    &labels,
+                    &survived,
+                );
+                for (v, e) in values.iter_mut().zip(extra) {
+                    *v += e;
+                }
+            }
+            batch.extend(samples.iter().zip(values).map(|(s, target)| Sample {
+                well: s.well,
+                target,
+                group: s.depth,
+            }));
         }
         Ok(Some(batch))
+    }
+
+    /// The generations whose samples and targets generation `g`'s fit
+    /// reads: the window's, less the heuristic's generation when it is
+    /// not `g` itself (its targets are the heuristic's values).
+    fn window(&self, g: u32) -> Vec<u32> {
+        let width = self.learning().map_or(1, |l| l.window.max(1));
+        (g.saturating_sub(width - 1)..=g)
+            .filter(|&h| !self.learns_heuristic(h) || h == g)
+            .collect()
+    }
+
+    /// With the reach term, makes `reach.bin` ([`reach`]) for every
+    /// generation generation `g`'s fit reads that lacks one, from its
+    /// master beam's depth files (a step of generation `h`).
+    pub(super) fn reach_step(&self, g: u32) -> Result<(), TrainError> {
+        if self.learning().is_none_or(|l| l.reach_share <= 0.0) {
+            return Ok(());
+        }
+        for h in self.window(g) {
+            if self.learns_heuristic(h) {
+                continue;
+            }
+            let path = generation_dir(self.dir, h).join(reach::REACH_BIN);
+            let horizon = self.learning().map_or(0, |l| l.reach_horizon);
+            self.step(h, Phase::Reach, &path, || {
+                let dir = self.master_dir(h)?;
+                if !run::manifest_path(&dir).exists() {
+                    return Err(TrainError::Config {
+                        path: dir,
+                        why: "the reach term reads the master beam's depth files, and they are not here".into(),
+                    });
+                }
+                self.observer.phase(h, Phase::Reach, 0);
+                let samples = data::load_samples(&generation_dir(self.dir, h).join("samples.bin"))?;
+                let labels = reach::reach(&dir, &samples)?;
+                let (labelled, lasted) = reach::counts(&labels, horizon);
+                self.log(&serde_json::json!({
+                    "event": "reach",
+                    "generation": h,
+                    "samples": labels.len(),
+                    "labelled": labelled,
+                    "lasted_horizon": lasted,
+                    "horizon": horizon,
+                }))?;
+                Ok(labels)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Generation `h`'s `reach.bin`, which [`Self::reach_step`] made, for
+    /// its `count` samples.
+    fn reach_labels(&self, h: u32, count: usize) -> Result<Vec<f32>, TrainError> {
+        let path = generation_dir(self.dir, h).join(reach::REACH_BIN);
+        if !path.exists() {
+            return Err(TrainError::Config {
+                path,
+                why: "missing: the reach term's labels are made before the fit".into(),
+            });
+        }
+        let labels = data::load_targets(&path)?;
+        if labels.len() != count {
+            return Err(TrainError::Config {
+                path,
+                why: format!("{} labels for {count} samples", labels.len()),
+            });
+        }
+        Ok(labels)
     }
 
     /// Step 5 with the learning loop: generation `g`'s net against the

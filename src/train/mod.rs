@@ -88,6 +88,7 @@ mod fork;
 mod generation;
 mod learning;
 mod plot;
+pub mod reach;
 mod samples;
 pub mod status;
 mod verify;
@@ -314,6 +315,9 @@ pub enum Phase {
     Samples,
     /// Training beams (or the heuristic's values).
     Targets,
+    /// How far the master beam carried each sampled well (with the reach
+    /// term).
+    Reach,
     /// Fitting the net.
     Fit,
     /// The gate: the net against the champion.
@@ -327,6 +331,7 @@ impl Phase {
             Phase::Master => "master beam",
             Phase::Samples => "samples",
             Phase::Targets => "targets",
+            Phase::Reach => "reach",
             Phase::Fit => "fit",
             Phase::Gate => "gate",
         }

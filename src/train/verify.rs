@@ -7,8 +7,8 @@
 //! `master.json` is the master beam the summary records, and the master
 //! beam's run folder (when it was not taken over) passes the run check
 //! ([`crate::search::verify`]); `samples.bin`, `targets.bin` and (when
-//! present) `died.bin` decode, hold one record per sample, and as many
-//! samples as the summary says; `net.f32` loads and `net.nnue` is its
+//! present) `died.bin`, `far.bin` and `reach.bin` decode, hold one record
+//! per sample, and as many samples as the summary says; `net.f32` loads and `net.nnue` is its
 //! quantisation, byte for byte; with the learning loop, `gate.json` agrees
 //! with the summary's gate figures and its verdict with its own figures.
 //! Then `champion.json` names the champion the gates on disk make, and
@@ -20,6 +20,7 @@ use std::path::Path;
 use super::data;
 use super::folder::{generation_dir, generations, log_path, read_config, read_json, FAR_BIN};
 use super::learning::{champion_path, Champion, GateRecord, WideGame};
+use super::reach::REACH_BIN;
 use super::{Generation, Master, TrainError};
 use crate::folder::atomic;
 use crate::nnue::{Net, QuantNet};
@@ -163,7 +164,7 @@ fn check_data(gen: &Path, summary: &Generation, problem: &mut impl FnMut(String)
             summary.samples
         ));
     }
-    for file in ["targets.bin", "died.bin", FAR_BIN] {
+    for file in ["targets.bin", "died.bin", FAR_BIN, REACH_BIN] {
         let path = gen.join(file);
         if file != "targets.bin" && !path.exists() {
             continue;
