@@ -92,7 +92,13 @@
 //!   data/train/learn-16/run.sh`, share 0.5, against learn-15, the same
 //!   without it): +3.6 ± 1.7 pieces a gate position against +2.6 ± 1.6,
 //!   and 974 lines in the three steady-state wide games against 940 (the
-//!   champion 982): the closest candidate yet, still not kept.
+//!   champion 982): the closest candidate yet, still not kept;
+//! - **the reach term** (`--reach-share`, `--reach-horizon`; off by
+//!   default): a sampled well the master beam kept gets more target the
+//!   further its line of play lasted in that beam, against the other kept
+//!   wells of its depth ([`super::reach`], `reach.bin`, made before the
+//!   fit from the master's depth files): what a wide search carried on,
+//!   which a 10-piece training beam cannot see. A setting of the fit.
 //!
 //! Every step is one [`super::folder::step`], seeded, and collected in
 //! order, so a killed trainer goes on to the same files.
@@ -107,7 +113,7 @@ use super::folder::{
     generation_dir, read_json, write_json, Rescale, FAR_BIN, FROM_F32, GATE_START,
 };
 use super::generation::Generations;
-use super::{reach, Phase, TrainError};
+use super::{Phase, TrainError};
 use crate::enemy::EnemyKind;
 use crate::evaluate::Lookahead;
 use crate::nnue::{Net, NetEvaluator, QuantNet, Sample};
@@ -638,7 +644,7 @@ pub fn life_penalty(weight: f64, at: u32, pieces: u32, horizon: u32) -> f32 {
 }
 
 impl Generations<'_> {
-    fn learning(&self) -> Option<&Learning> {
+    pub(super) fn learning(&self) -> Option<&Learning> {
         self.config.learning.as_ref()
     }
 
@@ -942,16 +948,7 @@ impl Generations<'_> {
                 survived.push(!(at > 0 && at <= pieces) && t != lost);
                 values.push(target);
             }
-            if learning.reach_share > 0.0 && !self.learns_heuristic(h) {
-                let labels = self.reach_labels(h, samples.len())?;
-                let depths: Vec<u32> = samples.iter().map(|s| s.depth).collect();
-                let extra = reach::bonus(
-                    learning.reach_share,
-                    learning.reach_horizon,
-                    &depths,
-                    &labels,
-                    &survived,
-                );
+            if let Some(extra) = self.reach_bonus(h, &samples, &survived)? {
                 for (v, e) in values.iter_mut().zip(extra) {
                     *v += e;
                 }
@@ -968,70 +965,11 @@ impl Generations<'_> {
     /// The generations whose samples and targets generation `g`'s fit
     /// reads: the window's, less the heuristic's generation when it is
     /// not `g` itself (its targets are the heuristic's values).
-    fn window(&self, g: u32) -> Vec<u32> {
+    pub(super) fn window(&self, g: u32) -> Vec<u32> {
         let width = self.learning().map_or(1, |l| l.window.max(1));
         (g.saturating_sub(width - 1)..=g)
             .filter(|&h| !self.learns_heuristic(h) || h == g)
             .collect()
-    }
-
-    /// With the reach term, makes `reach.bin` ([`reach`]) for every
-    /// generation generation `g`'s fit reads that lacks one, from its
-    /// master beam's depth files (a step of generation `h`).
-    pub(super) fn reach_step(&self, g: u32) -> Result<(), TrainError> {
-        if self.learning().is_none_or(|l| l.reach_share <= 0.0) {
-            return Ok(());
-        }
-        for h in self.window(g) {
-            if self.learns_heuristic(h) {
-                continue;
-            }
-            let path = generation_dir(self.dir, h).join(reach::REACH_BIN);
-            let horizon = self.learning().map_or(0, |l| l.reach_horizon);
-            self.step(h, Phase::Reach, &path, || {
-                let dir = self.master_dir(h)?;
-                if !run::manifest_path(&dir).exists() {
-                    return Err(TrainError::Config {
-                        path: dir,
-                        why: "the reach term reads the master beam's depth files, and they are not here".into(),
-                    });
-                }
-                self.observer.phase(h, Phase::Reach, 0);
-                let samples = data::load_samples(&generation_dir(self.dir, h).join("samples.bin"))?;
-                let labels = reach::reach(&dir, &samples)?;
-                let (labelled, lasted) = reach::counts(&labels, horizon);
-                self.log(&serde_json::json!({
-                    "event": "reach",
-                    "generation": h,
-                    "samples": labels.len(),
-                    "labelled": labelled,
-                    "lasted_horizon": lasted,
-                    "horizon": horizon,
-                }))?;
-                Ok(labels)
-            })?;
-        }
-        Ok(())
-    }
-
-    /// Generation `h`'s `reach.bin`, which [`Self::reach_step`] made, for
-    /// its `count` samples.
-    fn reach_labels(&self, h: u32, count: usize) -> Result<Vec<f32>, TrainError> {
-        let path = generation_dir(self.dir, h).join(reach::REACH_BIN);
-        if !path.exists() {
-            return Err(TrainError::Config {
-                path,
-                why: "missing: the reach term's labels are made before the fit".into(),
-            });
-        }
-        let labels = data::load_targets(&path)?;
-        if labels.len() != count {
-            return Err(TrainError::Config {
-                path,
-                why: format!("{} labels for {count} samples", labels.len()),
-            });
-        }
-        Ok(labels)
     }
 
     /// Step 5 with the learning loop: generation `g`'s net against the

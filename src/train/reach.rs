@@ -37,8 +37,10 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::data::Sampled;
-use super::TrainError;
+use super::data::{self, Sampled};
+use super::folder::generation_dir;
+use super::generation::Generations;
+use super::{Phase, TrainError};
 use crate::enemy::EnemyKind;
 use crate::movegen::MoveGen;
 use crate::run::shards::Depth;
@@ -165,17 +167,100 @@ pub fn bonus(
         .collect()
 }
 
+impl Generations<'_> {
+    /// With the reach term, makes `reach.bin` ([`reach`]) for every
+    /// generation that generation `g`'s fit reads and that lacks one, from
+    /// that generation's master beam's depth files (a step of it).
+    pub(super) fn reach_step(&self, g: u32) -> Result<(), TrainError> {
+        if self.learning().is_none_or(|l| l.reach_share <= 0.0) {
+            return Ok(());
+        }
+        for h in self.window(g) {
+            if self.learns_heuristic(h) {
+                continue;
+            }
+            let path = generation_dir(self.dir, h).join(REACH_BIN);
+            let horizon = self.learning().map_or(0, |l| l.reach_horizon);
+            self.step(h, Phase::Reach, &path, || {
+                let dir = self.master_dir(h)?;
+                if !run::manifest_path(&dir).exists() {
+                    return Err(TrainError::Config {
+                        path: dir,
+                        why: "the reach term reads the master beam's depth files, and they are not here".into(),
+                    });
+                }
+                self.observer.phase(h, Phase::Reach, 0);
+                let samples = data::load_samples(&generation_dir(self.dir, h).join("samples.bin"))?;
+                let labels = reach(&dir, &samples)?;
+                let (labelled, lasted) = counts(&labels, horizon);
+                self.log(&serde_json::json!({
+                    "event": "reach",
+                    "generation": h,
+                    "samples": labels.len(),
+                    "labelled": labelled,
+                    "lasted_horizon": lasted,
+                    "horizon": horizon,
+                }))?;
+                Ok(labels)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// What the reach term adds to each of generation `h`'s targets
+    /// (`samples`, of which `survived` are survivors' targets: [`bonus`]),
+    /// from the `reach.bin` that [`Self::reach_step`] made; `None` without
+    /// the reach term or for the heuristic's generation.
+    pub(super) fn reach_bonus(
+        &self,
+        h: u32,
+        samples: &[Sampled],
+        survived: &[bool],
+    ) -> Result<Option<Vec<f32>>, TrainError> {
+        let Some(learning) = self.learning().filter(|l| l.reach_share > 0.0) else {
+            return Ok(None);
+        };
+        if self.learns_heuristic(h) {
+            return Ok(None);
+        }
+        let labels = self.reach_labels(h, samples.len())?;
+        let depths: Vec<u32> = samples.iter().map(|s| s.depth).collect();
+        Ok(Some(bonus(
+            learning.reach_share,
+            learning.reach_horizon,
+            &depths,
+            &labels,
+            survived,
+        )))
+    }
+
+    /// Generation `h`'s `reach.bin`, which [`Self::reach_step`] made, for
+    /// its `count` samples.
+    fn reach_labels(&self, h: u32, count: usize) -> Result<Vec<f32>, TrainError> {
+        let path = generation_dir(self.dir, h).join(REACH_BIN);
+        if !path.exists() {
+            return Err(TrainError::Config {
+                path,
+                why: "missing: the reach term's labels are made before the fit".into(),
+            });
+        }
+        let labels = data::load_targets(&path)?;
+        if labels.len() != count {
+            return Err(TrainError::Config {
+                path,
+                why: format!("{} labels for {count} samples", labels.len()),
+            });
+        }
+        Ok(labels)
+    }
+}
+
 /// How many of `labels` are labelled, and how many of those lasted
 /// `horizon` pieces: the figures the log keeps for a generation's reach.
 pub fn counts(labels: &[f32], horizon: u32) -> (usize, usize) {
     let labelled = labels.iter().filter(|&&l| l >= 0.0).count();
     let lasted = labels.iter().filter(|&&l| l >= horizon as f32).count();
     (labelled, lasted)
-}
-
-/// Whether `dir` holds a run folder to walk.
-pub fn has_run(dir: &Path) -> bool {
-    run::manifest_path(dir).exists()
 }
 
 #[cfg(test)]

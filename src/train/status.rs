@@ -108,12 +108,22 @@ pub fn status(dir: &Path) -> Result<TrainStatus, TrainError> {
             ("master beam", "master.json"),
             ("samples", "samples.bin"),
             ("targets", "targets.bin"),
+            ("reach", super::reach::REACH_BIN),
             ("fit", "fit.json"),
             ("gate", "gate.json"),
         ];
+        // The reach step, where the reach term makes one (never for the
+        // heuristic's generation).
+        let learns_heuristic = next == 0 && !dir.join(super::folder::FROM_F32).exists();
+        let reach = config
+            .learning
+            .as_ref()
+            .is_some_and(|l| l.reach_share > 0.0)
+            && !learns_heuristic;
         let step = steps
             .iter()
             .filter(|(name, _)| *name != "gate" || config.learning.is_some())
+            .filter(|(name, _)| *name != "reach" || reach)
             .find(|(_, file)| !gen.join(file).exists())
             .map(|(name, _)| name.to_string());
         let targets = match step.as_deref() {
