@@ -102,8 +102,10 @@
 //!   First measured on learn-18's generation 0 (share 1, horizon 25,
 //!   `data/train/README.md`, "learn-18-reach"): level on the record's
 //!   suite at width 300 (+0.1 ± 1.6 pieces a start against the same fit
-//!   without it), and from the 366 record's piece 300 at width 100,000
-//!   317 lines against the champion's 298 and the twin's 251 (one game).
+//!   without it), and kept by the gate: +2.5 ± 1.6 pieces a gate
+//!   position, and 997 lines against the champion's 982 in the three
+//!   width-100,000 games from the 366 record's wells (from piece 300, 317
+//!   against 298, and the twin without the term 251).
 //!
 //! Every step is one [`super::folder::step`], seeded, and collected in
 //! order, so a killed trainer goes on to the same files.
