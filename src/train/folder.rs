@@ -253,6 +253,12 @@ impl StepFile for Fitted {
     }
 }
 
+/// Whether generation `g` of the training folder `dir` learns the
+/// heuristic (the first generation of a folder started without `--from`).
+pub(super) fn learns_heuristic(dir: &Path, g: u32) -> bool {
+    g == 0 && !dir.join(FROM_F32).exists()
+}
+
 /// Whether the game of the run folder with manifest `m` is over: its beam
 /// died out, or it reached the trainer's depth limit `master_depth`.
 pub(super) fn game_over(m: &crate::run::Manifest, master_depth: u32) -> bool {

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use super::data::{self, Sampled};
 use super::folder::{
     append_log, generation_dir, net_path, plot_path, read_json, read_step_seconds,
-    record_step_seconds, step, Rescale, StepFile, FAR_BIN, FROM_F32,
+    record_step_seconds, step, Rescale, StepFile, FAR_BIN,
 };
 use super::{
     fit, plot, Config, GateFigures, Generation, Master, Phase, TrainError, TrainObserver, Trained,
@@ -136,7 +136,7 @@ impl Generations<'_> {
     /// Whether generation `g` learns the heuristic (the first generation of
     /// a folder started without `--from`).
     pub(super) fn learns_heuristic(&self, g: u32) -> bool {
-        g == 0 && !self.dir.join(FROM_F32).exists()
+        super::folder::learns_heuristic(self.dir, g)
     }
 
     /// The directory of the master beam generation `g` samples from (its

@@ -205,6 +205,11 @@ pub struct Learning {
 pub const FRESH_WIDTHS: u32 = 10;
 
 impl Learning {
+    /// Whether the reach term is on ([`Learning::reach_share`]).
+    pub fn reach_term(&self) -> bool {
+        self.reach_share > 0.0
+    }
+
     /// The width of the champion's `k`-th master beam when the asked width
     /// is `width`: `width` for the first, then 5 % of it wider a step,
     /// back to `width` after [`FRESH_WIDTHS`].
@@ -940,19 +945,20 @@ impl Generations<'_> {
             let mut values = Vec::with_capacity(samples.len());
             for (i, (&t, &d)) in targets.iter().zip(&died).enumerate() {
                 let at = d as u32;
-                let target = if at > 0 && at <= pieces {
-                    graded(lost, at, pieces, learning.graded_from)
+                let (target, survivor) = if at > 0 && at <= pieces {
+                    (graded(lost, at, pieces, learning.graded_from), false)
                 } else if t == lost {
-                    lost
+                    (lost, false)
                 } else {
                     let life = life_penalty(learning.life_weight, at, pieces, learning.life_pieces);
                     let t = far.as_ref().map_or(t, |f| t + share * (f[i] - t));
-                    match rescale {
+                    let target = match rescale {
                         Some(r) => r.scale * t + r.shift - life,
                         None => t - life,
-                    }
+                    };
+                    (target, true)
                 };
-                survived.push(!(at > 0 && at <= pieces) && t != lost);
+                survived.push(survivor);
                 values.push(target);
             }
             if let Some(extra) = self.reach_bonus(h, &samples, &survived)? {

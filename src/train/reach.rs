@@ -114,22 +114,23 @@ fn depth_reach(
 /// master beam, whose depths the samples' are), or [`UNLABELLED`] for a
 /// sample it did not keep at its depth.
 pub fn reach(dir: &Path, samples: &[Sampled]) -> Result<Vec<f32>, TrainError> {
-    let mut wanted: HashMap<u32, Vec<(usize, Well)>> = HashMap::new();
+    // depth → well → the samples of it.
+    let mut wanted: HashMap<u32, HashMap<Well, Vec<usize>>> = HashMap::new();
     for (i, s) in samples.iter().enumerate() {
-        wanted.entry(s.depth).or_default().push((i, s.well));
+        wanted
+            .entry(s.depth)
+            .or_default()
+            .entry(s.well)
+            .or_default()
+            .push(i);
     }
     let mut labels = vec![UNLABELLED; samples.len()];
     walk(dir, |depth, stored, reach| {
         let Some(want) = wanted.get(&depth) else {
             return;
         };
-        let at: HashMap<Well, u32> = stored
-            .iter()
-            .zip(reach)
-            .map(|(s, &r)| (s.well, r))
-            .collect();
-        for &(i, well) in want {
-            if let Some(&r) = at.get(&well) {
+        for (s, &r) in stored.iter().zip(reach) {
+            for &i in want.get(&s.well).into_iter().flatten() {
                 labels[i] = (r - depth) as f32;
             }
         }
@@ -174,7 +175,7 @@ impl Generations<'_> {
     /// generation that generation `g`'s fit reads and that lacks one, from
     /// that generation's master beam's depth files (a step of it).
     pub(super) fn reach_step(&self, g: u32) -> Result<(), TrainError> {
-        let Some(learning) = self.learning().filter(|l| l.reach_share > 0.0) else {
+        let Some(learning) = self.learning().filter(|l| l.reach_term()) else {
             return Ok(());
         };
         let horizon = learning.reach_horizon;
@@ -219,7 +220,7 @@ impl Generations<'_> {
         samples: &[Sampled],
         survived: &[bool],
     ) -> Result<Option<Vec<f32>>, TrainError> {
-        let Some(learning) = self.learning().filter(|l| l.reach_share > 0.0) else {
+        let Some(learning) = self.learning().filter(|l| l.reach_term()) else {
             return Ok(None);
         };
         if self.learns_heuristic(h) {

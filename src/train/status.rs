@@ -114,12 +114,8 @@ pub fn status(dir: &Path) -> Result<TrainStatus, TrainError> {
         ];
         // The reach step, where the reach term makes one (never for the
         // heuristic's generation).
-        let learns_heuristic = next == 0 && !dir.join(super::folder::FROM_F32).exists();
-        let reach = config
-            .learning
-            .as_ref()
-            .is_some_and(|l| l.reach_share > 0.0)
-            && !learns_heuristic;
+        let reach = config.learning.as_ref().is_some_and(|l| l.reach_term())
+            && !super::folder::learns_heuristic(dir, next);
         let step = steps
             .iter()
             .filter(|(name, _)| *name != "gate" || config.learning.is_some())

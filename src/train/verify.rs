@@ -8,8 +8,8 @@
 //! beam's run folder (when it was not taken over) passes the run check
 //! ([`crate::search::verify`]); `samples.bin`, `targets.bin` and (when
 //! present) `died.bin`, `far.bin` and `reach.bin` decode, hold one record
-//! per sample, and as many samples as the summary says; `net.f32` loads and `net.nnue` is its
-//! quantisation, byte for byte; with the learning loop, `gate.json` agrees
+//! per sample, and as many samples as the summary says; `net.f32` loads
+//! and `net.nnue` is its quantisation, byte for byte; with the learning loop, `gate.json` agrees
 //! with the summary's gate figures and its verdict with its own figures.
 //! Then `champion.json` names the champion the gates on disk make, and
 //! every line of `log.jsonl` parses. A generation in progress is a note,
