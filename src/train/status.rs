@@ -10,7 +10,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::folder::{generation_dir, read_config, read_json, write_json};
-use super::learning::{champion_path, Champion, GateGame};
+use super::gate::{champion_path, Champion, GateGame};
 use super::{generations, Generation, TrainError};
 use crate::folder::holder;
 

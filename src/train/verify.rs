@@ -19,7 +19,7 @@ use std::path::Path;
 
 use super::data;
 use super::folder::{generation_dir, generations, log_path, read_config, read_json, FAR_BIN};
-use super::learning::{champion_path, Champion, GateRecord, WideGame};
+use super::gate::{champion_path, Champion, GateRecord, WideGame};
 use super::reach::REACH_BIN;
 use super::{Generation, Master, TrainError};
 use crate::folder::atomic;
