@@ -40,113 +40,14 @@ use serde::{Deserialize, Serialize};
 
 use super::folder::{generation_dir, read_json, write_json, FROM_F32, GATE_START};
 use super::generation::Generations;
-use super::learning::{Game, Learning};
+use super::learning::{Gate, Learning};
 use super::{Phase, TrainError};
 use crate::enemy::EnemyKind;
 use crate::evaluate::Lookahead;
 use crate::nnue::{Net, NetEvaluator, QuantNet};
-use crate::run::{self, start::Start};
+use crate::run;
 use crate::search::{Adversary, Search};
 use crate::strength::{measure_positions, paired_difference, Outcome, Position, Summary};
-
-/// The gate's positions and search.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Gate {
-    /// The long games its positions are taken from (besides the empty
-    /// well): none of [`Learning::games`], so that the gate measures play
-    /// in positions no sample came from. Empty (the first run's folder,
-    /// `data/train/learn-1`, made before this field): the samples' games.
-    #[serde(default)]
-    pub games: Vec<Game>,
-    /// The small search's width.
-    pub width: usize,
-    /// Pieces it plays at most from a start.
-    pub cap: u32,
-    /// The first start in each game (besides the empty well).
-    pub first: u32,
-    /// Then a start every this many pieces, up to 30 pieces before the
-    /// game's end.
-    pub every: u32,
-    /// Games whose openings the gate also plays: a start every
-    /// [`Gate::opening_every`] pieces before [`Gate::first`]. Games of
-    /// other players from the empty well, none sampled and none in the
-    /// strength suite, so that a candidate that lives longer in the steady
-    /// state but plays the opening worse is not kept. Empty (folders made
-    /// before this field): no openings.
-    #[serde(default)]
-    pub openings: Vec<Game>,
-    /// The openings' spacing, in pieces (0: no openings).
-    #[serde(default)]
-    pub opening_every: u32,
-    /// A candidate is kept only if its paired difference in pieces a
-    /// position is more than this many standard errors above the
-    /// champion's (and it survives more pieces in all). 0 (and absent from
-    /// the settings file): more pieces in all is enough, as in the folders
-    /// made before it; learn-9's generation 6 was kept on +1.1 ± 1.7 and
-    /// then played 2.3 ± 2.0 pieces a start worse on the record's suite.
-    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
-    pub margin: f64,
-    /// Widths of the gate's wide games (`--gate-wide`; from the empty well,
-    /// or from each of [`Gate::wide_from`]): a candidate the positions keep
-    /// also plays one game at each width from each start, as a master beam
-    /// does, and stays the champion only if it clears at least
-    /// as many lines in all as the champion's games at the same widths.
-    /// Empty (and absent from the settings file): no such games, as in the
-    /// folders made before it. See [`WideGames`] for why.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub wide: Vec<usize>,
-    /// Pieces of the gate's first game (the 366-line record by default)
-    /// whose wells the wide games start from instead of the empty well,
-    /// with the game's history, at each width of [`Gate::wide`]
-    /// (`--gate-wide-from`): games in the steady state, where a record run
-    /// lives. Empty (and absent from the settings file): the empty well.
-    /// See [`WideGames`] for why.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub wide_from: Vec<u32>,
-}
-
-impl Gate {
-    /// Where the wide games start: each piece of [`Gate::wide_from`], or 0
-    /// (the empty well) when there are none.
-    pub fn wide_starts(&self) -> Vec<u32> {
-        match self.wide_from.is_empty() {
-            true => vec![0],
-            false => self.wide_from.clone(),
-        }
-    }
-
-    /// Every wide game a net plays at this gate, as (width, start piece):
-    /// each width of [`Gate::wide`] from each of [`Gate::wide_starts`].
-    fn wide_pairs(&self) -> Vec<(usize, u32)> {
-        let starts = self.wide_starts();
-        self.wide
-            .iter()
-            .flat_map(|&w| starts.iter().map(move |&at| (w, at)))
-            .collect()
-    }
-
-    /// The run folders of the start net's wide games under this gate, at
-    /// the training folder's root (`start-wide-WIDTH…`): the champion's
-    /// games until a generation's net is kept.
-    pub fn start_net_games(&self) -> Vec<String> {
-        self.wide_pairs()
-            .into_iter()
-            .map(|(w, at)| start_net_game(w, at))
-            .collect()
-    }
-
-    /// The well of the gate's first game after `at` pieces, with the game
-    /// before it: where a wide game from `at` starts.
-    pub fn wide_start(&self, at: u32) -> Result<Start, String> {
-        let game = self
-            .games
-            .first()
-            .ok_or("the gate has no game to start wide games from")?;
-        Start::from_replay(&game.replay, Some(at), EnemyKind::Hatetris)
-            .map(|(start, _)| start)
-            .map_err(|e| format!("{}: {e}", game.name))
-    }
-}
 
 /// A gate's result for one generation, `gen-NNN/gate.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -291,6 +192,17 @@ pub struct GateGame {
 }
 
 impl Gate {
+    /// The run folders of the start net's wide games under this gate, at
+    /// the training folder's root (`start-wide-WIDTH…`): the champion's
+    /// games until a generation's net is kept.
+    pub fn start_net_games(&self) -> Vec<String> {
+        self.wide_pairs()
+            .into_iter()
+            .map(|(w, at)| start_net_game(w, at))
+            .collect()
+    }
+
+    /// The well of the gate's first game after `at` pieces, with the game
     /// The wide games generation `g`'s gate plays against the champion
     /// `champion` (`None`: the start net), the champion's first, each as
     /// far as its run folder under `dir` says (`master_depth`: the depth

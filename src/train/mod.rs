@@ -116,8 +116,8 @@ pub use fit::{Epoch, FitConfig, HeldOrder};
 pub use folder::{
     config_path, generation_dir, generations, log_path, net_path, plot_path, read_config,
 };
-pub use gate::{champion_path, gates, Champion, Gate, GateGame, GateRecord, WideGame, WideGames};
-pub use learning::{graded, life_penalty, Game, Learning, FRESH_WIDTHS};
+pub use gate::{champion_path, gates, Champion, GateGame, GateRecord, WideGame, WideGames};
+pub use learning::{graded, life_penalty, Game, Gate, Learning, FRESH_WIDTHS};
 pub use verify::{verify, Findings};
 
 /// Everything that decides what a training folder computes. Stored in
