@@ -1,0 +1,15 @@
+#!/bin/sh
+# learn-18-reach (data/train/README.md, "learn-18-reach"): learn-18's generation 0 fitted again with the reach term
+# (`--reach-share 1 --reach-horizon 25`), kept by the gate, and then the learning loop under learn-18's settings with
+# the term, from that champion: the issue's 8-generation run (GENS=N for N generations in all; 8 by default). Run from
+# anywhere; run again after a kill: it goes on. A new machine needs runs/learn-18 up to generation 0's targets first
+# (`GENS=1 sh data/train/learn-18/run.sh`, stopped at its gate), which the fork reads.
+set -e
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$root/runs"
+B=${B:-../target/release/hatetris}
+if [ -f learn-18-reach/train.json ]; then
+  exec "$B" train learn-18-reach --generations "${GENS:-8}" --threads "${THREADS:-2}"
+fi
+exec "$B" train learn-18-reach --fork learn-18 --at 0 --redo fit --reach-share 1 --reach-horizon 25 \
+  --generations "${GENS:-8}" --threads "${THREADS:-2}"
