@@ -659,7 +659,7 @@ fn the_learning_loop_gates_its_nets_and_resumes_to_the_same_files() {
     let files = |d: &Path| {
         let mut out = outputs(d);
         for g in 0..3 {
-            for name in ["died.bin", "gate.json"] {
+            for name in ["died.bin", "gate.json", train::GATE_POSITIONS] {
                 let p = train::generation_dir(d, g).join(name);
                 out.push((format!("gen-{g}/{name}"), fs::read(p).unwrap()));
             }
@@ -669,7 +669,7 @@ fn the_learning_loop_gates_its_nets_and_resumes_to_the_same_files() {
     let (got, want) = (files(other.path()), files(dir.path()));
     assert_eq!(got.len(), want.len());
     for ((name, a), (_, b)) in got.iter().zip(&want) {
-        if name.ends_with("gate.json") {
+        if name.contains("/gate") {
             // The gate's seconds differ; its figures may not.
             let strip = |x: &[u8]| {
                 let mut v: serde_json::Value = serde_json::from_slice(x).unwrap();
@@ -851,12 +851,32 @@ fn the_gates_wide_games_judge_candidates_and_become_master_beams() {
     }
     fs::remove_dir_all(agen.join("wide-25")).unwrap();
     fs::remove_file(hatetris::run::manifest_path(&agen.join("wide-40"))).unwrap();
+    // The positions' verdict was kept before the wide games, and `status`
+    // says it while they go on.
+    let positions: train::GateRecord =
+        serde_json::from_slice(&fs::read(agen.join(train::GATE_POSITIONS)).unwrap()).unwrap();
+    let whole: train::GateRecord = serde_json::from_slice(&before).unwrap();
+    assert!(positions.wide.is_none() && positions.kept);
+    assert_eq!(positions.outcomes, whole.outcomes);
+    assert!(whole.why.starts_with(&positions.why), "{}", whole.why);
+    let status = train::status::status(a).unwrap();
+    assert_eq!(status.step.as_deref(), Some("gate"));
+    assert_eq!(status.gate_positions.as_ref(), Some(&positions));
     train::train(a, None, None, 3, 1, &Silent).unwrap();
     let strip = |x: &[u8]| {
         let mut v: serde_json::Value = serde_json::from_slice(x).unwrap();
         v["seconds"] = 0.into();
         v
     };
+    assert_eq!(
+        strip(&fs::read(agen.join("gate.json")).unwrap()),
+        strip(&before)
+    );
+    // Without the positions' file the gate plays them again, to the same.
+    for name in ["gate.json", "generation.json", train::GATE_POSITIONS] {
+        fs::remove_file(agen.join(name)).unwrap();
+    }
+    train::train(a, None, None, 3, 1, &Silent).unwrap();
     assert_eq!(
         strip(&fs::read(agen.join("gate.json")).unwrap()),
         strip(&before)
@@ -873,6 +893,15 @@ fn the_gates_wide_games_judge_candidates_and_become_master_beams() {
     fs::write(&path, record.to_string()).unwrap();
     let found = train::verify(d).unwrap().problems.join("\n");
     assert!(found.contains("game at width 25"), "{found}");
+    // And a positions' verdict that is not the one the gate carried on.
+    let path = train::generation_dir(d, g as u32).join(train::GATE_POSITIONS);
+    let mut positions: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let pieces = positions["outcomes"][0]["pieces"].as_u64().unwrap();
+    positions["outcomes"][0]["pieces"] = (pieces + 1).into();
+    fs::write(&path, positions.to_string()).unwrap();
+    let found = train::verify(d).unwrap().problems.join("\n");
+    assert!(found.contains("gate-positions.json is not"), "{found}");
     // A folder of the plain gate reads the same settings file as before.
     let plain = serde_json::to_string(&tiny_learning()).unwrap();
     assert!(!plain.contains("\"wide\""));

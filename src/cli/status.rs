@@ -263,6 +263,19 @@ fn describe_training(dir: &str, s: &TrainStatus) -> String {
             t += &format!(" ({done} of {of})");
         }
         t += "\n";
+        if let Some(r) = &s.gate_positions {
+            let (d, se) = r.pieces_difference;
+            t += &format!(
+                "  the gate's positions: {:.1} pieces a start against the champion's {:.1} ({d:+.1} ± {se:.1}): {}\n",
+                r.candidate.pieces_mean,
+                r.champion_figures.pieces_mean,
+                match (r.kept, s.gate_games.is_empty()) {
+                    (true, false) => "kept, if the wide games agree",
+                    (true, true) => "kept",
+                    (false, _) => "not kept",
+                }
+            );
+        }
         for game in &s.gate_games {
             t += &format!("  {}\n", describe_gate_game(game));
         }

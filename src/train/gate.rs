@@ -12,8 +12,8 @@
 //! ([`judge`]). With wide games ([`Gate::wide`], `--gate-wide`) a
 //! candidate the positions keep also plays width-100,000-class games and
 //! must clear at least as many lines in all as the champion's
-//! ([`WideGames`], [`judge_wide`]). `gen-NNN/gate.json` holds each
-//! candidate's figures, the champion's, the paired difference and why it
+//! ([`WideGames`], [`judge_wide`]); the positions' verdict is kept first
+//! ([`GATE_POSITIONS`]). `gen-NNN/gate.json` holds each candidate's figures, the champion's, the paired difference and why it
 //! was kept or not; `champion.json` is written after it (the trainer's
 //! commit point), and the champion is always what the gates on disk say
 //! ([`Generations::champion_before`]).
@@ -48,6 +48,13 @@ use crate::nnue::{Net, NetEvaluator, QuantNet};
 use crate::run;
 use crate::search::{Adversary, Search};
 use crate::strength::{measure_positions, paired_difference, Outcome, Position, Summary};
+
+/// `gen-NNN/gate-positions.json`: the gate's verdict on its positions
+/// alone (a [`GateRecord`] without wide games), kept before the wide games
+/// are played: a gate gone on with after a kill does not play its
+/// positions again (about 7 minutes on 2 threads), and `hatetris status`
+/// says the verdict while the wide games, hours of a gate, go on.
+pub const GATE_POSITIONS: &str = "gate-positions.json";
 
 /// A gate's result for one generation, `gen-NNN/gate.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -378,23 +385,30 @@ impl Generations<'_> {
             };
             self.observer.advanced(1);
             let net = Net::load(&generation_dir(self.dir, g).join("net.f32"))?;
-            let eval = self.lookahead(&net)?;
-            let outcomes = measure_positions(
-                &positions,
-                learning.gate.cap,
-                &eval,
-                learning.gate.width,
-                &|_, _| {},
-            );
+            let (record, fresh) =
+                super::folder::step(&generation_dir(self.dir, g).join(GATE_POSITIONS), || {
+                    let eval = self.lookahead(&net)?;
+                    let outcomes = measure_positions(
+                        &positions,
+                        learning.gate.cap,
+                        &eval,
+                        learning.gate.width,
+                        &|_, _| {},
+                    );
+                    let seconds = started.elapsed().as_secs_f64();
+                    Ok(judge(
+                        g,
+                        champion,
+                        outcomes,
+                        &champion_outcomes,
+                        learning.gate.margin,
+                        seconds,
+                    ))
+                })?;
             self.observer.advanced(1);
-            let record = judge(
-                g,
-                champion,
-                outcomes,
-                &champion_outcomes,
-                learning.gate.margin,
-                0.0,
-            );
+            // A gate gone on with after a kill counts its positions' time
+            // once, from their file.
+            let earlier = if fresh { 0.0 } else { record.seconds };
             let wide = &learning.gate.wide;
             let mut record = match record.kept && !wide.is_empty() && !champion_outcomes.is_empty()
             {
@@ -411,7 +425,7 @@ impl Generations<'_> {
                     judge_wide(record, games)
                 }
             };
-            record.seconds = started.elapsed().as_secs_f64();
+            record.seconds = earlier + started.elapsed().as_secs_f64();
             Ok(record)
         })?;
         self.commit_champion(g, &record)?;

@@ -116,7 +116,9 @@ pub use fit::{Epoch, FitConfig, HeldOrder};
 pub use folder::{
     config_path, generation_dir, generations, log_path, net_path, plot_path, read_config,
 };
-pub use gate::{champion_path, gates, Champion, GateGame, GateRecord, WideGame, WideGames};
+pub use gate::{
+    champion_path, gates, Champion, GateGame, GateRecord, WideGame, WideGames, GATE_POSITIONS,
+};
 pub use learning::{graded, life_penalty, Game, Gate, Learning, FRESH_WIDTHS};
 pub use verify::{verify, Findings};
 

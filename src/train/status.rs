@@ -10,7 +10,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::folder::{generation_dir, read_config, read_json, write_json};
-use super::gate::{champion_path, Champion, GateGame};
+use super::gate::{champion_path, Champion, GateGame, GateRecord, GATE_POSITIONS};
 use super::{generations, Generation, TrainError};
 use crate::folder::holder;
 
@@ -54,6 +54,11 @@ pub struct TrainStatus {
     /// 100,000 from the steady state on 2 cores).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gate_games: Vec<GateGame>,
+    /// In the step `gate`, once the candidate has played the gate's
+    /// positions: their verdict (`gate-positions.json`), which the wide
+    /// games, if any, then confirm or overturn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate_positions: Option<GateRecord>,
 }
 
 /// The latest trainer's session (`session.json`): what `status` reads the
@@ -148,6 +153,10 @@ pub fn status(dir: &Path) -> Result<TrainStatus, TrainError> {
         }
         _ => Vec::new(),
     };
+    let gate_positions = match (in_progress, step.as_deref()) {
+        (Some(g), Some("gate")) => read_json(&generation_dir(dir, g).join(GATE_POSITIONS))?,
+        _ => None,
+    };
     let held = holder(dir)?;
     let seconds: Vec<f64> = done
         .iter()
@@ -192,6 +201,7 @@ pub fn status(dir: &Path) -> Result<TrainStatus, TrainError> {
         eta_s,
         forked: read_json(&dir.join(super::FORK_JSON))?,
         gate_games,
+        gate_positions,
     })
 }
 

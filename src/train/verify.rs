@@ -10,7 +10,9 @@
 //! present) `died.bin`, `far.bin` and `reach.bin` decode, hold one record
 //! per sample, and as many samples as the summary says; `net.f32` loads
 //! and `net.nnue` is its quantisation, byte for byte; with the learning loop, `gate.json` agrees
-//! with the summary's gate figures and its verdict with its own figures.
+//! with the summary's gate figures and its verdict with its own figures,
+//! and `gate-positions.json`, where there is one (gates since it was
+//! kept), is the verdict on the positions that `gate.json` carries on.
 //! Then `champion.json` names the champion the gates on disk make, and
 //! every line of `log.jsonl` parses. A generation in progress is a note,
 //! as are temporary files a kill left (the next run removes them).
@@ -19,7 +21,7 @@ use std::path::Path;
 
 use super::data;
 use super::folder::{generation_dir, generations, log_path, read_config, read_json, FAR_BIN};
-use super::gate::{champion_path, Champion, GateRecord, WideGame};
+use super::gate::{champion_path, Champion, GateRecord, WideGame, GATE_POSITIONS};
 use super::reach::REACH_BIN;
 use super::{Generation, Master, TrainError};
 use crate::folder::atomic;
@@ -263,6 +265,25 @@ fn check_gate(
             Ok(_) => {}
             Err(e) => problem(format!("the gate's game at width {}: {e}", game.width)),
         }
+    }
+    match read_json::<GateRecord>(&gen.join(GATE_POSITIONS)) {
+        Ok(Some(p)) => {
+            let same = p.generation == gate.generation
+                && p.champion == gate.champion
+                && p.candidate == gate.candidate
+                && p.outcomes == gate.outcomes
+                && p.champion_figures == gate.champion_figures
+                && p.wide.is_none()
+                && gate.why.starts_with(&p.why)
+                && (p.kept || !gate.kept);
+            if !same {
+                problem(format!(
+                    "{GATE_POSITIONS} is not the verdict on the positions that gate.json carries on"
+                ));
+            }
+        }
+        Ok(None) => {}
+        Err(e) => problem(e.to_string()),
     }
     match &summary.gate {
         Some(f)
