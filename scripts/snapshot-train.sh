@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Copies a training folder's small files (settings, every generation's JSON
-# figures and gate, the log, the picture, a fork's fork.json, the champion's nets, and the replays of
+# figures and gate (with the positions' verdict), the log, the picture, a fork's fork.json, the champion's nets, and the replays of
 # the gate's games from the empty well) into a
 # folder under version control, so a long run's results outlive the machine
 # it runs on. Usage: scripts/snapshot-train.sh runs/learn-1 data/train/learn-1
@@ -17,7 +17,7 @@ done
 for gen in "$src"/gen-*/; do
     name=$(basename "$gen")
     mkdir -p "$dest/$name"
-    for f in generation.json gate.json master.json fit.json rescale.json seconds.json; do
+    for f in generation.json gate.json gate-positions.json master.json fit.json rescale.json seconds.json; do
         [ -f "$gen/$f" ] && cp "$gen/$f" "$dest/$name/$f"
     done
 done
