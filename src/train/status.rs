@@ -145,17 +145,16 @@ pub fn status(dir: &Path) -> Result<TrainStatus, TrainError> {
         (None, None, None)
     };
     let champion: Option<Champion> = read_json(&champion_path(dir))?;
-    let gate_games = match (&config.learning, in_progress, step.as_deref()) {
+    let (gate_games, gate_positions) = match (&config.learning, in_progress, step.as_deref()) {
         (Some(learning), Some(g), Some("gate")) => {
             // `champion.json` is the commit point of every gate before it.
             let who = champion.as_ref().and_then(|c| c.generation);
-            learning.gate.games_now(dir, g, who, config.master_depth)
+            (
+                learning.gate.games_now(dir, g, who, config.master_depth),
+                read_json(&generation_dir(dir, g).join(GATE_POSITIONS))?,
+            )
         }
-        _ => Vec::new(),
-    };
-    let gate_positions = match (in_progress, step.as_deref()) {
-        (Some(g), Some("gate")) => read_json(&generation_dir(dir, g).join(GATE_POSITIONS))?,
-        _ => None,
+        _ => (Vec::new(), None),
     };
     let held = holder(dir)?;
     let seconds: Vec<f64> = done
