@@ -8,9 +8,9 @@ gate's wide games across seven candidates".
     python3 scripts/wide-gates.py [TRAIN_DIR ...]
 
 Each TRAIN_DIR is a training folder (default: every folder in data/train);
-its gen-NNN/gate.json files are read, in order. A gate without wide games
-from a game's wells is left out, and a fork's copy of its source's
-generation (the same gate.json) is listed once.
+its gen-NNN/gate.json files are read, in order, into one table for each set
+of starts. A gate without wide games from a game's wells is left out, and a
+fork's copy of its source's generation (the same gate.json) is listed once.
 """
 import glob, json, os, sys
 
@@ -39,11 +39,17 @@ for d in dirs:
 
 if not rows:
     sys.exit("wide-gates.py: no gate with wide games from a game's wells in " + " ".join(dirs))
-starts = rows[0][2]
-print("| candidate | gate positions, pieces a start against its champion | "
-      + " | ".join(f"from piece {g['from']}" for g in starts)
-      + " | total | its champion's total | kept |")
-print("|---" * (len(starts) + 5) + "|")
-for name, verdict, _, cells, ours, theirs, kept in rows:
-    print(f"| {name} | {verdict} | " + " | ".join(cells)
-          + f" | {ours} | {theirs} | {'yes' if kept else 'no'} |")
+# One table for each set of starts (a folder may gate from other pieces).
+tables = {}
+for row in rows:
+    tables.setdefault(tuple(g["from"] for g in row[2]), []).append(row)
+for i, (starts, group) in enumerate(tables.items()):
+    if i:
+        print()
+    print("| candidate | gate positions, pieces a start against its champion | "
+          + " | ".join(f"from piece {p}" for p in starts)
+          + " | total | its champion's total | kept |")
+    print("|---" * (len(starts) + 5) + "|")
+    for name, verdict, _, cells, ours, theirs, kept in group:
+        print(f"| {name} | {verdict} | " + " | ".join(cells)
+              + f" | {ours} | {theirs} | {'yes' if kept else 'no'} |")
