@@ -284,6 +284,7 @@ impl Gate {
             .collect()
     }
 
+    /// The well of the gate's first game after `at` pieces, with the game
     /// before it: where a wide game from `at` starts.
     pub fn wide_start(&self, at: u32) -> Result<Start, String> {
         let game = self
