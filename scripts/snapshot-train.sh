@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Copies a training folder's small files (settings, every generation's JSON
 # figures and gate (with the positions' verdict), the log, the picture, a fork's fork.json, the champion's nets, and the replays of
-# the gate's games from the empty well) into a
+# the gate's wide games, but not a start net's game that a sibling folder already holds) into a
 # folder under version control, so a long run's results outlive the machine
 # it runs on. Usage: scripts/snapshot-train.sh runs/learn-1 data/train/learn-1
 # (The samples and targets stay behind: a resume elsewhere needs the whole
@@ -31,7 +31,7 @@ if [ -f "$src/champion.json" ]; then
         cp "$src/${net%.f32}.nnue" "$dest/${net%.f32}.nnue"
     fi
 fi
-# The gate's games from the empty well (--gate-wide): each game's replay, rebuilt from its run folder once
+# The gate's wide games (--gate-wide, --gate-wide-from): each game's replay, rebuilt from its run folder once
 # (it re-scores to the lines gate.json records: hatetris replay score @FILE).
 hatetris=${HATETRIS:-target/release/hatetris}
 for run in "$src"/start-wide-*/ "$src"/gen-*/wide-*/; do
@@ -43,5 +43,17 @@ for run in "$src"/start-wide-*/ "$src"/gen-*/wide-*/; do
     [ -s "$out" ] && continue
     mkdir -p "$(dirname "$out")"
     "$hatetris" keyframes "$run" > "$out.tmp" 2>/dev/null && mv "$out.tmp" "$out" || rm -f "$out.tmp"
+    # A fork's start net plays the games its source's did (copied, src/train/fork.rs): the same replay in a
+    # sibling folder is not kept twice.
+    case $rel in
+        start-wide-*)
+            for other in "$(dirname "$dest")"/*/"$(basename "$out")"; do
+                if [ -f "$out" ] && [ "$other" != "$out" ] && cmp -s "$other" "$out"; then
+                    echo "$out: the same game as $other, not kept"
+                    rm -f "$out"
+                fi
+            done
+            ;;
+    esac
 done
 echo "copied $src's small files to $dest"
