@@ -35,9 +35,9 @@ for run in sys.argv[1:]:
         lines.append(f"| {run} | alive at {end['depth']} | {end['best_score']} | | | | |")
         continue
     anc = last.get("common_ancestor")
-    back = "" if anc is None else last["depth"] - anc
+    anc, back = ("", "") if anc is None else (anc, last["depth"] - anc)
     lines.append(f"| {run} | {end['depth']} | {end['best_score']} | {last['depth']} | "
-                 f"{end['depth'] - last['depth']} | {'' if anc is None else anc} | {back} |")
+                 f"{end['depth'] - last['depth']} | {anc} | {back} |")
 print("| run | ended at depth | best score | last full depth | depths before the end | common ancestor there | depths back |")
 print("|---|---|---|---|---|---|---|")
 print("\n".join(lines))
