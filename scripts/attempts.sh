@@ -10,8 +10,9 @@
 # Settings from the environment: STARTS (default "9000 8500 8000"), WIDTHS
 # (default "10000 100000"; every start at the first width, then the next),
 # THREADS (default 1), HATETRIS (default target/release/hatetris), RECORD
-# (default data/strength/judging-only/dnf-3711.txt). Each run's output goes
-# to RUNS/rec-NAME-PIECE-wWIDTH.out and .err.
+# (default data/strength/judging-only/dnf-3711.txt), LINEAGE (a lineage cap
+# BACK:MOST for `search --lineage-cap`; default none). Each run's output
+# goes to RUNS/rec-NAME-PIECE-wWIDTH.out and .err.
 set -euo pipefail
 if [ $# -ne 3 ]; then
     echo "usage: scripts/attempts.sh RUNS NAME NET.nnue" >&2
@@ -33,6 +34,7 @@ for w in ${WIDTHS:-10000 100000}; do
         else
             rm -rf "$dir"
             args=(--from "@$record" --at "$at" --net "$net" --quiescent --width "$w" --out "$dir")
+            if [ -n "${LINEAGE:-}" ]; then args+=(--lineage-cap "$LINEAGE"); fi
         fi
         "$bin" search "${args[@]}" --threads "${THREADS:-1}" > "$dir.out" 2> "$dir.err"
     done

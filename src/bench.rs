@@ -415,6 +415,7 @@ pub fn bench_search(
             threads: None,
         },
         start: None,
+        lineage: None,
     };
     let search = setup.search();
     let expander = match sharded {

@@ -652,6 +652,22 @@ fn every_flag(t: &Path) -> Vec<Case> {
             .fails("--max-depth 1 is below the run's last complete depth 3"),
         case!["search", "--resume", &run, "--max-depth", "x"].usage(),
         case!["search", "--net", &garbage].fails("garbage.txt"),
+        case!["search", "--lineage-cap"].usage(),
+        case!["search", "--lineage-cap", "0:5"].usage(),
+        case!["search", "--lineage-cap", "20"].usage(),
+        case![
+            "search",
+            "--lineage-cap",
+            "5:5",
+            "--enemy",
+            "mild",
+            "--out",
+            &p("capped"),
+            "-q"
+        ]
+        .fails("needs an enemy that keeps a history"),
+        case!["search", "--resume", &run, "--lineage-cap", "5:5", "-q"]
+            .fails("--lineage-cap 5:5 disagrees with the run's lineage cap (none)"),
         // status, plot, keyframes, verify.
         case!["status", &run, "--watch", "x"].usage(),
         case!["status", &run, "--watch", "86401"].usage(),

@@ -44,11 +44,7 @@ impl Evaluator for Flat {
 
 /// The test search at `width` against `enemy`.
 pub fn flat_search(width: usize, enemy: EnemyKind) -> Search<'static> {
-    Search {
-        width,
-        evaluator: &Flat,
-        adversary: Adversary::new(enemy),
-    }
+    Search::new(width, &Flat, Adversary::new(enemy))
 }
 
 pub fn opts(max_depth: u32, threads: usize) -> Options {
@@ -575,4 +571,61 @@ fn ancestry_shape_of_a_run() {
         next,
         next as f64 / beam as f64
     );
+}
+
+/// The HATETRIS test search at `width` with a lineage cap.
+fn capped(width: usize, back: u32, most: u32) -> Search<'static> {
+    Search {
+        lineage: Some(search::LineageCap { back, most }),
+        ..flat_search(width, EnemyKind::Hatetris)
+    }
+}
+
+/// A lineage-capped run gives the same beams on one thread and on two,
+/// straight through and resumed twice, and not the beams of the same run
+/// without the cap.
+#[test]
+fn a_lineage_capped_run_is_the_same_on_any_threads_and_after_resumes() {
+    let (straight, resumed, free) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let search = capped(50, 4, 6);
+    search::start(straight.path(), &search, &opts(26, 1), &Silent).unwrap();
+    search::start(resumed.path(), &search, &opts(9, 2), &Silent).unwrap();
+    search::resume(resumed.path(), &search, &opts(17, 1), &Silent).unwrap();
+    search::resume(resumed.path(), &search, &opts(26, 2), &Silent).unwrap();
+    start(free.path(), 50, 26, 1).unwrap();
+    assert_eq!(beams(straight.path()), beams(resumed.path()));
+    assert_ne!(beams(straight.path()), beams(free.path()));
+    // The replay rebuilt from the capped run scores what it reported.
+    let best = run::read_manifest(straight.path()).unwrap().best;
+    let kf = keyframes::reconstruct(straight.path(), Pick::Best).unwrap();
+    let trace = replay::play(&kf.keys, EnemyKind::Hatetris);
+    assert_eq!(trace.score, u32::from(best.score));
+}
+
+/// A lineage cap needs an enemy with a history; a resume asking for
+/// another cap than the run's is refused; neither leaves anything behind.
+#[test]
+fn a_lineage_cap_is_refused_where_it_cannot_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    let mild = Search {
+        lineage: Some(search::LineageCap { back: 3, most: 5 }),
+        ..flat_search(30, EnemyKind::Mild)
+    };
+    let target = dir.path().join("mild");
+    let err = search::start(&target, &mild, &opts(5, 1), &Silent).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("needs an enemy that keeps a history"),
+        "{err}"
+    );
+    assert!(!target.exists(), "no folder made");
+    let run = dir.path().join("free");
+    start(&run, 30, 3, 1).unwrap();
+    let err = search::resume(&run, &capped(30, 3, 5), &opts(5, 1), &Silent).unwrap_err();
+    assert!(err.to_string().contains("lineage"), "{err}");
+    assert_eq!(run::read_manifest(&run).unwrap().depths.len(), 3);
 }

@@ -226,11 +226,7 @@ fn a_sharded_run_keeps_hatetris_loop_rule() {
     let follow = Follow::loop_basis();
     let depths = follow.0.values().max().copied().unwrap() as u32 + 2;
     for width in [1, 4] {
-        let search = |enemy| Search {
-            width,
-            evaluator: &follow,
-            adversary: search::Adversary::new(enemy),
-        };
+        let search = |enemy| Search::new(width, &follow, search::Adversary::new(enemy));
         let run = |enemy| {
             let dir = tempfile::tempdir().unwrap();
             search::start(dir.path(), &search(enemy), &opts(depths, 1), &Silent).unwrap();

@@ -417,11 +417,7 @@ fn a_search_with_a_net_is_the_same_on_one_and_two_threads_and_after_a_resume() {
 
     let net = Net::new(32, Layout::Shared, 0.5, 9).unwrap();
     let eval = Lookahead::new(NetEvaluator::new(QuantNet::from_net(&net).unwrap()), 32);
-    let search = Search {
-        width: 300,
-        evaluator: &eval,
-        adversary: Adversary::new(EnemyKind::Hatetris),
-    };
+    let search = Search::new(300, &eval, Adversary::new(EnemyKind::Hatetris));
     let opts = |threads, max_depth| Options {
         max_depth,
         threads,

@@ -212,11 +212,7 @@ fn the_fitness_beam_from_the_empty_well_reaches_what_the_search_reaches() {
         (ties, None, 200),
     ] {
         let eval = Knewjade::new(weights, quiescent);
-        let search = Search {
-            width,
-            evaluator: &eval,
-            adversary: Adversary::new(EnemyKind::Hatetris),
-        };
+        let search = Search::new(width, &eval, Adversary::new(EnemyKind::Hatetris));
         let dir = tempfile::tempdir().unwrap();
         let result =
             search::start(dir.path(), &search, &crate::beam::opts(10_000, 1), &Silent).unwrap();

@@ -523,6 +523,14 @@ pub struct SearchArgs {
     /// Who gives the pieces [default: hatetris; a resume: the run's].
     #[arg(long, value_parser = enemy_parser())]
     pub enemy: Option<EnemyKind>,
+    /// Keep at most MOST wells of a depth that descend from any one well
+    /// BACK pieces earlier, so that the beam keeps more than one line of
+    /// play (the best of a pool of twice the width, filled with the best
+    /// passed over when other lines are too few). Needs an enemy that
+    /// keeps a history (hatetris, brzustowski); not sharded [default:
+    /// none; a resume: the run's].
+    #[arg(long, value_name = "BACK:MOST")]
+    pub lineage_cap: Option<hatetris::run::LineageCap>,
     /// The run folder (default: a new folder under runs/).
     #[arg(long, value_name = "DIR", conflicts_with = "resume")]
     pub out: Option<PathBuf>,

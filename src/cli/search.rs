@@ -242,6 +242,7 @@ pub fn search(a: SearchArgs, out: &mut dyn Write) -> Result<()> {
         },
         max_depth: a.max_depth,
         threads: a.threads,
+        lineage: a.lineage_cap,
     };
     let setup = match &a.resume {
         Some(dir) => launch::resumed_run(dir, &request)?,

@@ -35,7 +35,7 @@ use std::sync::Arc;
 use crate::enemy::EnemyKind;
 use crate::evaluate::Evaluator;
 use crate::heuristic::WeightsError;
-use crate::run::{self, Plan, RunError, Start};
+use crate::run::{self, LineageCap, Plan, RunError, Start};
 use crate::search::{self, Adversary, Observer, Options, RunResult, Search, SearchError};
 
 pub use evaluator::{
@@ -140,6 +140,9 @@ pub struct Request {
     pub max_depth: Option<u32>,
     /// Threads (`None`: every core, or the run's own count).
     pub threads: Option<usize>,
+    /// The lineage cap (`None`: none for a new run, the run's own for a
+    /// resumed one).
+    pub lineage: Option<LineageCap>,
 }
 
 /// Everything a search runs with.
@@ -156,6 +159,8 @@ pub struct Setup {
     /// for a new run (whose start, if any, the caller gives [`run_from`])
     /// and for a run from the empty well.
     pub start: Option<Start>,
+    /// The lineage cap, if any.
+    pub lineage: Option<LineageCap>,
 }
 
 impl Setup {
@@ -165,6 +170,7 @@ impl Setup {
             width: self.width,
             evaluator: &*self.evaluator,
             adversary: Adversary::new(self.enemy),
+            lineage: self.lineage,
         }
     }
 }
@@ -180,6 +186,7 @@ pub fn new_run(r: &Request) -> Result<Setup, LaunchError> {
             threads: r.threads,
         },
         start: None,
+        lineage: r.lineage,
     })
 }
 
@@ -201,6 +208,16 @@ pub fn resumed_run(dir: &Path, r: &Request) -> Result<Setup, LaunchError> {
             flag: "width",
             given: width.to_string(),
             run: format!("width {}", s.width),
+        });
+    }
+    if let Some(cap) = r.lineage.filter(|&c| Some(c) != s.lineage) {
+        return Err(LaunchError::Disagrees {
+            flag: "lineage-cap",
+            given: cap.to_string(),
+            run: match s.lineage {
+                Some(c) => format!("lineage cap {c}"),
+                None => "lineage cap (none)".to_string(),
+            },
         });
     }
     if let Some(enemy) = r.enemy.filter(|&e| e != s.enemy) {
@@ -265,6 +282,7 @@ pub fn resumed_run(dir: &Path, r: &Request) -> Result<Setup, LaunchError> {
             threads: r.threads.or(plan.threads),
         },
         start: s.start.clone(),
+        lineage: s.lineage,
     })
 }
 
@@ -396,11 +414,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("depth-00001.beam.tmp"), b"half").unwrap();
         let eval = evaluator(Ranker::Heuristic(Weights::dnf86()), None, 0.0);
-        let search = Search {
-            width: 10,
-            evaluator: &*eval,
-            adversary: Adversary::new(EnemyKind::Hatetris),
-        };
+        let search = Search::new(10, &*eval, Adversary::new(EnemyKind::Hatetris));
         let opts = options(2, 1, None);
         assert!(run(&dir, &search, &opts, &Silent, Folder::New).is_err());
         let result = run(&dir, &search, &opts, &Silent, Folder::Either).unwrap();

@@ -209,6 +209,7 @@ mod tests {
             evaluator: Identity::default(),
             enemy,
             start: None,
+            lineage: None,
         };
         let dir = Path::new("run");
         let run = settings(30, EnemyKind::Hatetris);

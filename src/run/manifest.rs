@@ -11,9 +11,11 @@
 //! version 2 manifest, which held every depth's figures itself, is read
 //! and upgraded by a resume ([`super::rewind`]).
 
+use std::fmt;
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
+use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
@@ -58,6 +60,10 @@ pub struct Settings {
     /// empty well, as in every run before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<Start>,
+    /// The lineage cap ([`crate::search::lineage`]); absent: none, as in
+    /// every run before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lineage: Option<LineageCap>,
 }
 
 impl Settings {
@@ -76,6 +82,9 @@ impl Settings {
         );
         if let Some(start) = &self.start {
             text.push_str(&format!(";start={{{}}}", start.identity()));
+        }
+        if let Some(cap) = self.lineage {
+            text.push_str(&format!(";lineage={cap}"));
         }
         fnv1a(FNV_OFFSET, text.as_bytes())
     }
@@ -96,6 +105,47 @@ impl Settings {
     /// its score.
     pub fn root_best(&self) -> Result<Best, StartError> {
         Ok(self.prefix()?.map_or(Best::START, |p| p.best()))
+    }
+}
+
+/// The lineage cap a run searches with ([`crate::search::lineage`]): at
+/// most `most` wells of a depth descend from any one well `back` pieces
+/// earlier. Written `BACK:MOST` (`--lineage-cap 60:2500`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineageCap {
+    /// How many pieces back the shared ancestor lies (1: the parent).
+    pub back: u32,
+    /// The most kept children of one ancestor.
+    pub most: u32,
+}
+
+impl LineageCap {
+    /// Levels above a beam entry at which its children's ancestor lies.
+    pub fn up(self) -> usize {
+        self.back as usize - 1
+    }
+}
+
+impl fmt::Display for LineageCap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.back, self.most)
+    }
+}
+
+impl FromStr for LineageCap {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<LineageCap, String> {
+        let bad = || {
+            format!("a lineage cap is BACK:MOST, two whole numbers from 1 (as 60:2500), got '{s}'")
+        };
+        let (back, most) = s.split_once(':').ok_or_else(bad)?;
+        let back: u32 = back.trim().parse().map_err(|_| bad())?;
+        let most: u32 = most.trim().parse().map_err(|_| bad())?;
+        if back == 0 || most == 0 {
+            return Err(bad());
+        }
+        Ok(LineageCap { back, most })
     }
 }
 

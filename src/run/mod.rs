@@ -94,7 +94,9 @@ pub(crate) use lifecycle::{
 pub use log::read_manifest;
 pub(crate) use log::{read_log, record_depth, rewind};
 pub(crate) use manifest::{hex_u64, write_manifest};
-pub use manifest::{read_manifest_file, Best, LogMark, Manifest, Plan, Settings, MANIFEST_VERSION};
+pub use manifest::{
+    read_manifest_file, Best, LineageCap, LogMark, Manifest, Plan, Settings, MANIFEST_VERSION,
+};
 pub(crate) use paths::snapshot_path;
 pub use paths::{best_replay_path, depth_path, log_path, manifest_path};
 pub use start::{Prefix, Start, StartError};

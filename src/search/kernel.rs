@@ -83,6 +83,7 @@ use super::bounded::{compact_sorted, gather, Bounded, Candidate, Full};
 use super::distinct::Distinct;
 use super::expand::{ParentStep, Scratch};
 use super::expander::{DepthJob, Expanded, Timing};
+use super::lineage::{self, LineageCap};
 use super::{Observer, Search, Silent};
 use crate::evaluate::Evaluator;
 use crate::run::store::{self, DepthFile, StoreError, Stored};
@@ -97,6 +98,8 @@ pub(crate) struct Kernel<'a> {
     pub history: Option<&'a BeamHistory>,
     /// Children kept.
     pub width: usize,
+    /// At most so many children of one ancestor (needs `history`).
+    pub lineage: Option<LineageCap>,
     /// Threads in the pool the kernel runs in.
     pub threads: usize,
 }
@@ -303,7 +306,20 @@ impl Kernel<'_> {
             history: self.history,
             next: &next,
         };
-        let kept = Mutex::new(Bounded::new(self.width));
+        // With a lineage cap the set keeps a pool for the cut to choose
+        // from, and each parent's ancestor is looked up before the
+        // expansion (the history moves on only after it).
+        let capped = self.lineage.map(|cap| {
+            let history = self
+                .history
+                .expect("a lineage cap needs the beam's history");
+            (cap, history.ancestry.ancestors(cap.up()))
+        });
+        let pool = match capped {
+            Some(_) => self.width.saturating_mul(lineage::POOL),
+            None => self.width,
+        };
+        let kept = Mutex::new(Bounded::new(pool));
         let worst = AtomicU64::new(f64::INFINITY.to_bits());
         let time = LockTime::default();
         let progress = Progress::new(beam.len());
@@ -312,7 +328,7 @@ impl Kernel<'_> {
             time: &time,
             worst: &worst,
             progress: &progress,
-            width: self.width,
+            width: pool,
         };
         // Parts of at most `PART` entries, at least `PARTS_PER_THREAD` per
         // thread, so that a narrow beam still feeds every thread.
@@ -379,7 +395,10 @@ impl Kernel<'_> {
             .sum();
         let kept = kept.into_inner().expect("no thread panicked");
         let selecting = Instant::now();
-        let kept = kept.into_sorted_by_well();
+        let mut kept = kept.into_sorted_by_well();
+        if let Some((cap, ancestor)) = capped {
+            kept = lineage::cut(kept, &ancestor, self.width, cap.most);
+        }
         Ok(Some(Expanded {
             kept,
             children,
@@ -457,6 +476,7 @@ pub fn expand_depth(
         adversary: search.adversary,
         history: None,
         width: search.width,
+        lineage: search.lineage,
         threads,
     };
     let job = DepthJob {

@@ -58,6 +58,7 @@ pub(crate) mod distinct;
 pub(crate) mod expand;
 mod expander;
 pub(crate) mod kernel;
+pub mod lineage;
 pub mod memory;
 pub mod observer;
 pub mod small;
@@ -73,6 +74,7 @@ pub use adversary::Adversary;
 pub use beam::Beam;
 pub use expander::{DepthExpander, DepthJob, Expanded, Timing};
 pub use kernel::{expand_depth, DepthError};
+pub use lineage::LineageCap;
 pub use observer::{Observer, Silent};
 pub use start::{resume, start, start_from, verify};
 
@@ -85,9 +87,22 @@ pub struct Search<'a> {
     pub evaluator: &'a dyn Evaluator,
     /// Gives the pieces.
     pub adversary: Adversary,
+    /// Keeps more than one line of play ([`lineage`]); needs an adversary
+    /// that keeps a history.
+    pub lineage: Option<LineageCap>,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    /// A search without a lineage cap.
+    pub fn new(width: usize, evaluator: &'a dyn Evaluator, adversary: Adversary) -> Search<'a> {
+        Search {
+            width,
+            evaluator,
+            adversary,
+            lineage: None,
+        }
+    }
+
     /// The settings recorded in the run folder and compared on resume, for
     /// a run from the empty well (a run from a game adds its start).
     pub fn settings(&self) -> Settings {
@@ -96,6 +111,7 @@ impl Search<'_> {
             evaluator: self.evaluator.identity(),
             enemy: self.adversary.kind(),
             start: None,
+            lineage: self.lineage,
         }
     }
 }
@@ -166,6 +182,9 @@ pub enum SearchError {
     /// A sharded run resumed with another layout.
     #[error("{0}")]
     Layout(String),
+    /// A lineage cap the search cannot apply ([`lineage`]).
+    #[error("{0}")]
+    Lineage(String),
     /// A thread pool could not be built.
     #[error("cannot start {threads} threads: {reason}")]
     Threads {

@@ -43,6 +43,7 @@ pub fn start_from(
     opts: &Options,
     observer: &dyn Observer,
 ) -> Result<RunResult, SearchError> {
+    check_lineage(search, opts)?;
     let files = search.evaluator.files();
     let shards = opts.expander.as_ref().and_then(|e| e.shards());
     let settings = Settings {
@@ -58,6 +59,27 @@ pub fn start_from(
         run::write_snapshot(dir, root.depth, &h.to_snapshot(root.depth))?;
     }
     DepthLoop::new(dir, lock, manifest, history, *search, opts, observer)?.run()
+}
+
+/// A lineage cap needs each entry's ancestry, which only an adversary that
+/// keeps a history has, and the kernel (the sharded search does not cut by
+/// lineage).
+fn check_lineage(search: &Search, opts: &Options) -> Result<(), SearchError> {
+    let Some(cap) = search.lineage else {
+        return Ok(());
+    };
+    if !search.adversary.keeps_history() {
+        return Err(SearchError::Lineage(format!(
+            "the lineage cap {cap} needs an enemy that keeps a history (hatetris or brzustowski), not {}",
+            search.adversary.kind()
+        )));
+    }
+    if opts.expander.is_some() {
+        return Err(SearchError::Lineage(format!(
+            "the lineage cap {cap} is not available to the sharded search"
+        )));
+    }
+    Ok(())
 }
 
 /// The history of a run's root, for an adversary that keeps one: the
@@ -78,6 +100,7 @@ pub fn resume(
     opts: &Options,
     observer: &dyn Observer,
 ) -> Result<RunResult, SearchError> {
+    check_lineage(search, opts)?;
     let (lock, mut manifest) = run::open_to_resume(dir)?;
     // The start is the run's own: a resume never asks for one.
     let asked = Settings {

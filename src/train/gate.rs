@@ -477,11 +477,7 @@ impl Generations<'_> {
                     why,
                 })?),
             };
-            let search = Search {
-                width,
-                evaluator: &eval,
-                adversary: Adversary::new(EnemyKind::Hatetris),
-            };
+            let search = Search::new(width, &eval, Adversary::new(EnemyKind::Hatetris));
             let result = self.resume_or_start(&dir, &search, start.as_ref())?;
             games.push(WideGame {
                 width,

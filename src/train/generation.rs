@@ -263,11 +263,11 @@ impl Generations<'_> {
                 &net
             }
         };
-        let search = Search {
-            width: self.master_width(g)?,
+        let search = Search::new(
+            self.master_width(g)?,
             evaluator,
-            adversary: Adversary::new(EnemyKind::Hatetris),
-        };
+            Adversary::new(EnemyKind::Hatetris),
+        );
         let dir = self.gen_dir(g).join("master");
         let started = Instant::now();
         let before: f64 = self.partial_master_seconds(&dir);

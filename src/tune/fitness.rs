@@ -260,11 +260,7 @@ pub fn reference_game(
     width: usize,
     threads: usize,
 ) -> Result<Vec<Well>, TuneError> {
-    let search = Search {
-        width,
-        evaluator,
-        adversary: Adversary::new(EnemyKind::Hatetris),
-    };
+    let search = Search::new(width, evaluator, Adversary::new(EnemyKind::Hatetris));
     drop(resume_or_start(dir, &search, threads)?);
     let game = keyframes::reconstruct(dir, Pick::Deepest)?;
     let mut wells = vec![Well::EMPTY];

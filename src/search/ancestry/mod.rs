@@ -292,6 +292,27 @@ impl Ancestry {
         self.levels.iter().rposition(|l| l.len() == 1)
     }
 
+    /// For each entry of the current beam, which of the live nodes `up`
+    /// levels above it is its ancestor (its index there): entries with the
+    /// same number share that ancestor. Up 0 is the entry itself; past the
+    /// oldest level every entry shares the game's first well. What the
+    /// lineage cap counts ([`crate::search::lineage`]); it costs one pass
+    /// over the levels it climbs, as young levels hold about one node per
+    /// beam entry.
+    pub fn ancestors(&self, up: usize) -> Vec<u32> {
+        if up == 0 {
+            return (0..self.current.len() as u32).collect();
+        }
+        let Some(from) = self.levels.len().checked_sub(up) else {
+            return vec![0; self.current.len()];
+        };
+        let mut ids: Vec<u32> = (0..self.levels[from].len() as u32).collect();
+        for level in &self.levels[from + 1..] {
+            ids = level.parents.iter().map(|&p| ids[p as usize]).collect();
+        }
+        self.current.iter().map(|&p| ids[p as usize]).collect()
+    }
+
     /// Live nodes over the older levels.
     pub fn nodes(&self) -> usize {
         self.levels.iter().map(Level::len).sum()

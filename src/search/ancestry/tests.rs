@@ -68,9 +68,11 @@ fn the_index_grown_a_level_at_a_time_answers_as_one_built_whole() {
 }
 
 /// The common ancestor is the newest depth at which every entry's chain of
-/// beam indices meets: the slow twin walks each entry back by hand.
+/// beam indices meets, and two entries share an ancestor `up` levels above
+/// them exactly when their chains meet there: the slow twin walks each
+/// entry back by hand.
 #[test]
-fn the_common_ancestor_is_where_every_entrys_chain_meets() {
+fn the_common_ancestor_and_each_entrys_ancestors_are_where_chains_meet() {
     let mut rng = crate::nnue::Rng::new(11);
     let mut next = move |n: usize| rng.below(n);
     let mut ancestry = Ancestry::root();
@@ -109,6 +111,16 @@ fn the_common_ancestor_is_where_every_entrys_chain_meets() {
             .map(|k| depth - k);
         assert_eq!(ancestry.common_ancestor(), meet);
         lags.insert(depth - meet.unwrap());
+        for up in 0..depth + 3 {
+            let ids = ancestry.ancestors(up);
+            assert_eq!(ids.len(), width);
+            let at = |e: usize| chains[e][up.min(depth)];
+            for e in 0..width {
+                for f in 0..width {
+                    assert_eq!(ids[e] == ids[f], at(e) == at(f), "up {up}, entries {e} {f}");
+                }
+            }
+        }
     }
     assert!(lags.len() > 3, "chains met at few distances: {lags:?}");
 }

@@ -152,6 +152,7 @@ impl DepthLoop<'_> {
                 adversary: self.search.adversary,
                 history: self.history.as_ref(),
                 width: self.search.width,
+                lineage: self.search.lineage,
                 threads: self.opts.threads,
             };
             return Ok(kernel.expand(job, self.observer, &|| self.opts.stopping())?);

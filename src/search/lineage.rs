@@ -1,0 +1,175 @@
+//! The lineage cap: a beam that keeps more than one line of play.
+//!
+//! A wide beam is, most of the time, many variations of one line: at every
+//! depth of nine width-100,000 games from the 366 record's wells, all of
+//! the beam's wells descended from one well 56 to 132 pieces back (10th to
+//! 90th percentile), and each beam held its full width until 7 to 14
+//! pieces before it died (`scripts/beam-deaths.py`, data/train/README.md,
+//! "How those games die"). A sequence of the enemy's pieces that kills
+//! that line kills the whole beam.
+//!
+//! The cap limits the wells kept at one depth that descend from any one
+//! well `back` pieces earlier to `most`. The kernel keeps a pool of the
+//! best [`POOL`] × `width` distinct children (the exact set, as without the
+//! cap), and the cut walks the pool in the search's total order
+//! ([`Candidate`]'s), keeping a child while its ancestor's count is under
+//! `most`, until `width` are kept. Greedy in a total order under counts per
+//! group is the best set that meets the cap within the pool (a partition
+//! matroid), and it depends on nothing but the pool, so the beam is the
+//! same for any thread count. When the pool has too few children of other
+//! lines to fill the beam, the cut fills it with the best of those it
+//! passed over: the cap never keeps fewer wells than the beam would
+//! without it.
+//!
+//! Each child's ancestor is its parent's, which the beam's ancestry gives
+//! ([`super::ancestry::Ancestry::ancestors`]), so the cap needs an enemy
+//! that keeps a history (HATETRIS, Brzustowski), and resumes with it.
+
+use rayon::slice::ParallelSliceMut;
+
+use super::bounded::Candidate;
+pub use crate::run::LineageCap;
+
+/// The pool the cut chooses from, as a multiple of the width.
+pub const POOL: usize = 2;
+
+/// The `width` children of `pool` (distinct wells, sorted by well) that the
+/// cap keeps, sorted by well; `ancestor[p]` is the ancestor number of
+/// parent `p`'s children (run inside the caller's thread pool).
+pub fn cut(pool: Vec<Candidate>, ancestor: &[u32], width: usize, most: u32) -> Vec<Candidate> {
+    if pool.len() <= width {
+        return pool;
+    }
+    let mut order: Vec<u32> = (0..pool.len() as u32).collect();
+    order.par_sort_unstable_by(|&a, &b| pool[a as usize].cmp(&pool[b as usize]));
+    let groups = ancestor.iter().max().map_or(0, |&m| m as usize + 1);
+    let mut count = vec![0u32; groups];
+    let mut keep = vec![false; pool.len()];
+    let mut kept = 0;
+    for &i in &order {
+        if kept == width {
+            break;
+        }
+        let g = ancestor[pool[i as usize].parent as usize] as usize;
+        if count[g] < most {
+            count[g] += 1;
+            keep[i as usize] = true;
+            kept += 1;
+        }
+    }
+    // Fill: the best of those passed over.
+    for &i in &order {
+        if kept == width {
+            break;
+        }
+        if !keep[i as usize] {
+            keep[i as usize] = true;
+            kept += 1;
+        }
+    }
+    pool.into_iter()
+        .zip(keep)
+        .filter_map(|(c, k)| k.then_some(c))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::well::Well;
+    use proptest::prelude::*;
+
+    fn candidate(i: u16, cost: f64, parent: u32) -> Candidate {
+        let mut rows = [0u16; crate::well::LIVE_ROWS];
+        rows[crate::well::LIVE_ROWS - 1] = i + 1;
+        Candidate {
+            cost,
+            well: Well::from_live_rows_unchecked(rows).pack(),
+            parent,
+        }
+    }
+
+    /// The slow twin: among every subset of `width` children that keeps
+    /// at most `most` of each ancestor, if there is one, the best, the
+    /// sorted-best list of its members compared lexicographically;
+    /// otherwise the best `width` overall once the cap is filled.
+    fn by_hand(pool: &[Candidate], ancestor: &[u32], width: usize, most: u32) -> Vec<Candidate> {
+        let mut sorted = pool.to_vec();
+        sorted.sort();
+        let mut best: Option<Vec<Candidate>> = None;
+        for mask in 0u32..1 << sorted.len() {
+            if mask.count_ones() as usize != width.min(sorted.len()) {
+                continue;
+            }
+            let chosen: Vec<Candidate> = (0..sorted.len())
+                .filter(|&i| mask >> i & 1 == 1)
+                .map(|i| sorted[i])
+                .collect();
+            let mut per = std::collections::HashMap::new();
+            for c in &chosen {
+                *per.entry(ancestor[c.parent as usize]).or_insert(0u32) += 1;
+            }
+            if per.values().any(|&n| n > most) {
+                continue;
+            }
+            if best.as_ref().is_none_or(|b| chosen < *b) {
+                best = Some(chosen);
+            }
+        }
+        let mut out = best.unwrap_or_else(|| {
+            // No subset meets the cap: the greedy fill is then the capped
+            // best and the rest in order; rebuild it plainly.
+            let mut count = std::collections::HashMap::new();
+            let (mut kept, mut passed) = (Vec::new(), Vec::new());
+            for c in &sorted {
+                let n = count.entry(ancestor[c.parent as usize]).or_insert(0u32);
+                if *n < most {
+                    *n += 1;
+                    kept.push(*c);
+                } else {
+                    passed.push(*c);
+                }
+            }
+            kept.extend(passed);
+            kept.truncate(width);
+            kept
+        });
+        out.sort_by_key(|c| c.well);
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn the_cut_is_the_best_set_under_the_cap(
+            costs in prop::collection::vec((0u8..6, 0u32..5), 1..11),
+            ancestor in prop::collection::vec(0u32..3, 5),
+            width in 1usize..8,
+            most in 1u32..4,
+        ) {
+            let mut pool: Vec<Candidate> = costs
+                .iter()
+                .enumerate()
+                .map(|(i, &(cost, parent))| candidate(i as u16, f64::from(cost), parent))
+                .collect();
+            pool.sort_by_key(|c| c.well);
+            let fast = cut(pool.clone(), &ancestor, width, most);
+            prop_assert_eq!(fast, by_hand(&pool, &ancestor, width, most));
+        }
+    }
+
+    #[test]
+    fn a_cap_reads_back_as_written_and_refuses_nonsense() {
+        let cap: LineageCap = "60:2500".parse().unwrap();
+        assert_eq!(
+            cap,
+            LineageCap {
+                back: 60,
+                most: 2500
+            }
+        );
+        assert_eq!(cap.to_string(), "60:2500");
+        for bad in ["60", "0:5", "5:0", "a:b", "60:-1", ""] {
+            assert!(bad.parse::<LineageCap>().is_err(), "{bad}");
+        }
+    }
+}
