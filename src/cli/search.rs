@@ -79,8 +79,17 @@ fn describe(s: &DepthStats) -> String {
         .map(|b| format!("  peak rss {:.0} MB", b as f64 / 1e6))
         .unwrap_or_default();
     let phases = s.phases.map(|p| describe_phases(&p)).unwrap_or_default();
+    let lineage = s
+        .lineage
+        .map(|l| {
+            format!(
+                "  lineages {} (passed over {}, {} filled back)",
+                l.lineages, l.passed, l.filled
+            )
+        })
+        .unwrap_or_default();
     format!(
-        "depth {:>4}  {:>8.1}s  children {:>10}  about {:>10} distinct  kept {:>9}  best cost {:>11.3}  best score {:>3}{rss}{phases}  scores {}",
+        "depth {:>4}  {:>8.1}s  children {:>10}  about {:>10} distinct  kept {:>9}  best cost {:>11.3}  best score {:>3}{lineage}{rss}{phases}  scores {}",
         s.depth,
         s.elapsed_s,
         s.children,

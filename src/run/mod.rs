@@ -100,4 +100,4 @@ pub use manifest::{
 pub(crate) use paths::snapshot_path;
 pub use paths::{best_replay_path, depth_path, log_path, manifest_path};
 pub use start::{Prefix, Start, StartError};
-pub use stats::{depth_seconds, histogram, DepthStats, Phases};
+pub use stats::{depth_seconds, histogram, DepthStats, LineageCut, Phases};

@@ -33,6 +33,9 @@ pub struct DepthStats {
     /// without a history, and in runs made before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub common_ancestor: Option<u32>,
+    /// What the lineage cap did at this depth (absent without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lineage: Option<LineageCut>,
     /// Bytes of this depth's file.
     pub file_bytes: u64,
     /// The process's peak resident memory so far, in bytes (Linux only).
@@ -42,6 +45,18 @@ pub struct DepthStats {
     /// recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phases: Option<Phases>,
+}
+
+/// What the lineage cap ([`crate::search::lineage`]) did at one depth.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineageCut {
+    /// Distinct ancestors, the cap's pieces back, among the kept wells.
+    pub lineages: u32,
+    /// Children passed over, while the beam filled, because their ancestor
+    /// had its most: each kept a worse child of another line in its place.
+    pub passed: u64,
+    /// Of those, how many were kept after all, to fill the beam.
+    pub filled: u64,
 }
 
 /// Seconds spent in each phase of one depth, in the order they run.
@@ -194,6 +209,7 @@ mod tests {
             histogram: Vec::new(),
             ancestry_nodes: 0,
             common_ancestor: None,
+            lineage: None,
             file_bytes: 0,
             peak_rss: None,
             phases: None,

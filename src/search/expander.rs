@@ -76,6 +76,8 @@ pub struct DepthJob<'a> {
 pub struct Expanded {
     /// The kept children, sorted by well.
     pub kept: Vec<Candidate>,
+    /// What the lineage cap did, if there was one.
+    pub lineage: Option<crate::run::LineageCut>,
     /// Children generated.
     pub children: u64,
     /// Distinct children (an estimate).

@@ -396,11 +396,14 @@ impl Kernel<'_> {
         let kept = kept.into_inner().expect("no thread panicked");
         let selecting = Instant::now();
         let mut kept = kept.into_sorted_by_well();
+        let mut cut = None;
         if let Some((cap, ancestor)) = capped {
-            kept = lineage::cut(kept, &ancestor, self.width, cap.most);
+            let (capped, figures) = lineage::cut(kept, &ancestor, self.width, cap.most);
+            (kept, cut) = (capped, Some(figures));
         }
         Ok(Some(Expanded {
             kept,
+            lineage: cut,
             children,
             unique: distinct.count(),
             // In place: an atomic has its integer's layout.

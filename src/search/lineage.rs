@@ -29,32 +29,47 @@ use rayon::slice::ParallelSliceMut;
 
 use super::bounded::Candidate;
 pub use crate::run::LineageCap;
+pub use crate::run::LineageCut;
 
 /// The pool the cut chooses from, as a multiple of the width.
 pub const POOL: usize = 2;
 
 /// The `width` children of `pool` (distinct wells, sorted by well) that the
-/// cap keeps, sorted by well; `ancestor[p]` is the ancestor number of
-/// parent `p`'s children (run inside the caller's thread pool).
-pub fn cut(pool: Vec<Candidate>, ancestor: &[u32], width: usize, most: u32) -> Vec<Candidate> {
+/// cap keeps, sorted by well, and what the cut did; `ancestor[p]` is the
+/// ancestor number of parent `p`'s children (run inside the caller's
+/// thread pool).
+pub fn cut(
+    pool: Vec<Candidate>,
+    ancestor: &[u32],
+    width: usize,
+    most: u32,
+) -> (Vec<Candidate>, LineageCut) {
+    let groups = ancestor.iter().max().map_or(0, |&m| m as usize + 1);
+    let mut count = vec![0u32; groups];
+    let group = |c: &Candidate| ancestor[c.parent as usize] as usize;
+    let mut figures = LineageCut::default();
     if pool.len() <= width {
-        return pool;
+        for c in &pool {
+            count[group(c)] += 1;
+        }
+        figures.lineages = count.iter().filter(|&&n| n > 0).count() as u32;
+        return (pool, figures);
     }
     let mut order: Vec<u32> = (0..pool.len() as u32).collect();
     order.par_sort_unstable_by(|&a, &b| pool[a as usize].cmp(&pool[b as usize]));
-    let groups = ancestor.iter().max().map_or(0, |&m| m as usize + 1);
-    let mut count = vec![0u32; groups];
     let mut keep = vec![false; pool.len()];
     let mut kept = 0;
     for &i in &order {
         if kept == width {
             break;
         }
-        let g = ancestor[pool[i as usize].parent as usize] as usize;
+        let g = group(&pool[i as usize]);
         if count[g] < most {
             count[g] += 1;
             keep[i as usize] = true;
             kept += 1;
+        } else {
+            figures.passed += 1;
         }
     }
     // Fill: the best of those passed over.
@@ -64,13 +79,18 @@ pub fn cut(pool: Vec<Candidate>, ancestor: &[u32], width: usize, most: u32) -> V
         }
         if !keep[i as usize] {
             keep[i as usize] = true;
+            count[group(&pool[i as usize])] += 1;
             kept += 1;
+            figures.filled += 1;
         }
     }
-    pool.into_iter()
+    figures.lineages = count.iter().filter(|&&n| n > 0).count() as u32;
+    let kept = pool
+        .into_iter()
         .zip(keep)
         .filter_map(|(c, k)| k.then_some(c))
-        .collect()
+        .collect();
+    (kept, figures)
 }
 
 #[cfg(test)]
@@ -152,7 +172,11 @@ mod tests {
                 .map(|(i, &(cost, parent))| candidate(i as u16, f64::from(cost), parent))
                 .collect();
             pool.sort_by_key(|c| c.well);
-            let fast = cut(pool.clone(), &ancestor, width, most);
+            let (fast, figures) = cut(pool.clone(), &ancestor, width, most);
+            let lineages: std::collections::BTreeSet<u32> =
+                fast.iter().map(|c| ancestor[c.parent as usize]).collect();
+            prop_assert_eq!(figures.lineages as usize, lineages.len());
+            prop_assert!(figures.filled <= figures.passed);
             prop_assert_eq!(fast, by_hand(&pool, &ancestor, width, most));
         }
     }

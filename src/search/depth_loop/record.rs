@@ -170,6 +170,7 @@ impl DepthLoop<'_> {
                 histogram,
                 ancestry_nodes: ancestry.map_or(0, |a| a.nodes() as u64),
                 common_ancestor: ancestry.and_then(|a| a.common_ancestor()).map(|d| d as u32),
+                lineage: expanded.lineage,
                 file_bytes: 0,
                 peak_rss: None,
                 phases: Some(phases),
