@@ -453,6 +453,9 @@ pub enum DepthError {
     /// does not hold.
     #[error("{0} keeps a history: one depth cannot be expanded on its own")]
     History(crate::enemy::EnemyKind),
+    /// A lineage cap needs the history one depth file does not hold.
+    #[error("a lineage cap needs the beam's history: one depth cannot be expanded with it")]
+    Lineage,
     /// A thread pool could not be built.
     #[error("cannot start {0} threads: {1}")]
     Threads(usize, String),
@@ -469,6 +472,9 @@ pub fn expand_depth(
 ) -> Result<Vec<Candidate>, DepthError> {
     if search.adversary.keeps_history() {
         return Err(DepthError::History(search.adversary.kind()));
+    }
+    if search.lineage.is_some() {
+        return Err(DepthError::Lineage);
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
