@@ -78,6 +78,10 @@ fn describe(dir: &str, s: &Status) -> String {
         Some(c) => format!("{evaluator}, chain step cost {c}"),
         None => evaluator,
     };
+    let evaluator = match &s.lineage_cap {
+        Some(cap) => format!("{evaluator}, lineage cap {cap}"),
+        None => evaluator,
+    };
     t += &format!(
         "run {dir}: width {}, enemy {}, {evaluator}\n",
         s.width, s.enemy

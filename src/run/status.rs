@@ -108,6 +108,9 @@ pub struct Status {
     /// absent for a run from the empty well.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from: Option<u32>,
+    /// The lineage cap, `BACK:MOST`, if the run has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lineage_cap: Option<String>,
     /// The last complete depth.
     pub depth: u32,
     /// The depth the run stops at, when recorded.
@@ -218,6 +221,7 @@ pub fn status(dir: &Path) -> Result<Status, RunError> {
         quiescent: ev.get("quiescent").and_then(|v| v.as_u64()),
         chain_step_cost: ev.get("chain_step_cost").and_then(|v| v.as_f64()),
         from: m.settings.start.as_ref().map(|s| s.at),
+        lineage_cap: m.settings.lineage.map(|c| c.to_string()),
         depth: m.depth,
         max_depth,
         exhausted: m.exhausted,
