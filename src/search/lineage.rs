@@ -24,6 +24,22 @@
 //! Each child's ancestor is its parent's, which the beam's ancestry gives
 //! ([`super::ancestry::Ancestry::ancestors`]), so the cap needs an enemy
 //! that keeps a history (HATETRIS, Brzustowski), and resumes with it.
+//!
+//! # Measured: it does not help
+//! Width 10,000, `wide.nnue` with the lookahead, from the 366 record's
+//! wells at pieces 300 to 700 (`RECORD=data/strength/dnf-366.txt
+//! STARTS="300 400 500 600 700" WIDTHS=10000 LINEAGE=BACK:MOST
+//! scripts/attempts.sh runs/lineage NAME data/nets/wide.nnue`), pieces
+//! lived over the five games: no cap 1,107; `80:5000` 1,107 and `60:1000`
+//! 1,104 (the same games, or nearly: 60 pieces back the beam has one
+//! ancestor, so the cut fills the beam back with what it passed over);
+//! `40:2500` 1,070; `20:2500` 1,019; `10:1000` 943; `1:8` 956. Where the
+//! cap binds, it replaces the evaluator's choices with worse wells of other
+//! lines (`10:1000`: a median 1,715 of the 10,000 at 88 % of the depths),
+//! and the beam still dies as one line: at its last full depth all its
+//! wells descend from one well 33 to 104 pieces back (`20:2500`), as
+//! without the cap. The option stays for experiments at other widths and
+//! with other evaluators; data/train/README.md has the table.
 
 use rayon::slice::ParallelSliceMut;
 
