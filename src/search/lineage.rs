@@ -125,16 +125,17 @@ mod tests {
         }
     }
 
-    /// The slow twin: among every subset of `width` children that keeps
-    /// at most `most` of each ancestor, if there is one, the best, the
-    /// sorted-best list of its members compared lexicographically;
-    /// otherwise the best `width` overall once the cap is filled.
+    /// The slow twin, by enumeration: of the subsets of at most `width`
+    /// children that keep at most `most` of each ancestor, the largest,
+    /// and of those the one whose members, best first, come first in
+    /// order; then, if it holds fewer than `width`, the best of the rest
+    /// to fill it.
     fn by_hand(pool: &[Candidate], ancestor: &[u32], width: usize, most: u32) -> Vec<Candidate> {
         let mut sorted = pool.to_vec();
         sorted.sort();
-        let mut best: Option<Vec<Candidate>> = None;
+        let mut best: Vec<Candidate> = Vec::new();
         for mask in 0u32..1 << sorted.len() {
-            if mask.count_ones() as usize != width.min(sorted.len()) {
+            if mask.count_ones() as usize > width {
                 continue;
             }
             let chosen: Vec<Candidate> = (0..sorted.len())
@@ -148,30 +149,17 @@ mod tests {
             if per.values().any(|&n| n > most) {
                 continue;
             }
-            if best.as_ref().is_none_or(|b| chosen < *b) {
-                best = Some(chosen);
+            if chosen.len() > best.len() || (chosen.len() == best.len() && chosen < best) {
+                best = chosen;
             }
         }
-        let mut out = best.unwrap_or_else(|| {
-            // No subset meets the cap: the greedy fill is then the capped
-            // best and the rest in order; rebuild it plainly.
-            let mut count = std::collections::HashMap::new();
-            let (mut kept, mut passed) = (Vec::new(), Vec::new());
-            for c in &sorted {
-                let n = count.entry(ancestor[c.parent as usize]).or_insert(0u32);
-                if *n < most {
-                    *n += 1;
-                    kept.push(*c);
-                } else {
-                    passed.push(*c);
-                }
+        for c in &sorted {
+            if best.len() < width && !best.contains(c) {
+                best.push(*c);
             }
-            kept.extend(passed);
-            kept.truncate(width);
-            kept
-        });
-        out.sort_by_key(|c| c.well);
-        out
+        }
+        best.sort_by_key(|c| c.well);
+        best
     }
 
     proptest! {
