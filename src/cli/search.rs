@@ -83,8 +83,8 @@ fn describe(s: &DepthStats) -> String {
         .lineage
         .map(|l| {
             format!(
-                "  lineages {} (passed over {}, {} filled back)",
-                l.lineages, l.passed, l.filled
+                "  lineages {} (replaced {}; passed over {}, {} filled back)",
+                l.lineages, l.replaced, l.passed, l.filled
             )
         })
         .unwrap_or_default();

@@ -57,6 +57,11 @@ pub struct LineageCut {
     pub passed: u64,
     /// Of those, how many were kept after all, to fill the beam.
     pub filled: u64,
+    /// Kept wells that the cut without a cap would not have kept: each
+    /// one in place of a better well of a line at its most (absent in runs
+    /// made before it was recorded).
+    #[serde(default)]
+    pub replaced: u64,
 }
 
 /// Seconds spent in each phase of one depth, in the order they run.

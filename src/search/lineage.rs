@@ -101,6 +101,7 @@ pub fn cut(
         }
     }
     figures.lineages = count.iter().filter(|&&n| n > 0).count() as u32;
+    figures.replaced = order[width..].iter().filter(|&&i| keep[i as usize]).count() as u64;
     let kept = pool
         .into_iter()
         .zip(keep)
@@ -181,6 +182,12 @@ mod tests {
                 fast.iter().map(|c| ancestor[c.parent as usize]).collect();
             prop_assert_eq!(figures.lineages as usize, lineages.len());
             prop_assert!(figures.filled <= figures.passed);
+            // Replaced: kept, and not among the best `width` of the pool.
+            let mut best = pool.clone();
+            best.sort();
+            best.truncate(width);
+            let outside = fast.iter().filter(|c| !best.contains(c)).count() as u64;
+            prop_assert_eq!(figures.replaced, outside);
             prop_assert_eq!(fast, by_hand(&pool, &ancestor, width, most));
         }
     }
