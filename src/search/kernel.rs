@@ -485,7 +485,7 @@ pub fn expand_depth(
         adversary: search.adversary,
         history: None,
         width: search.width,
-        lineage: search.lineage,
+        lineage: None,
         threads,
     };
     let job = DepthJob {
