@@ -1,24 +1,48 @@
 #!/usr/bin/env bash
-# Copies a training folder's small files (settings, every generation's JSON
+# Copies a training folder's small files (settings, the start net, every generation's JSON
 # figures and gate (with the positions' verdict), the log, the picture, a fork's fork.json, the champion's nets, and the replays of
 # the gate's wide games, but not a start net's game that a sibling folder already holds) into a
 # folder under version control, so a long run's results outlive the machine
 # it runs on. Usage: scripts/snapshot-train.sh runs/learn-1 data/train/learn-1
-# (The samples and targets stay behind: a resume elsewhere needs the whole
-# folder, whose window reads the last generations' samples.)
+# The copy is a training folder that goes on elsewhere (`hatetris train`
+# on a copy of DEST, another machine): a finished generation's samples,
+# targets and master beam stay behind (the trainer makes them again, seeded,
+# where a later generation needs them: src/train/generation.rs,
+# `master_on_disk` and `window_data`); the generation in progress keeps its
+# data files, so its targets (the costly step) are not made twice; a
+# finished wide game of the gate keeps its record (`wide-*.json`), so it is
+# not played again.
 set -euo pipefail
 src=${1:?usage: snapshot-train.sh TRAINING_DIR DEST}
 dest=${2:?usage: snapshot-train.sh TRAINING_DIR DEST}
 [ -f "$src/train.json" ] || { echo "snapshot-train.sh: $src is not a training folder (no train.json)" >&2; exit 2; }
 mkdir -p "$dest"
-for f in train.json fork.json champion.json gate-start.json log.jsonl progress.svg; do
+for f in train.json fork.json champion.json gate-start.json log.jsonl progress.svg from.f32; do
     [ -f "$src/$f" ] && cp "$src/$f" "$dest/$f.tmp" && mv "$dest/$f.tmp" "$dest/$f"
 done
+for f in "$src"/start-wide-*.json; do
+    [ -f "$f" ] && cp "$f" "$dest/$(basename "$f")"
+done
+data_files="samples.bin targets.bin died.bin far.bin reach.bin targets-partial.bin died-partial.bin far-partial.bin"
 for gen in "$src"/gen-*/; do
     name=$(basename "$gen")
     mkdir -p "$dest/$name"
-    for f in generation.json gate.json gate-positions.json master.json fit.json rescale.json seconds.json; do
+    for f in generation.json gate.json gate-positions.json master.json fit.json rescale.json seconds.json units.json; do
         [ -f "$gen/$f" ] && cp "$gen/$f" "$dest/$name/$f"
+    done
+    for f in "$gen"/wide-*.json; do
+        [ -f "$f" ] && cp "$f" "$dest/$name/$(basename "$f")"
+    done
+    for f in $data_files; do
+        if [ -f "$gen/generation.json" ]; then
+            rm -f "$dest/$name/$f"
+        elif [ -f "$gen/$f" ]; then
+            cp "$gen/$f" "$dest/$name/$f.tmp" && mv "$dest/$name/$f.tmp" "$dest/$name/$f"
+        fi
+    done
+    # A partial file the trainer has since replaced by the whole one is not kept.
+    for f in targets died far; do
+        [ -f "$gen/$f-partial.bin" ] || rm -f "$dest/$name/$f-partial.bin"
     done
 done
 if [ -f "$src/champion.json" ]; then

@@ -1547,3 +1547,115 @@ fn the_reach_term_labels_the_master_wells_and_moves_the_fit() {
     // The losses are the fit's against the targets it was given.
     assert!(fit != plain_fit, "the reach term did not move the fit");
 }
+
+/// A training folder goes on from a copy of its small files alone
+/// (`scripts/snapshot-train.sh`, as when a long run moves to another
+/// machine): the master beam, the window's samples and targets and the
+/// nets that lost their gates stay behind, and the copy makes the same
+/// next generation as the folder that kept everything. The trainer plays
+/// the master beam again and remakes the window's data, and reads each
+/// finished wide game of the gate from its record instead of playing it.
+#[test]
+fn a_copy_of_the_small_files_goes_on_to_the_same_generation() {
+    // Seed 1: generation 1 loses its wide games and generation 2 plays its
+    // own against the champion's, which the copy reads from their records,
+    // with the master beam generation 1 played for the champion taken over.
+    let mut config = steady_state_gate(vec![150]);
+    config.seed = 1;
+    let root = tempfile::tempdir().unwrap();
+    let whole = root.path().join("whole");
+    let moved = root.path().join("moved");
+    let copy = root.path().join("copy");
+    train::train(&whole, Some(&config), None, 3, 2, &Silent).unwrap();
+    train::train(&moved, Some(&config), None, 2, 2, &Silent).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/snapshot-train.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(&moved)
+        .arg(&copy)
+        .env("HATETRIS", env!("CARGO_BIN_EXE_hatetris"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // What the copy lacks: every master beam and the window's data.
+    for g in 0..3 {
+        let gen = train::generation_dir(&copy, g);
+        assert!(!gen.join("master").exists());
+        assert!(!gen.join("samples.bin").exists());
+        assert!(!gen.join("targets.bin").exists());
+    }
+    let noted = train::verify(&copy).unwrap();
+    assert!(noted.is_ok(), "{:?}", noted.problems);
+    assert!(
+        noted
+            .notes
+            .iter()
+            .any(|n| n.contains("no samples or targets here")),
+        "{:?}",
+        noted.notes
+    );
+    // The wide games the copy can read from their records.
+    let recorded: Vec<_> = train::gates(&copy)
+        .unwrap()
+        .iter()
+        .filter(|gate| gate.wide.is_some())
+        .map(|gate| gate.generation)
+        .collect();
+    assert!(!recorded.is_empty(), "no gate played its wide games");
+    train::train(&copy, Some(&config), None, 3, 2, &Silent).unwrap();
+    let gen2 = |dir: &Path| {
+        let mut files = outputs(dir);
+        files.retain(|(name, _)| {
+            name.starts_with("gen-2/") || name == "gen-1/samples.bin" || name == "gen-1/targets.bin"
+        });
+        for name in ["gate.json", "generation.json"] {
+            let text = fs::read_to_string(train::generation_dir(dir, 2).join(name)).unwrap();
+            let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            // Times differ between any two runs.
+            strip_seconds(&mut value);
+            files.push((name.into(), value.to_string().into_bytes()));
+        }
+        files.push((
+            "champion.json".into(),
+            fs::read(dir.join("champion.json")).unwrap(),
+        ));
+        files
+    };
+    assert_eq!(gen2(&copy), gen2(&whole));
+    let gate = train::gates(&copy).unwrap().pop().unwrap();
+    assert!(
+        gate.wide.is_some(),
+        "generation 2 played no wide games: {}",
+        gate.why
+    );
+    // The window's generation 1 was made again, byte for byte.
+    assert!(train::generation_dir(&copy, 1).join("samples.bin").exists());
+    // A game read from its record was not played again.
+    for g in recorded {
+        let gen = train::generation_dir(&copy, g);
+        for e in fs::read_dir(&gen).unwrap() {
+            let e = e.unwrap();
+            let name = e.file_name().into_string().unwrap();
+            let run = name.starts_with("wide-") && e.file_type().unwrap().is_dir();
+            assert!(!run, "gen-{g}/{name} was played again");
+        }
+    }
+    let ok = train::verify(&copy).unwrap();
+    assert!(ok.is_ok(), "{:?}", ok.problems);
+}
+
+/// `value` without its fields that hold wall or core seconds.
+fn strip_seconds(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.retain(|k, _| !k.contains("seconds"));
+            map.values_mut().for_each(strip_seconds);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(strip_seconds),
+        _ => {}
+    }
+}

@@ -252,6 +252,13 @@ pub fn fork(
             if run::manifest_path(&from).exists() {
                 copy_tree(&from, &temporary.join(&name))?;
             }
+            let record = super::gate::wide_record_path(&from);
+            if record.exists() {
+                copy_file(
+                    &record,
+                    &super::gate::wide_record_path(&temporary.join(&name)),
+                )?;
+            }
         }
     }
     if !kept.is_empty() {

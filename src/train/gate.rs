@@ -228,12 +228,24 @@ impl Gate {
                 self.wide_pairs().into_iter().map(move |(width, from)| {
                     let folder = wide_game_folder(who, width, from);
                     let manifest = run::read_manifest(&dir.join(&folder)).ok();
+                    // A copy of the folder's small files has the record alone.
+                    let record = read_json::<WideGame>(&wide_record_path(&dir.join(&folder)))
+                        .ok()
+                        .flatten();
+                    let played = match (&manifest, record) {
+                        (Some(m), _) => Some((m.depth, m.best.score)),
+                        (None, Some(r)) => {
+                            Some((r.pieces, u16::try_from(r.lines).unwrap_or(u16::MAX)))
+                        }
+                        (None, None) => None,
+                    };
                     GateGame {
                         champion: is_champion,
                         width,
                         from,
-                        played: manifest.as_ref().map(|m| (m.depth, m.best.score)),
-                        ended: manifest.is_some_and(|m| super::folder::game_over(&m, master_depth)),
+                        played,
+                        ended: record.is_some()
+                            || manifest.is_some_and(|m| super::folder::game_over(&m, master_depth)),
                         folder,
                     }
                 })
@@ -281,7 +293,18 @@ struct StartFigures {
     outcomes: Vec<Outcome>,
 }
 
-super::folder::json_step!(GateRecord, StartFigures);
+super::folder::json_step!(GateRecord, StartFigures, WideGame);
+
+/// The record of a finished wide game whose run folder is `run`: the run
+/// folder's name with `.json` (`gen-NNN/wide-WIDTH-from-PIECE.json`), kept
+/// with the folder's small files, so that a copy of them (on another
+/// machine) reads the game instead of playing it again (hours at width
+/// 100,000).
+pub fn wide_record_path(run: &Path) -> PathBuf {
+    let mut name = run.file_name().unwrap_or_default().to_os_string();
+    name.push(".json");
+    run.with_file_name(name)
+}
 
 /// The champion's file.
 pub fn champion_path(dir: &Path) -> PathBuf {
@@ -458,35 +481,52 @@ impl Generations<'_> {
         let mut games = Vec::new();
         for (width, from) in gate.wide_pairs() {
             let dir = self.wide_dir(who, width, from);
-            if who.is_none() {
-                let name = start_net_game(width, from);
-                if let Some(theirs) = super::fork::source_start_game(self.dir, self.config, &name)?
-                {
-                    copy_unless_run(&theirs, &dir)?;
-                }
-            }
-            let start = match from {
-                0 => {
-                    if let Some(master) = self.master_played(g, who, width)? {
-                        copy_unless_run(&master, &dir)?;
-                    }
-                    None
-                }
-                at => Some(gate.wide_start(at).map_err(|why| TrainError::Config {
-                    path: super::folder::config_path(self.dir),
-                    why,
-                })?),
-            };
-            let search = Search::new(width, &eval, Adversary::new(EnemyKind::Hatetris));
-            let result = self.resume_or_start(&dir, &search, start.as_ref())?;
-            games.push(WideGame {
-                width,
-                lines: u32::from(result.best.score),
-                pieces: result.best.depth,
-                from,
-            });
+            let (game, _) = super::folder::step(&wide_record_path(&dir), || {
+                self.play_wide_game(g, who, &eval, gate, (width, from), &dir)
+            })?;
+            games.push(game);
         }
         Ok(games)
+    }
+
+    /// Plays (or goes on with, or reads when done) `eval`'s wide game at
+    /// `width` from piece `from` into the run folder `dir`: the game of
+    /// [`Self::wide_games`].
+    fn play_wide_game(
+        &self,
+        g: u32,
+        who: Option<u32>,
+        eval: &Lookahead<NetEvaluator>,
+        gate: &Gate,
+        (width, from): (usize, u32),
+        dir: &Path,
+    ) -> Result<WideGame, TrainError> {
+        if who.is_none() {
+            let name = start_net_game(width, from);
+            if let Some(theirs) = super::fork::source_start_game(self.dir, self.config, &name)? {
+                copy_unless_run(&theirs, dir)?;
+            }
+        }
+        let start = match from {
+            0 => {
+                if let Some(master) = self.master_played(g, who, width)? {
+                    copy_unless_run(&master, dir)?;
+                }
+                None
+            }
+            at => Some(gate.wide_start(at).map_err(|why| TrainError::Config {
+                path: super::folder::config_path(self.dir),
+                why,
+            })?),
+        };
+        let search = Search::new(width, eval, Adversary::new(EnemyKind::Hatetris));
+        let result = self.resume_or_start(dir, &search, start.as_ref())?;
+        Ok(WideGame {
+            width,
+            lines: u32::from(result.best.score),
+            pieces: result.best.depth,
+            from,
+        })
     }
 
     /// The master beam the net generation `who` made (`None`: the start

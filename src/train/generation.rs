@@ -92,7 +92,11 @@ impl Generations<'_> {
     ) -> Result<T, TrainError> {
         let started = Instant::now();
         let (value, fresh) = step(path, compute)?;
-        if fresh {
+        // A finished generation's data made again for a later one's window
+        // (a copy of the folder's small files lacks it) leaves the costs
+        // its summary was made from as they were.
+        let finished = self.gen_dir(g).join("generation.json").exists();
+        if fresh && !finished {
             let seconds = started.elapsed().as_secs_f64();
             record_step_seconds(self.dir, g, phase.name(), seconds)?;
         } else {
@@ -151,6 +155,7 @@ impl Generations<'_> {
         let started = Instant::now();
         let samples = self.samples(g, &master)?;
         let (targets, died) = self.targets(g, &samples)?;
+        self.window_data(g)?;
         self.reach_step(g)?;
         let data_elapsed = started.elapsed().as_secs_f64();
         let wide: Vec<f64> = targets.iter().map(|&x| f64::from(x)).collect();
@@ -214,6 +219,25 @@ impl Generations<'_> {
             threads: self.threads,
             gate,
         })
+    }
+
+    /// The samples and targets of the earlier generations generation `g`'s
+    /// fit reads ([`Self::window`]), made again where they are missing: a
+    /// copy of a training folder's small files, gone on with on another
+    /// machine, has none. Each step is seeded, so they are the files the
+    /// generation made (the master beam played again if need be:
+    /// [`Self::master_on_disk`]).
+    fn window_data(&self, g: u32) -> Result<(), TrainError> {
+        for h in self.window(g).into_iter().filter(|&h| h < g) {
+            let gen = self.gen_dir(h);
+            if gen.join("samples.bin").exists() && gen.join("targets.bin").exists() {
+                continue;
+            }
+            let master = self.master(h)?;
+            let samples = self.samples(h, &master)?;
+            self.targets(h, &samples)?;
+        }
+        Ok(())
     }
 
     /// Step 1: the master beam of generation `g` (with the learning loop,
@@ -282,6 +306,56 @@ impl Generations<'_> {
             seconds: before + started.elapsed().as_secs_f64(),
             reused_from: None,
         })
+    }
+
+    /// The run folder of the master beam generation `g` samples from, its
+    /// whole game on disk. A copy of a training folder's small files
+    /// (`scripts/snapshot-train.sh`, gone on with on another machine) has the
+    /// beam's `master.json` but not its run folder (hundreds of megabytes
+    /// at width 100,000), so the beam is played again: the same net, width
+    /// and search, so the same depth files, which the score and depths
+    /// `master.json` records are held against.
+    pub(super) fn master_on_disk(&self, g: u32) -> Result<PathBuf, TrainError> {
+        let dir = self.master_dir(g)?;
+        let whole = run::read_manifest(&dir)
+            .is_ok_and(|m| super::folder::game_over(&m, self.config.master_depth));
+        if whole {
+            return Ok(dir);
+        }
+        let source = self.master_source(g)?;
+        let path = self.gen_dir(source).join("master.json");
+        let recorded: Master = read_json(&path)?.ok_or_else(|| TrainError::Config {
+            path: path.clone(),
+            why: "missing (its generation's master beam wrote it)".into(),
+        })?;
+        let played = self.play_master(source)?;
+        let same = (
+            played.score,
+            played.best_depth,
+            played.depth,
+            played.exhausted,
+        ) == (
+            recorded.score,
+            recorded.best_depth,
+            recorded.depth,
+            recorded.exhausted,
+        );
+        if !same {
+            return Err(TrainError::Config {
+                path,
+                why: format!(
+                    "the master beam played again scored {} at depth {} and ended at depth {}, \
+                     not the {} at depth {}, ended at depth {}, recorded here",
+                    played.score,
+                    played.best_depth,
+                    played.depth,
+                    recorded.score,
+                    recorded.best_depth,
+                    recorded.depth
+                ),
+            });
+        }
+        Ok(dir)
     }
 
     /// The master beam's run folder `dir`, resumed when its manifest is

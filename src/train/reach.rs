@@ -45,9 +45,9 @@ use super::generation::Generations;
 use super::{Phase, TrainError};
 use crate::enemy::EnemyKind;
 use crate::movegen::MoveGen;
+use crate::run::read_manifest;
 use crate::run::shards::Depth;
 use crate::run::store::Stored;
-use crate::run::{self, read_manifest};
 use crate::well::Well;
 
 /// `gen-NNN/reach.bin`: each sample's reach less its depth, or −1.
@@ -185,13 +185,7 @@ impl Generations<'_> {
             }
             let path = generation_dir(self.dir, h).join(REACH_BIN);
             self.step(h, Phase::Reach, &path, || {
-                let dir = self.master_dir(h)?;
-                if !run::manifest_path(&dir).exists() {
-                    return Err(TrainError::Config {
-                        path: dir,
-                        why: "the reach term reads the master beam's depth files, and they are not here".into(),
-                    });
-                }
+                let dir = self.master_on_disk(h)?;
                 self.observer.phase(h, Phase::Reach, 0);
                 let samples = data::load_samples(&generation_dir(self.dir, h).join("samples.bin"))?;
                 let labels = reach(&dir, &samples)?;

@@ -31,7 +31,7 @@ impl Generations<'_> {
             return Err(TrainError::NoSamples(g));
         }
         self.observer.phase(g, Phase::Samples, u64::from(depths));
-        let dir = self.master_dir(g)?;
+        let dir = self.master_on_disk(g)?;
         let want = if self.learns_heuristic(g) {
             self.config.heuristic_samples.max(self.config.samples)
         } else {

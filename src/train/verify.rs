@@ -15,13 +15,18 @@
 //! kept), is the verdict on the positions that `gate.json` carries on.
 //! Then `champion.json` names the champion the gates on disk make, and
 //! every line of `log.jsonl` parses. A generation in progress is a note,
-//! as are temporary files a kill left (the next run removes them).
+//! as are temporary files a kill left (the next run removes them), and in a
+//! copy of the folder's small files (`scripts/snapshot-train.sh`) a
+//! finished generation without its data or its net, and a wide game read
+//! from its record (`wide-*.json`) rather than its run folder.
 
 use std::path::Path;
 
 use super::data;
 use super::folder::{generation_dir, generations, log_path, read_config, read_json, FAR_BIN};
-use super::gate::{champion_path, Champion, GateRecord, WideGame, GATE_POSITIONS};
+use super::gate::{
+    champion_path, wide_record_path, Champion, GateRecord, WideGame, GATE_POSITIONS,
+};
 use super::reach::REACH_BIN;
 use super::{Generation, Master, TrainError};
 use crate::folder::atomic;
@@ -77,8 +82,23 @@ pub fn verify(dir: &Path) -> Result<Findings, TrainError> {
             ));
         }
         check_master(&gen, &summary.master, &mut problem);
-        found.samples += check_data(&gen, summary, &mut problem);
-        check_nets(&gen, &mut problem);
+        // A copy of the folder's small files (`scripts/snapshot-train.sh`)
+        // keeps a finished generation's summaries and the champion's net
+        // alone: the trainer makes the data again where a later generation
+        // reads it, and a net that lost its gate is read by none.
+        match gen.join("samples.bin").exists() {
+            true => found.samples += check_data(&gen, summary, &mut problem),
+            false => found.notes.push(format!(
+                "{name}: no samples or targets here (a copy of the folder's small files: \
+                 the trainer makes them again where a later generation reads them)"
+            )),
+        }
+        match gen.join("net.f32").exists() || gen.join("net.nnue").exists() {
+            true => check_nets(&gen, &mut problem),
+            false => found.notes.push(format!(
+                "{name}: its net is not here (a copy of the folder's small files keeps the champion's)"
+            )),
+        }
         if config.learning.is_some() {
             match read_json::<GateRecord>(&gen.join("gate.json")) {
                 Ok(Some(gate)) => {
@@ -250,16 +270,26 @@ fn check_gate(
     }
     for game in gate.wide.iter().flat_map(|w| &w.candidate) {
         let run = gen.join(WideGame::folder(game.width, game.from));
-        match crate::run::read_manifest(&run) {
-            Ok(m) if u32::from(m.best.score) != game.lines || m.best.depth != game.pieces => {
+        // The run folder, or where only the folder's small files were
+        // copied, the game's record.
+        let record = wide_record_path(&run);
+        let played = match crate::run::read_manifest(&run) {
+            Ok(m) => Ok((u32::from(m.best.score), m.best.depth, run)),
+            Err(_) if record.exists() => match read_json::<WideGame>(&record) {
+                Ok(Some(r)) => Ok((r.lines, r.pieces, record)),
+                Ok(None) => Err("no record".to_string()),
+                Err(e) => Err(e.to_string()),
+            },
+            Err(e) => Err(e.to_string()),
+        };
+        match played {
+            Ok((lines, pieces, from)) if (lines, pieces) != (game.lines, game.pieces) => {
                 problem(format!(
-                    "gate.json's game at width {} ({} lines, {} pieces) is not {}'s ({}, {})",
+                    "gate.json's game at width {} ({} lines, {} pieces) is not {}'s ({lines}, {pieces})",
                     game.width,
                     game.lines,
                     game.pieces,
-                    run.display(),
-                    m.best.score,
-                    m.best.depth
+                    from.display(),
                 ))
             }
             Ok(_) => {}
