@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Copies a training folder's small files (settings, the start net, every generation's JSON
+# Copies a training folder's small files (settings, the start net unless it is a shipped one, every generation's JSON
 # figures and gate (with the positions' verdict), the log, the picture, a fork's fork.json, the champion's nets, and the replays of
 # the gate's wide games, but not a start net's game that a sibling folder already holds) into a
 # folder under version control, so a long run's results outlive the machine
@@ -17,9 +17,22 @@ src=${1:?usage: snapshot-train.sh TRAINING_DIR DEST}
 dest=${2:?usage: snapshot-train.sh TRAINING_DIR DEST}
 [ -f "$src/train.json" ] || { echo "snapshot-train.sh: $src is not a training folder (no train.json)" >&2; exit 2; }
 mkdir -p "$dest"
-for f in train.json fork.json champion.json gate-start.json log.jsonl progress.svg from.f32; do
+for f in train.json fork.json champion.json gate-start.json log.jsonl progress.svg; do
     [ -f "$src/$f" ] && cp "$src/$f" "$dest/$f.tmp" && mv "$dest/$f.tmp" "$dest/$f"
 done
+# The start net, unless it is a shipped net (committed once: data/train/README.md); then it is copied back from there
+# before the folder goes on.
+if [ -f "$src/from.f32" ]; then
+    shipped=""
+    for n in "$(dirname "$0")"/../data/nets/*.f32; do
+        cmp -s "$src/from.f32" "$n" && shipped=$n
+    done
+    if [ -n "$shipped" ]; then
+        echo "$dest/from.f32: the same as $shipped, not kept (copy it back into a copy of $dest before going on)"
+    else
+        cp "$src/from.f32" "$dest/from.f32.tmp" && mv "$dest/from.f32.tmp" "$dest/from.f32"
+    fi
+fi
 for f in "$src"/start-wide-*.json; do
     [ -f "$f" ] && cp "$f" "$dest/$(basename "$f")"
 done

@@ -1659,3 +1659,22 @@ fn strip_seconds(value: &mut serde_json::Value) {
         _ => {}
     }
 }
+
+/// A copy of a folder's small files leaves a shipped start net out; going
+/// on without copying it back is refused, not taken for a folder whose
+/// generation 0 learns the heuristic.
+#[test]
+fn a_folder_whose_start_net_is_missing_is_refused() {
+    let start = Net::new(16, Layout::Shared, -0.5, 3).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = tiny_learning();
+    config.master_width = 20;
+    train::train(dir.path(), Some(&config), Some(&start), 1, 2, &Silent).unwrap();
+    fs::remove_file(dir.path().join("from.f32")).unwrap();
+    let err = train::train(dir.path(), None, None, 2, 2, &Silent).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("from.f32") && text.contains("copy the start net back"),
+        "{text}"
+    );
+}

@@ -44,6 +44,7 @@ fn create_dir(dir: &Path) -> Result<(), TrainError> {
 
 impl Generations<'_> {
     pub(super) fn run(&self, generations: u32) -> Result<Trained, TrainError> {
+        self.check_start_net()?;
         for g in 0..generations {
             let path = generation_dir(self.dir, g).join("generation.json");
             let (summary, fresh) = step(&path, || {
@@ -79,6 +80,31 @@ impl Generations<'_> {
             last_master,
             last_net,
         })
+    }
+
+    /// Refuses a folder whose generation 0 was played by a net but whose
+    /// start net (`from.f32`) is not here: a copy of the small files leaves
+    /// a shipped start net out (`scripts/snapshot-train.sh`), and without
+    /// it generation 0 would be taken for one that learns the heuristic.
+    fn check_start_net(&self) -> Result<(), TrainError> {
+        let from = self.dir.join(super::folder::FROM_F32);
+        if from.exists() {
+            return Ok(());
+        }
+        let Some(m) = read_json::<Master>(&self.gen_dir(0).join("master.json"))? else {
+            return Ok(());
+        };
+        match m.evaluator.split(';').any(|kv| kv.starts_with("net=")) {
+            false => Ok(()),
+            true => Err(TrainError::Config {
+                path: from,
+                why: format!(
+                    "missing, though generation 0's master beam was played by a net ({}): copy the \
+                     start net back (data/train/README.md names the shipped net a copy left out)",
+                    m.evaluator
+                ),
+            }),
+        }
     }
 
     /// One step of generation `g` ([`step`]), reported to the observer as
