@@ -36,6 +36,17 @@ pub fn plot_path(dir: &Path) -> PathBuf {
     dir.join("progress.svg")
 }
 
+/// The record of a finished wide game whose run folder is `run`: the run
+/// folder's name with `.json` (`gen-NNN/wide-WIDTH-from-PIECE.json`), kept
+/// with the folder's small files, so that a copy of them (on another
+/// machine) reads the game instead of playing it again (hours at width
+/// 100,000).
+pub fn wide_record_path(run: &Path) -> PathBuf {
+    let mut name = run.file_name().unwrap_or_default().to_os_string();
+    name.push(".json");
+    run.with_file_name(name)
+}
+
 /// The JSON-lines log.
 pub fn log_path(dir: &Path) -> PathBuf {
     dir.join("log.jsonl")

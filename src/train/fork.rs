@@ -252,11 +252,11 @@ pub fn fork(
             if run::manifest_path(&from).exists() {
                 copy_tree(&from, &temporary.join(&name))?;
             }
-            let record = super::gate::wide_record_path(&from);
+            let record = super::folder::wide_record_path(&from);
             if record.exists() {
                 copy_file(
                     &record,
-                    &super::gate::wide_record_path(&temporary.join(&name)),
+                    &super::folder::wide_record_path(&temporary.join(&name)),
                 )?;
             }
         }

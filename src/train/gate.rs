@@ -39,7 +39,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::folder::{generation_dir, read_json, write_json, FROM_F32, GATE_START};
+use super::folder::{
+    generation_dir, read_json, wide_record_path, write_json, FROM_F32, GATE_START,
+};
 use super::generation::Generations;
 use super::learning::{Gate, Learning};
 use super::{Phase, TrainError};
@@ -294,17 +296,6 @@ struct StartFigures {
 }
 
 super::folder::json_step!(GateRecord, StartFigures, WideGame);
-
-/// The record of a finished wide game whose run folder is `run`: the run
-/// folder's name with `.json` (`gen-NNN/wide-WIDTH-from-PIECE.json`), kept
-/// with the folder's small files, so that a copy of them (on another
-/// machine) reads the game instead of playing it again (hours at width
-/// 100,000).
-pub fn wide_record_path(run: &Path) -> PathBuf {
-    let mut name = run.file_name().unwrap_or_default().to_os_string();
-    name.push(".json");
-    run.with_file_name(name)
-}
 
 /// The champion's file.
 pub fn champion_path(dir: &Path) -> PathBuf {

@@ -23,10 +23,10 @@
 use std::path::Path;
 
 use super::data;
-use super::folder::{generation_dir, generations, log_path, read_config, read_json, FAR_BIN};
-use super::gate::{
-    champion_path, wide_record_path, Champion, GateRecord, WideGame, GATE_POSITIONS,
+use super::folder::{
+    generation_dir, generations, log_path, read_config, read_json, wide_record_path, FAR_BIN,
 };
+use super::gate::{champion_path, Champion, GateRecord, WideGame, GATE_POSITIONS};
 use super::reach::REACH_BIN;
 use super::{Generation, Master, TrainError};
 use crate::folder::atomic;
