@@ -75,15 +75,19 @@
 //!
 //! A copy of its small files is enough too (`scripts/snapshot-train.sh`,
 //! committed as a run goes, then copied back on another machine): the
-//! settings, the start net, the champion's net and every step's JSON, the
-//! finished wide games' records (`wide-*.json`), and the data files of the
-//! generation in progress only. What it lacks is made again where it is
-//! read, seeded, so the same files: the master beam a generation samples
-//! (`master_on_disk`, held against its `master.json`; about
-//! 40 minutes on 2 threads for a width-100,000 beam of 365 depths), and
+//! settings, the start net (a shipped one is left out and must be copied
+//! back first; the trainer refuses to go on without it), the champion's
+//! net and every step's JSON, the finished wide games' records
+//! (`wide-*.json`), and the data files of the generation in progress
+//! only. What it lacks is made again where it is read, seeded, so the
+//! same files: the master beam a generation samples (`master_on_disk`,
+//! held against its `master.json`; for learn-18-reach's, width 100,000
+//! and 365 depths, about 40 minutes on 2 threads and 245 s on 16), and
 //! the window's samples and targets (`window_data`). The test
 //! `train::a_copy_of_the_small_files_goes_on_to_the_same_generation`
-//! holds a copy's next generation against the folder's.
+//! holds a copy's next generation against the folder's. The beam played
+//! again counts in the cost of the step that needed it.
+//!
 //! `verify` reads every file of a folder in full and holds the summaries
 //! against the files they summarise (`hatetris verify DIR`).
 //!
