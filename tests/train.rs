@@ -1013,11 +1013,14 @@ fn a_fork_keeps_the_start_nets_wide_games() {
     assert!(run_files(&same.join(game)) == played);
 
     // A fork made before its source played the game (here: one whose copy
-    // is taken away) copies it from the source when its gate needs it:
-    // byte for byte, the log's seconds too, so not played again.
+    // and the game's record are taken away) copies it from the source when
+    // its gate needs it: byte for byte, the log's seconds too, so not
+    // played again.
     let early = root.path().join("early");
     train::fork(&source, &early, 0, train::Redo::Fit, &config).unwrap();
+    assert!(early.join(format!("{game}.json")).exists());
     fs::remove_dir_all(early.join(game)).unwrap();
+    fs::remove_file(early.join(format!("{game}.json"))).unwrap();
     train::train(&early, None, None, 1, 2, &Silent).unwrap();
     assert!(run_files(&early.join(game)) == played);
     assert_eq!(train::gates(&early).unwrap()[0].wide, before[0].wide);
