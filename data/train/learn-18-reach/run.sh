@@ -4,8 +4,8 @@
 # the term, from that champion: the issue's 8-generation run (GENS=N for N generations in all; 8 by default). Run from
 # anywhere; run again after a kill: it goes on. On a new machine, go on from the committed copy of its small files:
 # `mkdir -p runs && cp -r data/train/learn-18-reach runs/ && cp data/nets/wide.f32 runs/learn-18-reach/from.f32`
-# first (the trainer plays the champion's master beam again,
-# about 40 minutes on 2 threads, and holds it against gen-001/master.json). Commit its progress with
+# first (the trainer plays the champion's master beam again where a step reads it, about 40 minutes on 2 threads,
+# and holds it against gen-001/master.json). Commit its progress with
 # `scripts/snapshot-train.sh runs/learn-18-reach data/train/learn-18-reach`.
 set -e
 root=$(cd "$(dirname "$0")/../../.." && pwd)
