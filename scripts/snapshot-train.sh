@@ -46,16 +46,14 @@ for gen in "$src"/gen-*/; do
     for f in "$gen"/wide-*.json; do
         [ -f "$f" ] && cp "$f" "$dest/$name/$(basename "$f")"
     done
+    # A finished generation's data files, and one the trainer has since removed (a partial file replaced by the
+    # whole one), are not kept.
     for f in $data_files; do
-        if [ -f "$gen/generation.json" ]; then
-            rm -f "$dest/$name/$f"
-        elif [ -f "$gen/$f" ]; then
+        if [ ! -f "$gen/generation.json" ] && [ -f "$gen/$f" ]; then
             cp "$gen/$f" "$dest/$name/$f.tmp" && mv "$dest/$name/$f.tmp" "$dest/$name/$f"
+        else
+            rm -f "$dest/$name/$f"
         fi
-    done
-    # A partial file the trainer has since replaced by the whole one is not kept.
-    for f in targets died far; do
-        [ -f "$gen/$f-partial.bin" ] || rm -f "$dest/$name/$f-partial.bin"
     done
 done
 if [ -f "$src/champion.json" ]; then

@@ -121,8 +121,7 @@ impl Generations<'_> {
         // A finished generation's data made again for a later one's window
         // (a copy of the folder's small files lacks it) leaves the costs
         // its summary was made from as they were.
-        let finished = self.gen_dir(g).join("generation.json").exists();
-        if fresh && !finished {
+        if fresh && !self.gen_dir(g).join("generation.json").exists() {
             let seconds = started.elapsed().as_secs_f64();
             record_step_seconds(self.dir, g, phase.name(), seconds)?;
         } else {
@@ -355,18 +354,8 @@ impl Generations<'_> {
             why: "missing (its generation's master beam wrote it)".into(),
         })?;
         let played = self.play_master(source)?;
-        let same = (
-            played.score,
-            played.best_depth,
-            played.depth,
-            played.exhausted,
-        ) == (
-            recorded.score,
-            recorded.best_depth,
-            recorded.depth,
-            recorded.exhausted,
-        );
-        if !same {
+        let beam = |m: &Master| (m.score, m.best_depth, m.depth, m.exhausted);
+        if beam(&played) != beam(&recorded) {
             return Err(TrainError::Config {
                 path,
                 why: format!(
