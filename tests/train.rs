@@ -466,6 +466,7 @@ fn tiny_learning() -> Config {
             margin: 0.0,
             wide: Vec::new(),
             wide_from: Vec::new(),
+            wide_rotate: 0,
         },
         ..train::Learning::default()
     };
@@ -980,6 +981,57 @@ fn steady_state_gate(from: Vec<u32>) -> Config {
     learning.gate.width = 12;
     learning.gate.cap = 40;
     config
+}
+
+/// With `--gate-wide-rotate 1` each gate plays one start of the list, the
+/// next in turn each generation, and the champion plays that start too:
+/// generation 0 from the first start only, generation 1 from the second.
+#[test]
+fn each_gate_plays_the_wide_starts_whose_turn_it_is() {
+    let mut config = steady_state_gate(vec![150, 120]);
+    config.learning.as_mut().unwrap().gate.wide_rotate = 1;
+    let gate = config.learning.as_ref().unwrap().gate.clone();
+    assert_eq!(
+        (0..3).map(|g| gate.wide_starts(g)).collect::<Vec<_>>(),
+        [vec![150], vec![120], vec![150]]
+    );
+    let root = tempfile::tempdir().unwrap();
+    let first = root.path().join("first");
+    train::train(&first, Some(&config), None, 1, 2, &Silent).unwrap();
+    let start = Net::load(&train::generation_dir(&first, 0).join("net.f32")).unwrap();
+    let dir = root.path().join("rotated");
+    train::train(&dir, Some(&config), Some(&start), 1, 2, &Silent).unwrap();
+    assert!(dir.join("start-wide-25-from-150").is_dir());
+    assert!(!dir.join("start-wide-25-from-120").exists());
+    let gates = train::gates(&dir).unwrap();
+    let wide = gates[0].wide.as_ref().expect(&gates[0].why);
+    for games in [&wide.candidate, &wide.champion] {
+        assert_eq!(games.iter().map(|w| w.from).collect::<Vec<_>>(), [150]);
+    }
+    // Generation 1's gate (shown by `status` as the trainer comes to it:
+    // its candidate loses on the positions here, so it plays none) has
+    // both nets play from the second start.
+    train::train(&dir, None, None, 2, 2, &Silent).unwrap();
+    for name in ["gate.json", "generation.json"] {
+        fs::remove_file(train::generation_dir(&dir, 1).join(name)).unwrap();
+    }
+    let status = train::status::status(&dir).unwrap();
+    assert_eq!(
+        (status.in_progress, status.step.as_deref()),
+        (Some(1), Some("gate"))
+    );
+    let shown: Vec<_> = status
+        .gate_games
+        .iter()
+        .map(|g| (g.champion, g.folder.display().to_string()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (true, "gen-000/wide-25-from-120".to_string()),
+            (false, "gen-001/wide-25-from-120".to_string())
+        ]
+    );
 }
 
 /// A fork keeps the start net's wide games (the champion's until a net is

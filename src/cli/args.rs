@@ -452,6 +452,14 @@ pub struct TrainArgs {
     /// a record run lives (needs --gate-wide) [default: none].
     #[arg(long, value_name = "PIECES", value_delimiter = ',')]
     pub gate_wide_from: Option<Vec<u32>>,
+    /// Each gate plays only N of --gate-wide-from's starts, the next N in
+    /// turn each generation (generation g from the (g × N)th, cyclically),
+    /// the champion's games as well as the candidate's: every gate a fresh
+    /// draw for both, not the champion's games that kept it, and a run's
+    /// gates spread over more starts (fewer than --gate-wide-from's
+    /// starts) [default: every start at every gate].
+    #[arg(long, value_name = "N")]
+    pub gate_wide_rotate: Option<u32>,
     /// Each generation plays a master beam of its own, also when the
     /// champion has not changed (then 5 % wider for each one the champion
     /// played before, up to 45 %), so that the window holds several games

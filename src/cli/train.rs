@@ -303,6 +303,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.gate_margin.is_some(), "--gate-margin"),
         (a.gate_wide.is_some(), "--gate-wide"),
         (a.gate_wide_from.is_some(), "--gate-wide-from"),
+        (a.gate_wide_rotate.is_some(), "--gate-wide-rotate"),
         (a.fresh_masters, "--fresh-masters"),
     ];
     if let Some(l) = c.learning.as_mut() {
@@ -424,6 +425,19 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
                 }
             }
             l.gate.wide_from = v.clone();
+        }
+        if let Some(n) = a.gate_wide_rotate {
+            if n == 0 {
+                bail!("--gate-wide-rotate must be at least 1 (without it every gate plays every start)");
+            }
+            l.gate.wide_rotate = n;
+        }
+        let starts = l.gate.wide_from.len();
+        if l.gate.wide_rotate as usize >= starts.max(1) {
+            bail!(
+                "--gate-wide-rotate {} needs more --gate-wide-from starts than that ({starts} given)",
+                l.gate.wide_rotate
+            );
         }
         if a.fresh_masters {
             l.fresh_masters = true;

@@ -262,22 +262,60 @@ pub struct Gate {
     /// See [`WideGames`](super::WideGames) for why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wide_from: Vec<u32>,
+    /// How many of [`Gate::wide_from`]'s starts each gate plays
+    /// (`--gate-wide-rotate`): generation g's gate the next that many in
+    /// turn, from start `g × wide_rotate` (cyclically), the champion's
+    /// games as well as the candidate's. 0 (and absent from the settings
+    /// file): every start at every gate. See [`Gate::wide_starts`] for why.
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
+    pub wide_rotate: u32,
 }
 
 impl Gate {
-    /// Where the wide games start: each piece of [`Gate::wide_from`], or 0
-    /// (the empty well) when there are none.
-    pub fn wide_starts(&self) -> Vec<u32> {
-        match self.wide_from.is_empty() {
-            true => vec![0],
-            false => self.wide_from.clone(),
+    /// Where generation `g`'s wide games start: each piece of
+    /// [`Gate::wide_from`], or the [`Gate::wide_rotate`] of them whose turn
+    /// it is, or 0 (the empty well) when there are none.
+    ///
+    /// # Why
+    /// A champion is the net whose games beat its champion's, so its games
+    /// on the starts that kept it are, more often than not, better than
+    /// its strength: a candidate as strong meets the champion's lucky draw
+    /// on the same starts at every later gate. On fresh starts, where the
+    /// champion plays too, it meets a fair draw. One start's game is noisy:
+    /// from the 366 record's wells at width 10,000 the standard deviation
+    /// of a start's paired difference between two nets was 12.5-13.7 lines
+    /// on games of about 70 (`data/train/README.md`, "How noisy is one
+    /// wide game?"). Rotating also spreads a run's gates over more starts
+    /// for the cost of the champion's games on the new ones.
+    pub fn wide_starts(&self, g: u32) -> Vec<u32> {
+        let n = self.wide_from.len();
+        let turn = self.wide_rotate as usize;
+        match (n, turn) {
+            (0, _) => vec![0],
+            (_, 0) => self.wide_from.clone(),
+            _ => (0..turn.min(n))
+                .map(|i| self.wide_from[(g as usize * turn + i) % n])
+                .collect(),
         }
     }
 
-    /// Every wide game a net plays at this gate, as (width, start piece):
-    /// each width of [`Gate::wide`] from each of [`Gate::wide_starts`].
-    pub(super) fn wide_pairs(&self) -> Vec<(usize, u32)> {
-        let starts = self.wide_starts();
+    /// Every wide game a net plays at generation `g`'s gate, as (width,
+    /// start piece): each width of [`Gate::wide`] from each of
+    /// [`Gate::wide_starts`].
+    pub(super) fn wide_pairs(&self, g: u32) -> Vec<(usize, u32)> {
+        self.pairs(self.wide_starts(g))
+    }
+
+    /// Every wide game a net may play at any gate: each width from each
+    /// start of [`Gate::wide_from`] (or the empty well).
+    pub(super) fn all_wide_pairs(&self) -> Vec<(usize, u32)> {
+        match self.wide_from.is_empty() {
+            true => self.pairs(vec![0]),
+            false => self.pairs(self.wide_from.clone()),
+        }
+    }
+
+    fn pairs(&self, starts: Vec<u32>) -> Vec<(usize, u32)> {
         self.wide
             .iter()
             .flat_map(|&w| starts.iter().map(move |&at| (w, at)))
@@ -365,6 +403,7 @@ impl Default for Learning {
                 margin: 0.0,
                 wide: Vec::new(),
                 wide_from: Vec::new(),
+                wide_rotate: 0,
             },
             fresh_masters: false,
         }
