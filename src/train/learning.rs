@@ -288,14 +288,21 @@ impl Gate {
     /// wide game?"). Rotating also spreads a run's gates over more starts
     /// for the cost of the champion's games on the new ones.
     pub fn wide_starts(&self, g: u32) -> Vec<u32> {
-        let n = self.wide_from.len();
-        let turn = self.wide_rotate as usize;
-        match (n, turn) {
-            (0, _) => vec![0],
-            (_, 0) => self.wide_from.clone(),
-            _ => (0..turn.min(n))
+        let (n, turn) = (self.wide_from.len(), self.wide_rotate as usize);
+        match n == 0 || turn == 0 {
+            true => self.every_wide_start(),
+            false => (0..turn.min(n))
                 .map(|i| self.wide_from[(g as usize * turn + i) % n])
                 .collect(),
+        }
+    }
+
+    /// Each piece of [`Gate::wide_from`], or 0 (the empty well) when there
+    /// are none.
+    fn every_wide_start(&self) -> Vec<u32> {
+        match self.wide_from.is_empty() {
+            true => vec![0],
+            false => self.wide_from.clone(),
         }
     }
 
@@ -309,10 +316,7 @@ impl Gate {
     /// Every wide game a net may play at any gate: each width from each
     /// start of [`Gate::wide_from`] (or the empty well).
     pub(super) fn all_wide_pairs(&self) -> Vec<(usize, u32)> {
-        match self.wide_from.is_empty() {
-            true => self.pairs(vec![0]),
-            false => self.pairs(self.wide_from.clone()),
-        }
+        self.pairs(self.every_wide_start())
     }
 
     fn pairs(&self, starts: Vec<u32>) -> Vec<(usize, u32)> {
