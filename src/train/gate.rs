@@ -35,10 +35,10 @@
 //!   the gate's steady-state game instead, since one game from the empty
 //!   well mostly judges its opening ([`WideGames`] has the figures).
 //! - With `--gate-wide-rotate N` a gate plays N of those starts, the next
-//!   N each generation, the champion too ([`Gate::wide_starts`]): a
-//!   champion's own games on the starts that kept it overstate it, and
-//!   one start's paired difference is noise the size of the gains sought
-//!   (12.5-13.7 lines on games of about 70 at width 10,000).
+//!   N each generation, the champion too ([`Gate::wide_starts`]): two
+//!   nets differ from start to start by as much as the gains sought
+//!   (12.5-13.7 lines on games of about 70 at width 10,000), so a
+//!   champion's own games on the starts that kept it overstate it.
 
 use std::path::{Path, PathBuf};
 

@@ -277,16 +277,19 @@ impl Gate {
     /// it is, or 0 (the empty well) when there are none.
     ///
     /// # Why
-    /// A champion is the net whose games beat its champion's, so its games
-    /// on the starts that kept it are, more often than not, better than
-    /// its strength: a candidate as strong meets the champion's lucky draw
-    /// on the same starts at every later gate. On fresh starts, where the
-    /// champion plays too, it meets a fair draw. One start's game is noisy:
-    /// from the 366 record's wells at width 10,000 the standard deviation
-    /// of a start's paired difference between two nets was 12.5-13.7 lines
-    /// on games of about 70 (`data/train/README.md`, "How noisy is one
-    /// wide game?"). Rotating also spreads a run's gates over more starts
-    /// for the cost of the champion's games on the new ones.
+    /// Two nets differ from start to start by as much as the gains sought:
+    /// from the 366 record's wells at width 10,000 a start's paired
+    /// difference had a standard deviation of 12.5-13.7 lines on games of
+    /// about 70, and over twelve starts the nets were level. It is the net
+    /// on that position, not the search's luck: 5 % narrower, each net's
+    /// game from piece 300 ended within 2 and 30 pieces of where it had
+    /// (`data/train/README.md`, "How noisy is one wide game?"). A champion
+    /// is the net whose games beat its champion's, so on the starts that
+    /// kept it, it plays better than its average, and a candidate as strong
+    /// meets that at every later gate on the same starts. On fresh starts,
+    /// where the champion plays too, it meets a fair draw. Rotating also
+    /// spreads a run's gates over more starts, for the cost of the
+    /// champion's games on the new ones.
     pub fn wide_starts(&self, g: u32) -> Vec<u32> {
         let (n, turn) = (self.wide_from.len(), self.wide_rotate as usize);
         match n == 0 || turn == 0 {
