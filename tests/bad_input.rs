@@ -730,6 +730,21 @@ fn every_flag(t: &Path) -> Vec<Case> {
         ]
         .fails("--gate-wide-from 100000: dnf-366: --at 100000 is past"),
         case!["train", n, "--gate-wide", "500", "--gate-wide-from", "x"].usage(),
+        case!["train", n, "--gate-wide-rotate", "1"]
+            .fails("--gate-wide-rotate 1 needs more --gate-wide-from starts than that (0 given)"),
+        case![
+            "train",
+            n,
+            "--gate-wide",
+            "500",
+            "--gate-wide-from",
+            "200,300",
+            "--gate-wide-rotate",
+            "2"
+        ]
+        .fails("--gate-wide-rotate 2 needs more --gate-wide-from starts than that (2 given)"),
+        case!["train", n, "--gate-wide-rotate", "0"].fails("--gate-wide-rotate must be at least 1"),
+        case!["train", n, "--gate-wide-rotate", "x"].usage(),
         case!["train", n, "--average-fits", "0"].fails("--average-fits must be at least 1"),
         case!["train", n, "--life-pieces", "20"]
             .fails("--life-pieces must be past the training beams' 20 pieces"),
