@@ -983,6 +983,14 @@ fn steady_state_gate(from: Vec<u32>) -> Config {
     config
 }
 
+/// A start net for the wide-gate tests: a first net that learned the
+/// heuristic under `config`, trained in `root/first`.
+fn first_net(root: &Path, config: &Config) -> Net {
+    let first = root.join("first");
+    train::train(&first, Some(config), None, 1, 2, &Silent).unwrap();
+    Net::load(&train::generation_dir(&first, 0).join("net.f32")).unwrap()
+}
+
 /// With `--gate-wide-rotate 1` each gate plays one start of the list, the
 /// next in turn each generation, and the champion plays that start too:
 /// generation 0 from the first start only, generation 1 from the second.
@@ -996,9 +1004,7 @@ fn each_gate_plays_the_wide_starts_whose_turn_it_is() {
         [vec![150], vec![120], vec![150]]
     );
     let root = tempfile::tempdir().unwrap();
-    let first = root.path().join("first");
-    train::train(&first, Some(&config), None, 1, 2, &Silent).unwrap();
-    let start = Net::load(&train::generation_dir(&first, 0).join("net.f32")).unwrap();
+    let start = first_net(root.path(), &config);
     let dir = root.path().join("rotated");
     train::train(&dir, Some(&config), Some(&start), 1, 2, &Silent).unwrap();
     assert!(dir.join("start-wide-25-from-150").is_dir());
@@ -1042,10 +1048,7 @@ fn each_gate_plays_the_wide_starts_whose_turn_it_is() {
 fn a_fork_keeps_the_start_nets_wide_games() {
     let config = steady_state_gate(vec![150]);
     let root = tempfile::tempdir().unwrap();
-    // The start net: a first net that learned the heuristic.
-    let first = root.path().join("first");
-    train::train(&first, Some(&config), None, 1, 2, &Silent).unwrap();
-    let start = Net::load(&train::generation_dir(&first, 0).join("net.f32")).unwrap();
+    let start = first_net(root.path(), &config);
     let source = root.path().join("source");
     train::train(&source, Some(&config), Some(&start), 1, 2, &Silent).unwrap();
     let game = "start-wide-25-from-150";

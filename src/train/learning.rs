@@ -313,16 +313,16 @@ impl Gate {
     /// start piece): each width of [`Gate::wide`] from each of
     /// [`Gate::wide_starts`].
     pub(super) fn wide_pairs(&self, g: u32) -> Vec<(usize, u32)> {
-        self.pairs(self.wide_starts(g))
+        self.pairs(&self.wide_starts(g))
     }
 
     /// Every wide game a net may play at any gate: each width from each
     /// start of [`Gate::wide_from`] (or the empty well).
     pub(super) fn all_wide_pairs(&self) -> Vec<(usize, u32)> {
-        self.pairs(self.every_wide_start())
+        self.pairs(&self.every_wide_start())
     }
 
-    fn pairs(&self, starts: Vec<u32>) -> Vec<(usize, u32)> {
+    fn pairs(&self, starts: &[u32]) -> Vec<(usize, u32)> {
         self.wide
             .iter()
             .flat_map(|&w| starts.iter().map(move |&at| (w, at)))
