@@ -11,9 +11,10 @@
 //! beam went on with) and PER_DEPTH drawn from all its wells. Each sample's
 //! reach less its depth, the label the trainer's reach term reads
 //! ([`hatetris::train::reach`]), goes to OUT_REACH.bin in the targets'
-//! file format. A sample's depth is `10,000 × (the run's place in the list
-//! + 1)` plus its depth in that run, so that the fit's ranking term and
-//! the reach term pair only the wells of one depth of one game.
+//! file format. A sample's depth is 10,000 times the run's place in the
+//! list (counting from 1) plus its depth in that run, so that the fit's
+//! ranking term and the reach term pair only the wells of one depth of one
+//! game (the fit reads a sample's depth only as its group).
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -35,7 +36,9 @@ fn main() -> ExitCode {
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [samples_out, reach_out, per_depth, runs @ ..] = args.as_slice() else {
-        return Err("usage: wide_samples OUT_SAMPLES.bin OUT_REACH.bin PER_DEPTH RUN_DIR...".into());
+        return Err(
+            "usage: wide_samples OUT_SAMPLES.bin OUT_REACH.bin PER_DEPTH RUN_DIR...".into(),
+        );
     };
     if runs.is_empty() {
         return Err("name at least one run folder".into());
