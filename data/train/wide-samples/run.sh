@@ -22,7 +22,7 @@ cd runs
 if [ ! -f wt/gen-004/targets.bin ]; then
   cp wide-samples/samples.bin wide-samples/reach.bin wt/gen-004/ && rm -f wt/gen-004/*partial*
 fi
-[ -f wt/gen-004/net.f32 ] || timeout -s INT 900 ../$B train wt --generations 5 --threads 2 || true
+[ -f wt/gen-004/net.f32 ] || timeout -s INT 420 ../$B train wt --generations 5 --threads 2 || true
 # wr: generation 4's own data and the new samples together.
 if [ ! -d wr ]; then
   timeout -s INT 60 ../$B train wr --fork learn-18-reach --at 4 --redo fit --generations 5 --threads 2 || true
@@ -31,8 +31,8 @@ if [ ! -d wr ]; then
   done
   rm -f wr/gen-004/net.f32 wr/gen-004/net.nnue wr/gen-004/fit.json
 fi
-[ -f wr/gen-004/net.f32 ] || timeout -s INT 300 ../$B train wr --generations 5 --threads 2 || true
+[ -f wr/gen-004/net.f32 ] || timeout -s INT 120 ../$B train wr --generations 5 --threads 2 || true
 # (each trainer stopped at its gate: the nets are measured by compare.sh instead.)
 # h100: generation 4's data alone, the reach term's horizon 100 pieces instead of 25 (the comparison's fourth net).
-[ -f h100/gen-004/net.f32 ] || timeout -s INT 300 ../$B train h100 --fork learn-18-reach --at 4 --redo fit \
+[ -f h100/gen-004/net.f32 ] || timeout -s INT 120 ../$B train h100 --fork learn-18-reach --at 4 --redo fit \
   --reach-horizon 100 --generations 5 --threads 1 || true
