@@ -11,7 +11,8 @@
 # `master_on_disk` and `window_data`); the generation in progress keeps its
 # data files, so its targets (the costly step) are not made twice; a
 # finished wide game of the gate keeps its record (`wide-*.json`), so it is
-# not played again.
+# not played again; the samples drawn from those games (`wide-samples.bin`,
+# `wide-reach.bin`) are kept for every generation.
 set -euo pipefail
 src=${1:?usage: snapshot-train.sh TRAINING_DIR DEST}
 dest=${2:?usage: snapshot-train.sh TRAINING_DIR DEST}
@@ -45,6 +46,11 @@ for gen in "$src"/gen-*/; do
     done
     for f in "$gen"/wide-*.json; do
         [ -f "$f" ] && cp "$f" "$dest/$name/$(basename "$f")"
+    done
+    # The samples drawn from the gate's wide games are kept for every generation: the games' depth files are not
+    # (src/train/wide.rs).
+    for f in wide-samples.bin wide-reach.bin; do
+        [ -f "$gen/$f" ] && cp "$gen/$f" "$dest/$name/$f.tmp" && mv "$dest/$name/$f.tmp" "$dest/$name/$f"
     done
     # A finished generation's data files, and one the trainer has since removed (a partial file replaced by the
     # whole one), are not kept.

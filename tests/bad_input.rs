@@ -745,6 +745,16 @@ fn every_flag(t: &Path) -> Vec<Case> {
         .fails("--gate-wide-rotate 2 needs more --gate-wide-from starts than that (2 given)"),
         case!["train", n, "--gate-wide-rotate", "0"].fails("--gate-wide-rotate must be at least 1"),
         case!["train", n, "--gate-wide-rotate", "x"].usage(),
+        case!["train", n, "--wide-samples", "4"]
+            .fails("--wide-samples draws from the gate's wide games, which this folder does not play (--gate-wide)"),
+        case!["train", n, "--wide-samples", "x"].usage(),
+        case!["train", n, "--samples", "5"].fails("--samples must be at least 10 (or 0 with --wide-samples)"),
+        case!["train", n, "--samples", "0"]
+            .fails("--samples 0 leaves the master beam unsampled, which only --wide-samples makes up for"),
+        case!["train", n, "--gate-wide", "500", "--wide-samples", "4", "--wide-gates", "0"]
+            .fails("--wide-gates must be at least 1"),
+        case!["train", n, "--no-learning", "--wide-samples", "4"]
+            .fails("--wide-samples is a setting of the learning loop"),
         case!["train", n, "--average-fits", "0"].fails("--average-fits must be at least 1"),
         case!["train", n, "--life-pieces", "20"]
             .fails("--life-pieces must be past the training beams' 20 pieces"),

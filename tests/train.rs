@@ -1461,8 +1461,11 @@ fn the_master_beams_game_gives_samples() {
 /// set of its descendants the run kept, depth by depth (each child under
 /// the piece the enemy gives without its history, looked up by well and
 /// score in the next depth), until none is left; its reach is the last
-/// depth that held one.
-fn reach_by_walking_forward(depths: &[Vec<hatetris::run::store::Stored>]) -> Vec<Vec<u32>> {
+/// depth that held one. `depths[i]` is the run's depth `root + i`.
+fn reach_by_walking_forward(
+    depths: &[Vec<hatetris::run::store::Stored>],
+    root: u32,
+) -> Vec<Vec<u32>> {
     use std::collections::HashSet;
     let kept: Vec<HashSet<(Well, u16)>> = depths
         .iter()
@@ -1483,7 +1486,7 @@ fn reach_by_walking_forward(depths: &[Vec<hatetris::run::store::Stored>]) -> Vec
                         for &(well, score) in &line {
                             let gen = MoveGen::new(&well);
                             let piece = EnemyKind::Hatetris
-                                .stateless_piece(&gen, next as u32 - 1)
+                                .stateless_piece(&gen, root + next as u32 - 1)
                                 .unwrap();
                             children.clear();
                             gen.children(piece, &mut children);
@@ -1500,7 +1503,7 @@ fn reach_by_walking_forward(depths: &[Vec<hatetris::run::store::Stored>]) -> Vec
                         reach = next;
                         line = found;
                     }
-                    reach as u32
+                    root + reach as u32
                 })
                 .collect()
         })
@@ -1517,7 +1520,7 @@ fn a_wells_reach_is_the_deepest_depth_its_line_was_kept_at() {
     let dir = tempfile::tempdir().unwrap();
     crate::beam::start(dir.path(), 12, 30, 2).unwrap();
     let depths = crate::util::depth_contents(dir.path());
-    let want = reach_by_walking_forward(&depths);
+    let want = reach_by_walking_forward(&depths, 0);
     let mut got = vec![Vec::new(); depths.len()];
     let last = train::reach::walk(dir.path(), |d, stored, reach| {
         assert_eq!(stored, &depths[d as usize][..]);
@@ -1735,4 +1738,144 @@ fn a_folder_whose_start_net_is_missing_is_refused() {
         text.contains("from.f32") && text.contains("copy the start net back"),
         "{text}"
     );
+}
+
+/// With `--wide-samples`, a generation after a gate that played wide games
+/// draws wells from them (the champion's games, then the candidate's), as
+/// its samples' last, each labelled with its reach there as the slow twin
+/// walks it forward: at each depth of each game N are drawn from all its
+/// wells and N from the family that lasted longest (those last).
+/// The reach step keeps their labels, `verify` holds the files against
+/// each other, a game whose folder is gone is left out and named in the
+/// log, and a fork that keeps the samples cannot change the setting.
+#[test]
+fn the_gates_wide_games_give_the_next_generation_samples_with_their_reach() {
+    let mut config = steady_state_gate(vec![150]);
+    let root = tempfile::tempdir().unwrap();
+    let start = first_net(root.path(), &config);
+    let learning = config.learning.as_mut().unwrap();
+    learning.reach_share = 0.5;
+    learning.reach_horizon = 10;
+    learning.wide_samples = 2;
+    learning.wide_gates = 2;
+    let dir = root.path().join("wide");
+    train::train(&dir, Some(&config), Some(&start), 2, 2, &Silent).unwrap();
+    let gen = |g| train::generation_dir(&dir, g);
+    assert!(!gen(0).join(train::wide::WIDE_SAMPLES_BIN).exists());
+    let gates = train::gates(&dir).unwrap();
+    assert!(gates[0].wide.is_some(), "{}", gates[0].why);
+    let champion = match gates[0].champion {
+        None => "start-wide-25-from-150".to_string(),
+        Some(h) => format!("gen-{h:03}/wide-25-from-150"),
+    };
+    let games = [champion, "gen-000/wide-25-from-150".to_string()];
+
+    let wide = data::load_samples(&gen(1).join(train::wide::WIDE_SAMPLES_BIN)).unwrap();
+    let labels = data::load_targets(&gen(1).join(train::wide::WIDE_REACH_BIN)).unwrap();
+    let samples = data::load_samples(&gen(1).join("samples.bin")).unwrap();
+    let reach = data::load_targets(&gen(1).join(train::reach::REACH_BIN)).unwrap();
+    assert!(wide.len() > 40, "{} wide samples", wide.len());
+    assert!(samples.len() > wide.len());
+    assert_eq!(&samples[samples.len() - wide.len()..], &wide[..]);
+    assert_eq!(&reach[reach.len() - wide.len()..], &labels[..]);
+
+    let stride = train::wide::DEPTH_STRIDE;
+    let mut next = 0;
+    for (k, game) in games.iter().enumerate() {
+        let run = dir.join(game);
+        let first = hatetris::run::read_manifest(&run).unwrap().root();
+        let depths = crate::util::depth_contents(&run);
+        let reaches = reach_by_walking_forward(&depths, first);
+        for (i, (stored, reach)) in depths.iter().zip(&reaches).enumerate() {
+            let depth = first + i as u32;
+            let best = reach.iter().copied().max().unwrap_or(depth);
+            let lasting = reach.iter().filter(|&&r| r == best).count();
+            let count = 2.min(lasting) + 2.min(stored.len());
+            for j in 0..count {
+                let (s, label) = (wide[next + j], labels[next + j]);
+                assert_eq!(s.depth, stride * (k as u32 + 1) + depth, "{game} {depth}");
+                // (A well may be kept twice, at two scores.)
+                let kept: Vec<f32> = (0..stored.len())
+                    .filter(|&at| stored[at].well == s.well)
+                    .map(|at| (reach[at] - depth) as f32)
+                    .collect();
+                assert!(
+                    kept.contains(&label),
+                    "{game} {depth}: {label} not in {kept:?}"
+                );
+                // A depth's draws come in reverse: those from all its
+                // wells, then the lasting family's.
+                if j >= count - 2.min(lasting) {
+                    assert_eq!(label, (best - depth) as f32, "{game} {depth}: not lasting");
+                }
+            }
+            next += count;
+        }
+    }
+    assert_eq!(next, wide.len(), "samples from no game");
+    let log = fs::read_to_string(train::log_path(&dir)).unwrap();
+    let event: serde_json::Value = log
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|e| e["event"] == "wide samples")
+        .expect("the wide samples are logged");
+    assert_eq!(event["games"], serde_json::json!(games));
+    assert_eq!(event["samples"], wide.len());
+    let ok = train::verify(&dir).unwrap();
+    assert!(ok.is_ok(), "{:?}", ok.problems);
+
+    // Damage: the wide samples no longer the last of samples.bin.
+    let damaged = root.path().join("damaged");
+    fs::create_dir_all(&damaged).unwrap();
+    copy_tree(&dir, &damaged);
+    data::save_samples(
+        &train::generation_dir(&damaged, 1).join(train::wide::WIDE_SAMPLES_BIN),
+        &wide[1..],
+    )
+    .unwrap();
+    let found = train::verify(&damaged).unwrap();
+    assert!(
+        found.problems.iter().any(|p| p.contains("wide")),
+        "{:?}",
+        found.problems
+    );
+
+    // A fork whose candidate's game is gone draws from the champion's alone.
+    let gone = root.path().join("gone");
+    train::fork(&dir, &gone, 1, train::Redo::Samples, &config).unwrap();
+    fs::remove_dir_all(gone.join(&games[1])).unwrap();
+    train::train(&gone, None, None, 2, 2, &Silent).unwrap();
+    let log = fs::read_to_string(train::log_path(&gone)).unwrap();
+    let event: serde_json::Value = log
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .rfind(|e| e["event"] == "wide samples")
+        .unwrap();
+    assert_eq!(event["games"], serde_json::json!(games[..1]));
+    assert_eq!(event["missing"], serde_json::json!(games[1..]));
+    let fewer =
+        data::load_samples(&train::generation_dir(&gone, 1).join(train::wide::WIDE_SAMPLES_BIN))
+            .unwrap();
+    assert!(!fewer.is_empty() && fewer.len() < wide.len());
+
+    // A fork that keeps generation 1's samples cannot change the setting.
+    let mut more = config.clone();
+    more.learning.as_mut().unwrap().wide_samples = 3;
+    let refused = train::fork(
+        &dir,
+        &root.path().join("more"),
+        1,
+        train::Redo::Targets,
+        &more,
+    );
+    let why = refused.unwrap_err().to_string();
+    assert!(why.contains("learning.wide_samples"), "{why}");
+    train::fork(
+        &dir,
+        &root.path().join("more"),
+        1,
+        train::Redo::Samples,
+        &more,
+    )
+    .unwrap();
 }

@@ -417,6 +417,17 @@ pub struct TrainArgs {
     /// --reach-share].
     #[arg(long, value_name = "PIECES")]
     pub reach_horizon: Option<u32>,
+    /// Samples from the gate's wide games: up to N wells a depth of each
+    /// finished game from the family its beam went on with, and N from all
+    /// its wells, each labelled with how far its line lasted (for the
+    /// reach term), added to a generation's samples (0: none) [default: 0].
+    #[arg(long, value_name = "N")]
+    pub wide_samples: Option<u32>,
+    /// The wide samples come from the games of the last this many gates
+    /// that played wide games, the champion's and the candidate's
+    /// [default: 2 with --wide-samples].
+    #[arg(long, value_name = "GATES")]
+    pub wide_gates: Option<u32>,
     /// The gate's search width (a candidate net becomes the champion only
     /// if it survives longer from the gate's positions) [default: 300].
     #[arg(long, value_name = "WIDTH")]

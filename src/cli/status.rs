@@ -241,7 +241,7 @@ fn describe_training(dir: &str, s: &TrainStatus) -> String {
             None => String::new(),
         };
         t += &format!(
-            "  generation {}: master {} lines{}, {} samples, validation loss {:.4}{gate}\n",
+            "  generation {}: master {} lines{}, {} samples{}, validation loss {:.4}{gate}\n",
             g.generation,
             g.master.score,
             if g.master.reused_from.is_some() {
@@ -250,6 +250,7 @@ fn describe_training(dir: &str, s: &TrainStatus) -> String {
                 ""
             },
             g.samples,
+            super::train::from_wide(g),
             g.validation_loss,
         );
     }

@@ -120,10 +120,11 @@ fn describe(s: &Generation) -> String {
         None => String::new(),
     };
     format!(
-        "generation {}: master score {}, {} samples ({} beams died), targets {:.3} ± {:.3}, validation loss {:.5} (epoch {} of {}){}, {:.2} core-hours",
+        "generation {}: master score {}, {} samples{} ({} beams died), targets {:.3} ± {:.3}, validation loss {:.5} (epoch {} of {}){}, {:.2} core-hours",
         s.generation,
         s.master.score,
         s.samples,
+        from_wide(s),
         s.died,
         s.target_mean,
         s.target_std,
@@ -175,8 +176,8 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         c.quiescent = v;
     }
     if let Some(v) = a.samples {
-        if v < 10 {
-            bail!("--samples must be at least 10");
+        if (1..10).contains(&v) {
+            bail!("--samples must be at least 10 (or 0 with --wide-samples)");
         }
         c.samples = v;
     }
@@ -296,6 +297,8 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.far_share.is_some(), "--far-share"),
         (a.reach_share.is_some(), "--reach-share"),
         (a.reach_horizon.is_some(), "--reach-horizon"),
+        (a.wide_samples.is_some(), "--wide-samples"),
+        (a.wide_gates.is_some(), "--wide-gates"),
         (a.gate_width.is_some(), "--gate-width"),
         (a.gate_cap.is_some(), "--gate-cap"),
         (a.gate_every.is_some(), "--gate-every"),
@@ -373,6 +376,18 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
             }
             l.reach_horizon = v;
         }
+        if let Some(v) = a.wide_samples {
+            l.wide_samples = v;
+            if v > 0 && l.wide_gates == 0 && a.wide_gates.is_none() {
+                l.wide_gates = train::wide::DEFAULT_GATES;
+            }
+        }
+        if let Some(v) = a.wide_gates {
+            if v == 0 {
+                bail!("--wide-gates must be at least 1");
+            }
+            l.wide_gates = v;
+        }
         if let Some(v) = a.gate_width {
             if v == 0 {
                 bail!("--gate-width must be at least 1");
@@ -442,10 +457,25 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         if a.fresh_masters {
             l.fresh_masters = true;
         }
+        if l.wide_samples > 0 && l.gate.wide.is_empty() {
+            bail!("--wide-samples draws from the gate's wide games, which this folder does not play (--gate-wide)");
+        }
     } else if let Some((_, flag)) = learning_flags.iter().find(|f| f.0) {
         bail!("{flag} is a setting of the learning loop, which this folder does not run (--no-learning, or a folder made before it)");
     }
+    if c.samples == 0 && c.learning.as_ref().is_none_or(|l| l.wide_samples == 0) {
+        bail!(
+            "--samples 0 leaves the master beam unsampled, which only --wide-samples makes up for"
+        );
+    }
     Ok(c)
+}
+
+/// `, N from the gate's wide games`, where the generation drew some.
+pub fn from_wide(s: &train::Generation) -> String {
+    s.wide_samples
+        .map(|n| format!(", {n} from the gate's wide games"))
+        .unwrap_or_default()
 }
 
 pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {

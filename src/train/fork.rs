@@ -52,6 +52,7 @@ use super::folder::{
     config_path, generation_dir, read_config, write_json, FAR_BIN, FROM_F32, GATE_START,
 };
 use super::reach::REACH_BIN;
+use super::wide::{WIDE_REACH_BIN, WIDE_SAMPLES_BIN};
 use super::{Config, TrainError};
 use crate::folder::atomic::{is_temporary, sync_folder};
 use crate::folder::{differences as setting_differences, io};
@@ -73,15 +74,33 @@ pub enum Redo {
 }
 
 impl Redo {
+    /// Its name, as `--redo` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Redo::Master => "master",
+            Redo::Samples => "samples",
+            Redo::Targets => "targets",
+            Redo::Fit => "fit",
+        }
+    }
+
     /// The files of generation `at` a fork keeps, and the one among them
     /// that must exist (the last step kept).
     fn kept(self) -> (&'static [&'static str], Option<&'static str>) {
         const MASTER: &[&str] = &["master.json", "master"];
-        const SAMPLES: &[&str] = &["master.json", "master", "samples.bin"];
+        const SAMPLES: &[&str] = &[
+            "master.json",
+            "master",
+            "samples.bin",
+            WIDE_SAMPLES_BIN,
+            WIDE_REACH_BIN,
+        ];
         const TARGETS: &[&str] = &[
             "master.json",
             "master",
             "samples.bin",
+            WIDE_SAMPLES_BIN,
+            WIDE_REACH_BIN,
             "targets.bin",
             "died.bin",
             FAR_BIN,
@@ -108,6 +127,10 @@ const TARGET_SETTINGS: &[&str] = &[
     "learning.life_pieces",
 ];
 
+/// The settings the samples step reads that a fork keeping generation
+/// `at`'s samples ([`Redo::Targets`], [`Redo::Fit`]) cannot change.
+const SAMPLE_SETTINGS: &[&str] = &["learning.wide_samples", "learning.wide_gates"];
+
 /// The settings a wide game of the gate is played under besides its net,
 /// width and start (which its folder's name and the start net fix): a fork
 /// that keeps them keeps the start net's games.
@@ -130,12 +153,7 @@ impl Forked {
     /// One line: `a fork of SOURCE at generation N, from its STEP step on`,
     /// and the changed settings if any.
     pub fn describe(&self) -> String {
-        let step = match self.redo {
-            Redo::Master => "master",
-            Redo::Samples => "samples",
-            Redo::Targets => "targets",
-            Redo::Fit => "fit",
-        };
+        let step = self.redo.name();
         let mut line = format!(
             "a fork of {} at generation {}, from its {step} step on",
             self.source, self.at
@@ -202,6 +220,17 @@ pub fn fork(
             format!(
                 "{} ({} → {}) makes the targets: fork with --redo targets (or an earlier step), since --redo fit keeps generation {at}'s",
                 d.key, d.recorded, d.asked
+            ),
+        ));
+    }
+    if let Some(d) = differences.iter().find(|d| {
+        matches!(redo, Redo::Targets | Redo::Fit) && SAMPLE_SETTINGS.contains(&d.key.as_str())
+    }) {
+        return Err(refuse(
+            &config_path(source),
+            format!(
+                "{} ({} → {}) makes the samples: fork with --redo samples (or an earlier step), since --redo {} keeps generation {at}'s",
+                d.key, d.recorded, d.asked, redo.name()
             ),
         ));
     }

@@ -180,7 +180,7 @@ fn start_net_game(width: usize, from: u32) -> String {
 /// The run folder, relative to the training folder, of the wide game at
 /// `width` from piece `from` of the net generation `who` made (`None`: the
 /// start net).
-fn wide_game_folder(who: Option<u32>, width: usize, from: u32) -> PathBuf {
+pub(super) fn wide_game_folder(who: Option<u32>, width: usize, from: u32) -> PathBuf {
     match who {
         Some(h) => generation_dir(Path::new(""), h).join(WideGame::folder(width, from)),
         None => PathBuf::from(start_net_game(width, from)),

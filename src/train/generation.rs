@@ -231,6 +231,7 @@ impl Generations<'_> {
                 + fit_seconds,
             master,
             samples: samples.len(),
+            wide_samples: self.wide_count(g)?,
             died,
             target_mean: mean,
             target_std: std,

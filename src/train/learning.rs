@@ -38,6 +38,10 @@
 //!   and of the master beam's game (its deepest well's), and a few pieces
 //!   before that game's end ([`Learning::before_death`]), where the
 //!   champion's beam died;
+//! - **the gate's wide games** (`--wide-samples`, `--wide-gates`; off by
+//!   default): wells of the last gates' finished wide games, labelled
+//!   with how far the wide search carried each ([`super::wide`], whose
+//!   module doc has the measurement that made it a setting);
 //! - **graded targets**: a training beam that dies after
 //!   [`Learning::graded_from`] of its pieces is less lost than one that
 //!   dies at once: its target rises linearly from `lost_value` towards half
@@ -160,6 +164,17 @@ pub struct Learning {
     /// (`--reach-horizon`; 50 with `--reach-share`).
     #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub reach_horizon: u32,
+    /// Samples from the gate's wide games ([`super::wide`]): up to this
+    /// many wells a depth of each game from the family its beam went on
+    /// with, and as many from all its wells, added to a generation's
+    /// samples with their reach as labels (`--wide-samples`, a setting of
+    /// the samples step). 0 (and absent from the settings file): none.
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
+    pub wide_samples: u32,
+    /// The wide samples come from the games of the last this many gates
+    /// that played wide games (`--wide-gates`; 2 with `--wide-samples`).
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
+    pub wide_gates: u32,
     /// The gate.
     pub gate: Gate,
     /// Each generation plays a master beam of its own, also when the
@@ -373,6 +388,8 @@ impl Default for Learning {
             far_share: 0.0,
             reach_share: 0.0,
             reach_horizon: 0,
+            wide_samples: 0,
+            wide_gates: 0,
             gate: Gate {
                 games: vec![Game {
                     name: "dnf-366".into(),
@@ -541,8 +558,9 @@ impl Generations<'_> {
         let Some(learning) = self.learning() else {
             return Ok(Vec::new());
         };
-        if self.learns_heuristic(g) {
-            // The heuristic's values are its targets: nothing to play.
+        if self.learns_heuristic(g) || learning.start_samples == 0 {
+            // The heuristic's values are its targets, and no draw needs
+            // no beams: nothing to play.
             return Ok(Vec::new());
         }
         let mut positions = Vec::new();

@@ -48,7 +48,8 @@
 //!    positions in long games (`gate.json`, then `champion.json`); the
 //!    "current evaluator" above is then always the champion, a master
 //!    beam whose champion has not changed is taken over rather than played
-//!    again, the samples add wells from the steady state of long games,
+//!    again, the samples add wells from the steady state of long games
+//!    (and, with `--wide-samples`, from the gate's wide games: [`wide`]),
 //!    the targets of beams that die late are graded, and the fit reads a
 //!    window of generations;
 //! 6. the generation's figures go to `generation.json`, one line to
@@ -109,6 +110,7 @@ pub mod reach;
 mod samples;
 pub mod status;
 mod verify;
+pub mod wide;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -257,6 +259,10 @@ pub struct Generation {
     pub master: Master,
     /// Wells sampled.
     pub samples: usize,
+    /// Of them, those from the gate's wide games ([`wide`]), when it drew
+    /// some.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wide_samples: Option<usize>,
     /// Training beams that died (0 in generation 0).
     pub died: usize,
     /// The targets' mean.
@@ -431,6 +437,9 @@ pub enum TrainError {
     /// A master beam with no wells to sample.
     #[error("generation {0}: the master beam has no depth to sample from")]
     NoSamples(u32),
+    /// A generation with nothing to fit on.
+    #[error("generation {0}: no samples (with --samples 0 and --start-samples 0 a generation needs an earlier gate's wide games to draw from)")]
+    Unsampled(u32),
     /// Worker threads could not start.
     #[error("cannot start {threads} threads: {reason}")]
     Threads {

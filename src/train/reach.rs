@@ -28,7 +28,8 @@
 //! [`reach`] labels a generation's samples (their reach less their depth,
 //! or −1 for a sample the run did not keep at its depth: children, chain
 //! points, wells of other games), kept as `gen-NNN/reach.bin` in the
-//! targets' file format; [`bonus`] turns the labels into what the fit adds
+//! targets' file format, where the samples from the gate's wide games
+//! ([`super::wide`], the last) bring their own labels; [`bonus`] turns the labels into what the fit adds
 //! to the standardised targets: `share × (min(reach, horizon) / horizon −
 //! the mean of that over the depth's labelled wells)`, so that a depth's
 //! labels move its wells against each other (the ranking term pairs wells
@@ -185,10 +186,17 @@ impl Generations<'_> {
             }
             let path = generation_dir(self.dir, h).join(REACH_BIN);
             self.step(h, Phase::Reach, &path, || {
-                let dir = self.master_on_disk(h)?;
-                self.observer.phase(h, Phase::Reach, 0);
                 let samples = data::load_samples(&generation_dir(self.dir, h).join("samples.bin"))?;
-                let labels = reach(&dir, &samples)?;
+                // The wide games' samples, last, carry their own labels.
+                let wide = self.wide_labels(h, &samples)?;
+                let own = samples.len() - wide.as_ref().map_or(0, Vec::len);
+                let mut labels = Vec::with_capacity(samples.len());
+                if own > 0 {
+                    let dir = self.master_on_disk(h)?;
+                    self.observer.phase(h, Phase::Reach, 0);
+                    labels = reach(&dir, &samples[..own])?;
+                }
+                labels.extend(wide.unwrap_or_default());
                 let (labelled, lasted) = counts(&labels, horizon);
                 self.log(&serde_json::json!({
                     "event": "reach",

@@ -1,6 +1,7 @@
 //! Step 2 of a generation: wells sampled from every depth of the master
 //! beam, each followed by some of its children and its best lookahead
-//! chain point (see the [module doc](super)).
+//! chain point (see the [module doc](super)), then the steady state's
+//! ([`super::learning`]) and the gate's wide games' ([`super::wide`]).
 
 use rayon::prelude::*;
 
@@ -61,6 +62,10 @@ impl Generations<'_> {
         out.extend(self.steady_samples(g)?);
         if self.config.chain_points {
             out = self.with_chain_points(g, out)?;
+        }
+        out.extend(self.wide_samples(g)?);
+        if out.is_empty() {
+            return Err(TrainError::Unsampled(g));
         }
         Ok(out)
     }

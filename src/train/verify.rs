@@ -8,7 +8,9 @@
 //! beam's run folder (when it was not taken over) passes the run check
 //! ([`crate::search::verify`]); `samples.bin`, `targets.bin` and (when
 //! present) `died.bin`, `far.bin` and `reach.bin` decode, hold one record
-//! per sample, and as many samples as the summary says; `net.f32` loads
+//! per sample, and as many samples as the summary says, and the samples
+//! from the gate's wide games (`wide-samples.bin`, with one label each in
+//! `wide-reach.bin`) are the last of `samples.bin`'s; `net.f32` loads
 //! and `net.nnue` is its quantisation, byte for byte; with the learning loop, `gate.json` agrees
 //! with the summary's gate figures and its verdict with its own figures,
 //! and `gate-positions.json`, where there is one (gates since it was
@@ -28,6 +30,7 @@ use super::folder::{
 };
 use super::gate::{champion_path, Champion, GateRecord, WideGame, GATE_POSITIONS};
 use super::reach::REACH_BIN;
+use super::wide::{WIDE_REACH_BIN, WIDE_SAMPLES_BIN};
 use super::{Generation, Master, TrainError};
 use crate::folder::atomic;
 use crate::nnue::{Net, QuantNet};
@@ -88,10 +91,14 @@ pub fn verify(dir: &Path) -> Result<Findings, TrainError> {
         // reads it, and a net that lost its gate is read by none.
         match gen.join("samples.bin").exists() {
             true => found.samples += check_data(&gen, summary, &mut problem),
-            false => found.notes.push(format!(
-                "{name}: no samples or targets here (a copy of the folder's small files: \
-                 the trainer makes them again where a later generation reads them)"
-            )),
+            false => {
+                // A copy keeps the wide samples, which need the games.
+                wide_data(&gen, &mut problem);
+                found.notes.push(format!(
+                    "{name}: no samples or targets here (a copy of the folder's small files: \
+                     the trainer makes them again where a later generation reads them)"
+                ));
+            }
         }
         match gen.join("net.f32").exists() || gen.join("net.nnue").exists() {
             true => check_nets(&gen, &mut problem),
@@ -173,13 +180,19 @@ fn check_master(gen: &Path, summary: &Master, problem: &mut impl FnMut(String)) 
 
 /// Checks the data files; the samples read.
 fn check_data(gen: &Path, summary: &Generation, problem: &mut impl FnMut(String)) -> u64 {
-    let samples = match data::load_samples(&gen.join("samples.bin")) {
-        Ok(s) => s.len(),
+    let all = match data::load_samples(&gen.join("samples.bin")) {
+        Ok(s) => s,
         Err(e) => {
             problem(e.to_string());
             return 0;
         }
     };
+    let samples = all.len();
+    if let Some((wide, labels)) = wide_data(gen, problem) {
+        if let Err(e) = super::wide::check_tail(gen, &all, &wide, &labels) {
+            problem(e.to_string());
+        }
+    }
     if samples != summary.samples {
         problem(format!(
             "samples.bin holds {samples} samples, generation.json records {}",
@@ -201,6 +214,37 @@ fn check_data(gen: &Path, summary: &Generation, problem: &mut impl FnMut(String)
         }
     }
     samples as u64
+}
+
+/// The generation's samples from the gate's wide games and their labels,
+/// where it has them, each decoded and of one length.
+fn wide_data(
+    gen: &Path,
+    problem: &mut impl FnMut(String),
+) -> Option<(Vec<data::Sampled>, Vec<f32>)> {
+    let path = gen.join(WIDE_SAMPLES_BIN);
+    if !path.exists() {
+        return None;
+    }
+    let read = data::load_samples(&path).and_then(|wide| {
+        let labels = data::load_targets(&gen.join(WIDE_REACH_BIN))?;
+        Ok((wide, labels))
+    });
+    match read {
+        Ok((wide, labels)) if wide.len() != labels.len() => {
+            problem(format!(
+                "{WIDE_REACH_BIN} holds {} labels for {} wide samples",
+                labels.len(),
+                wide.len()
+            ));
+            None
+        }
+        Ok(both) => Some(both),
+        Err(e) => {
+            problem(e.to_string());
+            None
+        }
+    }
 }
 
 fn check_nets(gen: &Path, problem: &mut impl FnMut(String)) {
