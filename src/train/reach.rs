@@ -29,11 +29,12 @@
 //! or −1 for a sample the run did not keep at its depth: children, chain
 //! points, wells of other games), kept as `gen-NNN/reach.bin` in the
 //! targets' file format, where the samples from the gate's wide games
-//! ([`super::wide`], the last) bring their own labels; [`bonus`] turns the labels into what the fit adds
-//! to the standardised targets: `share × (min(reach, horizon) / horizon −
-//! the mean of that over the depth's labelled wells)`, so that a depth's
-//! labels move its wells against each other (the ranking term pairs wells
-//! of one depth) and not the depth's level.
+//! ([`super::wide`], the last) bring their own labels; [`bonus`] turns the
+//! labels into what the fit adds to the standardised targets: `share ×
+//! (min(reach, horizon) / horizon − the mean of that over the depth's
+//! labelled wells)`, so that a depth's labels move its wells against each
+//! other (the ranking term pairs wells of one depth) and not the depth's
+//! level.
 
 use std::collections::HashMap;
 use std::path::Path;
