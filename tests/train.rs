@@ -1824,6 +1824,23 @@ fn the_gates_wide_games_give_the_next_generation_samples_with_their_reach() {
     let ok = train::verify(&dir).unwrap();
     assert!(ok.is_ok(), "{:?}", ok.problems);
 
+    // Killed in generation 1's gate, without `champion.json` (a fork's
+    // first gate): `status` names the champion's games as the gates do.
+    let killed = root.path().join("killed");
+    fs::create_dir_all(&killed).unwrap();
+    copy_tree(&dir, &killed);
+    for name in ["gate.json", "generation.json"] {
+        fs::remove_file(train::generation_dir(&killed, 1).join(name)).unwrap();
+    }
+    fs::remove_file(train::champion_path(&killed)).unwrap();
+    let status = train::status::status(&killed).unwrap();
+    assert_eq!(status.step.as_deref(), Some("gate"));
+    let theirs = match gates[0].kept {
+        true => "gen-000/wide-25-from-150",
+        false => "start-wide-25-from-150",
+    };
+    assert_eq!(status.gate_games[0].folder, Path::new(theirs));
+
     // Damage: the wide samples no longer the last of samples.bin.
     let damaged = root.path().join("damaged");
     fs::create_dir_all(&damaged).unwrap();

@@ -147,8 +147,14 @@ pub fn status(dir: &Path) -> Result<TrainStatus, TrainError> {
     let champion: Option<Champion> = read_json(&champion_path(dir))?;
     let (gate_games, gate_positions) = match (&config.learning, in_progress, step.as_deref()) {
         (Some(learning), Some(g), Some("gate")) => {
-            // `champion.json` is the commit point of every gate before it.
-            let who = champion.as_ref().and_then(|c| c.generation);
+            // The champion the gates before it on disk make, as the
+            // trainer finds it (a fork has no `champion.json` until its
+            // first gate ends).
+            let who = super::gates(dir)?
+                .iter()
+                .filter(|r| r.generation < g && r.kept)
+                .map(|r| r.generation)
+                .last();
             (
                 learning.gate.games_now(dir, g, who, config.master_depth),
                 read_json(&generation_dir(dir, g).join(GATE_POSITIONS))?,
