@@ -60,6 +60,13 @@ pub(super) const FROM_F32: &str = "from.f32";
 /// far share ([`super::Learning::far_share`]).
 pub(super) const FAR_BIN: &str = "far.bin";
 
+/// `gen-NNN/wide-samples.bin`: the generation's samples from the gate's
+/// wide games ([`super::wide`]).
+pub const WIDE_SAMPLES_BIN: &str = "wide-samples.bin";
+
+/// `gen-NNN/wide-reach.bin`: each wide sample's reach less its depth.
+pub const WIDE_REACH_BIN: &str = "wide-reach.bin";
+
 /// The start net's own figures on the gate (the learning loop).
 pub(super) const GATE_START: &str = "gate-start.json";
 

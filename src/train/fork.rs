@@ -50,9 +50,9 @@ use serde::{Deserialize, Serialize};
 
 use super::folder::{
     config_path, generation_dir, read_config, write_json, FAR_BIN, FROM_F32, GATE_START,
+    WIDE_REACH_BIN, WIDE_SAMPLES_BIN,
 };
 use super::reach::REACH_BIN;
-use super::wide::{WIDE_REACH_BIN, WIDE_SAMPLES_BIN};
 use super::{Config, TrainError};
 use crate::folder::atomic::{is_temporary, sync_folder};
 use crate::folder::{differences as setting_differences, io};

@@ -28,9 +28,9 @@ use super::data;
 use super::folder::{
     generation_dir, generations, log_path, read_config, read_json, wide_record_path, FAR_BIN,
 };
+use super::folder::{WIDE_REACH_BIN, WIDE_SAMPLES_BIN};
 use super::gate::{champion_path, Champion, GateRecord, WideGame, GATE_POSITIONS};
 use super::reach::REACH_BIN;
-use super::wide::{WIDE_REACH_BIN, WIDE_SAMPLES_BIN};
 use super::{Generation, Master, TrainError};
 use crate::folder::atomic;
 use crate::nnue::{Net, QuantNet};

@@ -49,6 +49,8 @@
 use std::path::{Path, PathBuf};
 
 use super::data::{self, Sampled};
+pub use super::folder::{WIDE_REACH_BIN, WIDE_SAMPLES_BIN};
+
 use super::folder::{generation_dir, read_json};
 use super::gate::{wide_game_folder, GateRecord};
 use super::generation::Generations;
@@ -56,12 +58,6 @@ use super::reach;
 use super::{Phase, TrainError};
 use crate::nnue::Rng;
 use crate::run;
-
-/// `gen-NNN/wide-samples.bin`: the generation's samples from wide games.
-pub const WIDE_SAMPLES_BIN: &str = "wide-samples.bin";
-
-/// `gen-NNN/wide-reach.bin`: each wide sample's reach less its depth.
-pub const WIDE_REACH_BIN: &str = "wide-reach.bin";
 
 /// The gates whose wide games a generation samples when
 /// `--wide-samples` is given alone.
