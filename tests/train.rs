@@ -1746,8 +1746,11 @@ fn a_folder_whose_start_net_is_missing_is_refused() {
 /// walks it forward: at each depth of each game N are drawn from all its
 /// wells and N from the family that lasted longest (those last).
 /// The reach step keeps their labels, `verify` holds the files against
-/// each other, a game whose folder is gone is left out and named in the
-/// log, and a fork that keeps the samples cannot change the setting.
+/// each other, a generation killed in its samples step is made again to
+/// the same files (on 1 thread instead of 2), `status` names the gate's
+/// games as the trainer does, a game whose folder is gone is left out and
+/// named in the log, and a fork that keeps the samples cannot change the
+/// setting.
 #[test]
 fn the_gates_wide_games_give_the_next_generation_samples_with_their_reach() {
     let mut config = steady_state_gate(vec![150]);
@@ -1823,6 +1826,37 @@ fn the_gates_wide_games_give_the_next_generation_samples_with_their_reach() {
     assert_eq!(event["samples"], wide.len());
     let ok = train::verify(&dir).unwrap();
     assert!(ok.is_ok(), "{:?}", ok.problems);
+
+    // Killed in generation 1's samples step, before the wide games' walk
+    // ended: the generation is made again to the same files.
+    let again = root.path().join("again");
+    fs::create_dir_all(&again).unwrap();
+    copy_tree(&dir, &again);
+    let gen1 = train::generation_dir(&again, 1);
+    for e in fs::read_dir(&gen1).unwrap() {
+        let path = e.unwrap().path();
+        if path.is_file() && path.file_name().unwrap() != "master.json" {
+            fs::remove_file(path).unwrap();
+        }
+    }
+    fs::remove_file(train::champion_path(&again)).unwrap();
+    train::train(&again, None, None, 2, 1, &Silent).unwrap();
+    for name in [
+        "samples.bin",
+        train::wide::WIDE_SAMPLES_BIN,
+        train::wide::WIDE_REACH_BIN,
+        train::reach::REACH_BIN,
+        "targets.bin",
+        "net.nnue",
+    ] {
+        let read = |d: &Path| fs::read(train::generation_dir(d, 1).join(name)).unwrap();
+        assert!(read(&again) == read(&dir), "{name} differs after the kill");
+    }
+    let verdict = |d: &Path| {
+        let g = &train::gates(d).unwrap()[1];
+        (g.candidate.clone(), g.kept, g.wide.clone())
+    };
+    assert_eq!(verdict(&again), verdict(&dir));
 
     // Killed in generation 1's gate, without `champion.json` (a fork's
     // first gate): `status` names the champion's games as the gates do.
