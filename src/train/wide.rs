@@ -14,14 +14,18 @@
 //! family the beam went on with and four from all), the champion of
 //! learn-18-reach became `wt`: 85.3 lines a start against 72.3 on twelve
 //! of that record's starts at width 10,000 (+13.1 ± 4.4), and on the
-//! 3,711 record's suite at width 300 106.0 pieces a start against 98.4
-//! (+7.5 ± 2.2), the first fit to beat its champion by more than the
-//! noise; mixed 1 : 7 into the generation's own 124,374 samples the same
-//! wells moved nothing (+0.5 ± 3.7). `data/train/README.md`, "Samples
-//! from the gate's wide games", has the figures and commands. So the
-//! trainer draws them itself, and the share is the caller's: the master
-//! beam's and the sampling beams' counts (`--samples`, `--start-samples`)
-//! against this one.
+//! longest record's strength suite at width 300 106.0 pieces a start
+//! against 98.4 (+7.5 ± 2.2), the first fit to beat its champion by more
+//! than the noise; mixed 1 : 7 into the generation's own 124,374 samples
+//! the same wells moved nothing (+0.5 ± 3.7). Drawn by the trainer from
+//! six gate games (12,254 wells, `--wide-samples 4 --samples 0
+//! --start-samples 0`, `data/train/ws/run.sh`), the same generation's
+//! candidate played 104.7 pieces a start there (+6.3 ± 2.0) and +6.3 ±
+//! 1.7 on the gate's positions. `data/train/README.md`, "Samples from the
+//! gate's wide games" and "The wide samples in the trainer", has the
+//! figures and commands. So the trainer draws them itself, and the share
+//! is the caller's: the master beam's and the sampling beams' counts
+//! (`--samples`, `--start-samples`) against this one.
 //!
 //! # What is drawn
 //! Generation g draws from the wide games of the gates of the last
@@ -43,8 +47,9 @@
 //! for every generation: a game's depth files (about 300 MB from piece
 //! 300 at width 100,000) are not kept, and a game whose record is on disk
 //! but whose folder is gone is left out and named in the log's
-//! `wide samples` event. The walk costs about 1.6 CPU-minutes a game (13
-//! for the probe's eight).
+//! `wide samples` event. The walk of `ws`'s six games (about 1,500
+//! depths of up to 100,000 wells in all, 12,254 samples) took 718 s on one
+//! thread beside two other jobs.
 
 use std::path::{Path, PathBuf};
 
