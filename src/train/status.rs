@@ -152,9 +152,9 @@ pub fn status(dir: &Path) -> Result<TrainStatus, TrainError> {
             // first gate ends).
             let who = super::gates(dir)?
                 .iter()
-                .filter(|r| r.generation < g && r.kept)
-                .map(|r| r.generation)
-                .last();
+                .rev()
+                .find(|r| r.generation < g && r.kept)
+                .map(|r| r.generation);
             (
                 learning.gate.games_now(dir, g, who, config.master_depth),
                 read_json(&generation_dir(dir, g).join(GATE_POSITIONS))?,
