@@ -142,15 +142,17 @@ impl Generations<'_> {
             return Ok(Vec::new());
         }
         let path = self.gen_dir(g).join(WIDE_SAMPLES_BIN);
+        let mut sources = Sources::default();
         if !path.exists() {
-            let sources = self.wide_games_for(g, learning.wide_gates)?;
+            sources = self.wide_games_for(g, learning.wide_gates)?;
             if sources == Sources::default() {
                 // No earlier gate played wide games: no file.
                 return Ok(Vec::new());
             }
         }
+        // (The step computes only where the file is missing, so `sources`
+        // is the one just found.)
         let (samples, _) = super::folder::step(&path, || {
-            let sources = self.wide_games_for(g, learning.wide_gates)?;
             self.observer
                 .phase(g, Phase::Samples, sources.games.len() as u64);
             let games: Vec<PathBuf> = sources.games.iter().map(|p| self.dir.join(p)).collect();
