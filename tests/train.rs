@@ -231,6 +231,18 @@ fn tiny() -> Config {
     }
 }
 
+/// A copy of the training folder `from` in `to` as a trainer killed in
+/// generation `g`'s gate leaves it: the gate's verdict, the summary and
+/// `champion.json` not yet written.
+fn killed_in_gate(from: &Path, to: &Path, g: u32) {
+    fs::create_dir_all(to).unwrap();
+    copy_tree(from, to);
+    for name in ["gate.json", "generation.json"] {
+        fs::remove_file(train::generation_dir(to, g).join(name)).unwrap();
+    }
+    fs::remove_file(train::champion_path(to)).unwrap();
+}
+
 /// Every file of a training folder but the master beams' (which their own
 /// tests cover) and the lock, by relative name.
 /// Copies the folder `from` into `to`, recursively.
@@ -1083,12 +1095,7 @@ fn a_fork_keeps_the_start_nets_wide_games() {
     // A trainer killed in the gate after the wide games: `status` shows
     // each of them, whose, and how far it came.
     let killed = root.path().join("killed");
-    fs::create_dir_all(&killed).unwrap();
-    copy_tree(&source, &killed);
-    for name in ["gate.json", "generation.json"] {
-        fs::remove_file(train::generation_dir(&killed, 0).join(name)).unwrap();
-    }
-    fs::remove_file(train::champion_path(&killed)).unwrap();
+    killed_in_gate(&source, &killed, 0);
     let status = train::status::status(&killed).unwrap();
     assert_eq!(
         (status.in_progress, status.step.as_deref()),
@@ -1861,12 +1868,7 @@ fn the_gates_wide_games_give_the_next_generation_samples_with_their_reach() {
     // Killed in generation 1's gate, without `champion.json` (a fork's
     // first gate): `status` names the champion's games as the gates do.
     let killed = root.path().join("killed");
-    fs::create_dir_all(&killed).unwrap();
-    copy_tree(&dir, &killed);
-    for name in ["gate.json", "generation.json"] {
-        fs::remove_file(train::generation_dir(&killed, 1).join(name)).unwrap();
-    }
-    fs::remove_file(train::champion_path(&killed)).unwrap();
+    killed_in_gate(&dir, &killed, 1);
     let status = train::status::status(&killed).unwrap();
     assert_eq!(status.step.as_deref(), Some("gate"));
     let theirs = match gates[0].kept {
