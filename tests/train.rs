@@ -243,8 +243,6 @@ fn killed_in_gate(from: &Path, to: &Path, g: u32) {
     fs::remove_file(train::champion_path(to)).unwrap();
 }
 
-/// Every file of a training folder but the master beams' (which their own
-/// tests cover) and the lock, by relative name.
 /// Copies the folder `from` into `to`, recursively.
 fn copy_tree(from: &Path, to: &Path) {
     for e in fs::read_dir(from).unwrap() {
@@ -259,6 +257,8 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// Every file of a training folder but the master beams' (which their own
+/// tests cover) and the lock, by relative name.
 fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     for g in 0.. {
