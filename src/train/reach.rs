@@ -191,12 +191,14 @@ impl Generations<'_> {
                 // The wide games' samples, last, carry their own labels.
                 let wide = self.wide_labels(h, &samples)?;
                 let own = samples.len() - wide.as_ref().map_or(0, Vec::len);
-                let mut labels = Vec::with_capacity(samples.len());
-                if own > 0 {
-                    let dir = self.master_on_disk(h)?;
-                    self.observer.phase(h, Phase::Reach, 0);
-                    labels = reach(&dir, &samples[..own])?;
-                }
+                let mut labels = match own {
+                    0 => Vec::new(),
+                    _ => {
+                        let dir = self.master_on_disk(h)?;
+                        self.observer.phase(h, Phase::Reach, 0);
+                        reach(&dir, &samples[..own])?
+                    }
+                };
                 labels.extend(wide.unwrap_or_default());
                 let (labelled, lasted) = counts(&labels, horizon);
                 self.log(&serde_json::json!({

@@ -28,7 +28,6 @@ use super::data;
 use super::folder::{
     generation_dir, generations, log_path, read_config, read_json, wide_record_path, FAR_BIN,
 };
-use super::folder::{WIDE_REACH_BIN, WIDE_SAMPLES_BIN};
 use super::gate::{champion_path, Champion, GateRecord, WideGame, GATE_POSITIONS};
 use super::reach::REACH_BIN;
 use super::{Generation, Master, TrainError};
@@ -188,8 +187,8 @@ fn check_data(gen: &Path, summary: &Generation, problem: &mut impl FnMut(String)
         }
     };
     let samples = all.len();
-    if let Some((wide, labels)) = wide_data(gen, problem) {
-        if let Err(e) = super::wide::check_tail(gen, &all, &wide, &labels) {
+    if let Some(wide) = wide_data(gen, problem) {
+        if let Err(e) = super::wide::check_tail(gen, &all, &wide) {
             problem(e.to_string());
         }
     }
@@ -216,35 +215,15 @@ fn check_data(gen: &Path, summary: &Generation, problem: &mut impl FnMut(String)
     samples as u64
 }
 
-/// The generation's samples from the gate's wide games and their labels,
-/// where it has them, each decoded and of one length.
-fn wide_data(
-    gen: &Path,
-    problem: &mut impl FnMut(String),
-) -> Option<(Vec<data::Sampled>, Vec<f32>)> {
-    let path = gen.join(WIDE_SAMPLES_BIN);
-    if !path.exists() {
-        return None;
-    }
-    let read = data::load_samples(&path).and_then(|wide| {
-        let labels = data::load_targets(&gen.join(WIDE_REACH_BIN))?;
-        Ok((wide, labels))
-    });
-    match read {
-        Ok((wide, labels)) if wide.len() != labels.len() => {
-            problem(format!(
-                "{WIDE_REACH_BIN} holds {} labels for {} wide samples",
-                labels.len(),
-                wide.len()
-            ));
-            None
-        }
-        Ok(both) => Some(both),
-        Err(e) => {
+/// The generation's samples from the gate's wide games, where it has
+/// them, with one label each.
+fn wide_data(gen: &Path, problem: &mut impl FnMut(String)) -> Option<Vec<data::Sampled>> {
+    super::wide::read(gen)
+        .unwrap_or_else(|e| {
             problem(e.to_string());
             None
-        }
-    }
+        })
+        .map(|(wide, _)| wide)
 }
 
 fn check_nets(gen: &Path, problem: &mut impl FnMut(String)) {

@@ -72,6 +72,9 @@ pub const DEFAULT_GATES: u32 = 2;
 /// depths `k × DEPTH_STRIDE + depth`, above any master beam's depth.
 pub const DEPTH_STRIDE: u32 = 1_000_000;
 
+/// Wide samples, and each one's reach less its depth.
+pub type Labelled = (Vec<Sampled>, Vec<f32>);
+
 /// Draws up to `per_depth` wells a depth of each finished run in `games`
 /// from the family that lasted longest and as many from all its wells
 /// (see the module doc), each with its reach less its depth. Game k's
@@ -81,7 +84,7 @@ pub fn draw(
     per_depth: usize,
     stride: u32,
     rng: &mut Rng,
-) -> Result<(Vec<Sampled>, Vec<f32>), TrainError> {
+) -> Result<Labelled, TrainError> {
     let mut samples = Vec::new();
     let mut labels = Vec::new();
     for (k, dir) in games.iter().enumerate() {
@@ -235,42 +238,51 @@ impl Generations<'_> {
         samples: &[Sampled],
     ) -> Result<Option<Vec<f32>>, TrainError> {
         let gen = generation_dir(self.dir, h);
-        let path = gen.join(WIDE_SAMPLES_BIN);
-        if !path.exists() {
+        let Some((wide, labels)) = read(&gen)? else {
             return Ok(None);
-        }
-        let wide = data::load_samples(&path)?;
-        let labels = data::load_targets(&gen.join(WIDE_REACH_BIN))?;
-        check_tail(&gen, samples, &wide, &labels)?;
+        };
+        check_tail(&gen, samples, &wide)?;
         Ok(Some(labels))
     }
 }
 
-/// Whether `wide` (with one label each in `labels`) ends `samples`, the
-/// generation's `samples.bin` in `gen`.
+/// The wide samples of the generation folder `gen` and their labels, one
+/// each; `None` when it has none.
+pub(super) fn read(gen: &Path) -> Result<Option<Labelled>, TrainError> {
+    let path = gen.join(WIDE_SAMPLES_BIN);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let wide = data::load_samples(&path)?;
+    let labels = data::load_targets(&gen.join(WIDE_REACH_BIN))?;
+    if labels.len() != wide.len() {
+        return Err(TrainError::Config {
+            path,
+            why: format!(
+                "{} wide samples but {} labels in {WIDE_REACH_BIN}",
+                wide.len(),
+                labels.len()
+            ),
+        });
+    }
+    Ok(Some((wide, labels)))
+}
+
+/// Whether `wide` ends `samples`, the generation's `samples.bin` in `gen`.
 pub(super) fn check_tail(
     gen: &Path,
     samples: &[Sampled],
     wide: &[Sampled],
-    labels: &[f32],
 ) -> Result<(), TrainError> {
-    let bad = |why: String| TrainError::Config {
-        path: gen.join(WIDE_SAMPLES_BIN),
-        why,
-    };
-    if labels.len() != wide.len() {
-        return Err(bad(format!(
-            "{} wide samples but {} labels in {WIDE_REACH_BIN}",
-            wide.len(),
-            labels.len()
-        )));
-    }
     if !samples.ends_with(wide) {
-        return Err(bad(format!(
-            "its {} wells are not the last of samples.bin's {}",
-            wide.len(),
-            samples.len()
-        )));
+        return Err(TrainError::Config {
+            path: gen.join(WIDE_SAMPLES_BIN),
+            why: format!(
+                "its {} wells are not the last of samples.bin's {}",
+                wide.len(),
+                samples.len()
+            ),
+        });
     }
     Ok(())
 }
