@@ -15,7 +15,7 @@ import argparse, json, os, re, shutil, sys
 
 
 def atomic_write(path, text):
-    tmp = path + ".tmp"
+    tmp = f"{path}.tmp-{os.getpid()}"
     with open(tmp, "w") as f:
         f.write(text)
         f.flush()

@@ -930,3 +930,64 @@ fn the_distinct_count_is_an_estimate_never_below_kept() {
         assert!(distinct >= after(line, " kept "), "{line}");
     }
 }
+
+/// `scripts/record-attempts.py` merges a folder's attempts into the
+/// summary: a row of the same net, start and width is replaced, the rows
+/// of attempts summarised from other folders stay, and a missing folder is
+/// one line and a non-zero exit.
+#[test]
+fn the_record_attempts_summary_keeps_the_rows_of_other_folders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let golden = tmp.path().join("golden.jsonl");
+    let scores: Vec<u32> = (0..=20).collect();
+    let line = serde_json::json!({"expected_score": 3711, "scores": scores});
+    fs::write(&golden, format!("{line}\n")).unwrap();
+    let attempt = |runs: &str, name: &str, score: u32| {
+        let dir = tmp.path().join(runs).join(name);
+        fs::create_dir_all(&dir).unwrap();
+        let manifest = serde_json::json!({
+            "best": {"score": score, "depth": 12}, "depth": 14, "exhausted": true,
+        });
+        fs::write(dir.join("manifest.json"), manifest.to_string()).unwrap();
+        fs::write(dir.join("best-replay.txt"), format!("{name}\n")).unwrap();
+    };
+    attempt("a", "rec-aa-10-w100", 5);
+    attempt("a", "rec-aa-11-w100", 6);
+    attempt("b", "rec-bb-10-w100", 7);
+    attempt("c", "rec-aa-10-w100", 9);
+    let out = tmp.path().join("out");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/record-attempts.py");
+    let summarise = |runs: &str| {
+        Command::new("python3")
+            .arg(&script)
+            .arg(tmp.path().join(runs))
+            .arg("--golden")
+            .arg(&golden)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("python3 runs the scripts")
+    };
+    for runs in ["a", "b", "c"] {
+        let o = summarise(runs);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let text = fs::read_to_string(out.join("summary.json")).unwrap();
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    let seen: Vec<(String, u64, u64)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["net"].as_str().unwrap().to_string(),
+                r["start_piece"].as_u64().unwrap(),
+                r["best_lines"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let want = [("aa", 10, 9), ("aa", 11, 6), ("bb", 10, 7)];
+    let want: Vec<_> = want.iter().map(|&(n, a, b)| (n.to_string(), a, b)).collect();
+    assert_eq!(seen, want);
+    assert!(out.join("rec-bb-10-w100.txt").is_file());
+    assert!(temporaries(&out).is_empty());
+    one_line(&summarise("missing"), "no folder");
+}
