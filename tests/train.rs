@@ -1050,6 +1050,44 @@ fn each_gate_plays_the_wide_starts_whose_turn_it_is() {
             (false, "gen-001/wide-25-from-120".to_string())
         ]
     );
+
+    // A fork from generation 1 with other wide games: generation 0's
+    // verdict stands as it was made, and the fork's gate has the champion
+    // play under the new settings too, in its own generation's folder.
+    let mut moved = config.clone();
+    let gate = &mut moved.learning.as_mut().unwrap().gate;
+    gate.wide_from = vec![170];
+    gate.wide_rotate = 0;
+    let fork = root.path().join("moved");
+    let forked = train::fork(&dir, &fork, 1, train::Redo::Fit, &moved).unwrap();
+    assert_eq!(
+        forked.changed,
+        [
+            "learning.gate.wide_from [150,120] → [170]",
+            "learning.gate.wide_rotate 1 → none"
+        ]
+    );
+    let copied = train::gates(&fork).unwrap();
+    let wide = copied[0].wide.as_ref().expect(&copied[0].why);
+    assert_eq!(wide.champion.iter().map(|w| w.from).collect::<Vec<_>>(), [150]);
+    train::train(&fork, None, None, 2, 2, &Silent).unwrap();
+    assert!(train::verify(&fork).unwrap().problems.is_empty());
+    for name in ["gate.json", "generation.json"] {
+        fs::remove_file(train::generation_dir(&fork, 1).join(name)).unwrap();
+    }
+    let status = train::status::status(&fork).unwrap();
+    let shown: Vec<_> = status
+        .gate_games
+        .iter()
+        .map(|g| (g.champion, g.folder.display().to_string()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (true, "gen-000/wide-25-from-170".to_string()),
+            (false, "gen-001/wide-25-from-170".to_string())
+        ]
+    );
 }
 
 /// A fork keeps the start net's wide games (the champion's until a net is
@@ -1316,33 +1354,22 @@ fn a_fork_redoes_one_generation_from_the_step_it_names() {
         &gate,
         "cannot change learning.gate.width",
     );
-    // The wide games may change at generation 0 (no verdict is copied),
-    // and nowhere later.
+    // The wide games may change at any generation (the copied verdicts
+    // stand; `each_gate_plays_the_wide_starts_whose_turn_it_is` plays on).
     let mut wide = config.clone();
     wide.learning.as_mut().unwrap().gate.wide = vec![25];
     wide.learning.as_mut().unwrap().gate.wide_from = vec![150];
-    refused(
-        "x",
-        1,
-        train::Redo::Fit,
-        &wide,
-        "cannot change learning.gate.wide",
-    );
-    let forked = train::fork(
-        &source,
-        &root.path().join("wide0"),
-        0,
-        train::Redo::Fit,
-        &wide,
-    )
-    .unwrap();
-    assert_eq!(
-        forked.changed,
-        [
-            "learning.gate.wide none → [25]",
-            "learning.gate.wide_from none → [150]"
-        ]
-    );
+    for (at, name) in [(0, "wide0"), (1, "wide1")] {
+        let forked =
+            train::fork(&source, &root.path().join(name), at, train::Redo::Fit, &wide).unwrap();
+        assert_eq!(
+            forked.changed,
+            [
+                "learning.gate.wide none → [25]",
+                "learning.gate.wide_from none → [150]"
+            ]
+        );
+    }
     let mut hidden = config.clone();
     hidden.hidden += 1;
     refused("x", 1, train::Redo::Fit, &hidden, "cannot change hidden");
@@ -1363,7 +1390,10 @@ fn a_fork_redoes_one_generation_from_the_step_it_names() {
     left.sort();
     assert_eq!(
         left,
-        ["again", "ahead", "blended", "lived", "missing", "other", "same", "source", "wide0"]
+        [
+            "again", "ahead", "blended", "lived", "missing", "other", "same", "source", "wide0",
+            "wide1"
+        ]
     );
 }
 

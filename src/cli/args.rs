@@ -254,9 +254,9 @@ pub struct TrainArgs {
     pub from: Option<PathBuf>,
     /// Make the new folder a fork of this training folder: its generations
     /// before --at, and generation --at up to the step before --redo, under
-    /// its settings with the ones given here put over them (the gate's and
-    /// --hidden cannot change); then train on as usual. Run again, the same
-    /// command goes on.
+    /// its settings with the ones given here put over them (the gate's
+    /// positions and --hidden cannot change; its wide games, --gate-wide*,
+    /// can); then train on as usual. Run again, the same command goes on.
     #[arg(long, value_name = "FOLDER", requires = "at", conflicts_with = "from")]
     pub fork: Option<PathBuf>,
     /// The generation a fork does again from --redo's step.

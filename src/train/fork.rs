@@ -21,11 +21,17 @@
 //! the start net and the start's gate figures; the generations before
 //! `at` whole (made under the source's settings, which `fork.json`
 //! records beside the differences); of generation `at`, the files of the
-//! steps before [`Redo`]. The gate's settings and the hidden units cannot
-//! change: the copied generations' verdicts were made with that gate, and
-//! their nets have that size. At generation 0 the gate's wide games
-//! (`--gate-wide`, `--gate-wide-from`) may: no verdict is copied, and the
-//! start net's figures on the positions (`gate-start.json`) still hold.
+//! steps before [`Redo`]. The gate's positions and the hidden units cannot
+//! change: the copied generations' verdicts were made on those positions,
+//! the champion's figures there are read back from its gate, and the nets
+//! have that size. The gate's wide games (`--gate-wide`, `--gate-wide-from`,
+//! `--gate-wide-rotate`) may change at any generation: every gate's record
+//! names the games it played, which each later reader (the wide samples,
+//! `status`, `verify`) goes by, the copied verdicts stand as they were made
+//! (`fork.json` records the change), and the champion plays its games
+//! under the new settings at the fork's first gate, as the candidate does.
+//! So a loop whose width-100,000 games cost hours a gate can go on with
+//! cheaper ones from a later generation without replaying the earlier.
 //! Nor can a fork that keeps generation `at`'s targets change a setting
 //! that made them ([`TARGET_SETTINGS`]). The start net's wide games that
 //! the fork's gate plays (`start-wide-…`, finished or not) are copied too
@@ -195,9 +201,8 @@ pub fn fork(
         ));
     }
     let differences = setting_differences(&stored, config);
-    // The wide games may change at generation 0: no judged generation is
-    // copied, and the start net's figures on the positions still hold.
-    let wide_games = |key: &str| at == 0 && key.starts_with("learning.gate.wide");
+    // The wide games may change (the module doc says why).
+    let wide_games = |key: &str| key.starts_with("learning.gate.wide");
     if let Some(d) = differences.iter().find(|d| {
         d.key == "hidden"
             || (d.key.starts_with("learning.gate") && !wide_games(&d.key))
