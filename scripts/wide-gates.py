@@ -8,9 +8,11 @@ gate's wide games across seven candidates".
     python3 scripts/wide-gates.py [TRAIN_DIR ...]
 
 Each TRAIN_DIR is a training folder (default: every folder in data/train);
-its gen-NNN/gate.json files are read, in order, into one table for each set
-of starts. A gate without wide games from a game's wells is left out, and a
-fork's copy of its source's generation (the same gate.json) is listed once.
+its gen-NNN/gate.json files are read, in order, into one table for each
+width, a column for each start any of its gates played (a gate that plays
+some of them in turn, `--gate-wide-rotate`, leaves the others blank). A
+gate without wide games from a game's wells is left out, and a fork's copy
+of its source's generation (the same gate.json) is listed once.
 """
 import glob, json, os, sys
 
@@ -29,27 +31,32 @@ for d in dirs:
         if text in seen:
             continue
         seen.add(text)
-        champion = {g["from"]: g for g in wide.get("champion") or []}
+        champion = {(g["width"], g["from"]): g for g in wide.get("champion") or []}
         name = f"{os.path.basename(d)} gen {gate['generation']}"
         diff, se = gate["pieces_difference"]
-        cells = [f"{g['lines']} ({g['pieces']})" for g in games]
         ours = sum(g["lines"] for g in games)
-        theirs = sum(champion[g["from"]]["lines"] for g in games if g["from"] in champion)
-        rows.append((name, f"{diff:+.1f} ± {se:.1f}", games, cells, ours, theirs, gate["kept"]))
+        theirs = sum(champion[(g["width"], g["from"])]["lines"] for g in games
+                     if (g["width"], g["from"]) in champion)
+        rows.append((name, f"{diff:+.1f} ± {se:.1f}", games, ours, theirs, gate["kept"]))
 
 if not rows:
     sys.exit("wide-gates.py: no gate with wide games from a game's wells in " + " ".join(dirs))
-# One table for each set of starts (a folder may gate from other pieces).
+# One table for each set of widths, a column for each start played at them.
 tables = {}
 for row in rows:
-    tables.setdefault(tuple(g["from"] for g in row[2]), []).append(row)
-for i, (starts, group) in enumerate(tables.items()):
+    tables.setdefault(tuple(sorted({g["width"] for g in row[2]})), []).append(row)
+for i, (widths, group) in enumerate(tables.items()):
     if i:
         print()
+    starts = sorted({g["from"] for row in group for g in row[2]})
+    print(f"Width {', '.join(f'{w:,}' for w in widths)}:")
+    print()
     print("| candidate | gate positions, pieces a start against its champion | "
           + " | ".join(f"from piece {p}" for p in starts)
           + " | total | its champion's total | kept |")
     print("|---" * (len(starts) + 5) + "|")
-    for name, verdict, _, cells, ours, theirs, kept in group:
+    for name, verdict, games, ours, theirs, kept in group:
+        by_start = {g["from"]: f"{g['lines']} ({g['pieces']})" for g in games}
+        cells = [by_start.get(p, "") for p in starts]
         print(f"| {name} | {verdict} | " + " | ".join(cells)
               + f" | {ours} | {theirs} | {'yes' if kept else 'no'} |")
