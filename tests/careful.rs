@@ -985,7 +985,10 @@ fn the_record_attempts_summary_keeps_the_rows_of_other_folders() {
         })
         .collect();
     let want = [("aa", 10, 9), ("aa", 11, 6), ("bb", 10, 7)];
-    let want: Vec<_> = want.iter().map(|&(n, a, b)| (n.to_string(), a, b)).collect();
+    let want: Vec<_> = want
+        .iter()
+        .map(|&(n, a, b)| (n.to_string(), a, b))
+        .collect();
     assert_eq!(seen, want);
     assert!(out.join("rec-bb-10-w100.txt").is_file());
     assert!(temporaries(&out).is_empty());

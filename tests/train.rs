@@ -1030,21 +1030,8 @@ fn each_gate_plays_the_wide_starts_whose_turn_it_is() {
     // its candidate loses on the positions here, so it plays none) has
     // both nets play from the second start.
     train::train(&dir, None, None, 2, 2, &Silent).unwrap();
-    for name in ["gate.json", "generation.json"] {
-        fs::remove_file(train::generation_dir(&dir, 1).join(name)).unwrap();
-    }
-    let status = train::status::status(&dir).unwrap();
     assert_eq!(
-        (status.in_progress, status.step.as_deref()),
-        (Some(1), Some("gate"))
-    );
-    let shown: Vec<_> = status
-        .gate_games
-        .iter()
-        .map(|g| (g.champion, g.folder.display().to_string()))
-        .collect();
-    assert_eq!(
-        shown,
+        games_of_an_open_gate(&dir),
         [
             (true, "gen-000/wide-25-from-120".to_string()),
             (false, "gen-001/wide-25-from-120".to_string())
@@ -1069,25 +1056,38 @@ fn each_gate_plays_the_wide_starts_whose_turn_it_is() {
     );
     let copied = train::gates(&fork).unwrap();
     let wide = copied[0].wide.as_ref().expect(&copied[0].why);
-    assert_eq!(wide.champion.iter().map(|w| w.from).collect::<Vec<_>>(), [150]);
+    assert_eq!(
+        wide.champion.iter().map(|w| w.from).collect::<Vec<_>>(),
+        [150]
+    );
     train::train(&fork, None, None, 2, 2, &Silent).unwrap();
     assert!(train::verify(&fork).unwrap().problems.is_empty());
-    for name in ["gate.json", "generation.json"] {
-        fs::remove_file(train::generation_dir(&fork, 1).join(name)).unwrap();
-    }
-    let status = train::status::status(&fork).unwrap();
-    let shown: Vec<_> = status
-        .gate_games
-        .iter()
-        .map(|g| (g.champion, g.folder.display().to_string()))
-        .collect();
     assert_eq!(
-        shown,
+        games_of_an_open_gate(&fork),
         [
             (true, "gen-000/wide-25-from-170".to_string()),
             (false, "gen-001/wide-25-from-170".to_string())
         ]
     );
+}
+
+/// Generation 1's gate of `dir` opened again (its record and summary
+/// removed), as `status` shows it while the trainer comes to it: the wide
+/// games it plays, each as (the champion's?, its folder).
+fn games_of_an_open_gate(dir: &Path) -> Vec<(bool, String)> {
+    for name in ["gate.json", "generation.json"] {
+        fs::remove_file(train::generation_dir(dir, 1).join(name)).unwrap();
+    }
+    let status = train::status::status(dir).unwrap();
+    assert_eq!(
+        (status.in_progress, status.step.as_deref()),
+        (Some(1), Some("gate"))
+    );
+    status
+        .gate_games
+        .iter()
+        .map(|g| (g.champion, g.folder.display().to_string()))
+        .collect()
 }
 
 /// A fork keeps the start net's wide games (the champion's until a net is
@@ -1360,8 +1360,14 @@ fn a_fork_redoes_one_generation_from_the_step_it_names() {
     wide.learning.as_mut().unwrap().gate.wide = vec![25];
     wide.learning.as_mut().unwrap().gate.wide_from = vec![150];
     for (at, name) in [(0, "wide0"), (1, "wide1")] {
-        let forked =
-            train::fork(&source, &root.path().join(name), at, train::Redo::Fit, &wide).unwrap();
+        let forked = train::fork(
+            &source,
+            &root.path().join(name),
+            at,
+            train::Redo::Fit,
+            &wide,
+        )
+        .unwrap();
         assert_eq!(
             forked.changed,
             [
