@@ -43,7 +43,10 @@ def main():
         sys.exit(f"record-attempts: no 3,711-line game in {a.golden}")
     os.makedirs(a.out, exist_ok=True)
     summary = os.path.join(a.out, "summary.json")
-    rows = json.load(open(summary)) if os.path.isfile(summary) else []
+    try:
+        rows = json.load(open(summary)) if os.path.isfile(summary) else []
+    except ValueError as e:
+        sys.exit(f"record-attempts: {summary} is not a summary ({e}); restore it with git checkout")
     key = lambda r: (r["net"], r["start_piece"], r["width"])
     by_key = {key(r): r for r in rows}
     new = []

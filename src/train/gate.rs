@@ -11,9 +11,11 @@
 //! beam uses, compared by the total pieces survived, then the total lines
 //! ([`judge`]). With wide games ([`Gate::wide`], `--gate-wide`) a
 //! candidate the positions keep also plays games at a record run's widths
-//! (100,000 in the runs so far) and must clear at least as many lines in
-//! all as the champion's ([`WideGames`], [`judge_wide`]); the positions'
-//! verdict is kept first ([`GATE_POSITIONS`]). `gen-NNN/gate.json` holds
+//! (100,000 in most runs; 10,000 in `wl`, whose six games a gate cost
+//! about 10 minutes on 2 cores against hours) and must clear at least as
+//! many lines in all as the champion's ([`WideGames`], [`judge_wide`]);
+//! the positions' verdict is kept first ([`GATE_POSITIONS`]).
+//! `gen-NNN/gate.json` holds
 //! each candidate's figures, the champion's, the paired difference and
 //! why it was kept or not; `champion.json` is written after it (the
 //! trainer's commit point), and the champion is always what the gates on
