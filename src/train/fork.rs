@@ -142,6 +142,13 @@ const SAMPLE_SETTINGS: &[&str] = &["learning.wide_samples", "learning.wide_gates
 /// that keeps them keeps the start net's games.
 const GAME_SETTINGS: &[&str] = &["quiescent", "master_depth"];
 
+/// Whether the setting `key` is one of the gate's besides its wide games:
+/// the positions a fork's copied verdicts were made on, which it cannot
+/// change (the wide games it may: the module doc says why).
+fn positions_setting(key: &str) -> bool {
+    key.starts_with("learning.gate") && !key.starts_with("learning.gate.wide")
+}
+
 /// `fork.json`: where a forked folder came from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Forked {
@@ -201,13 +208,10 @@ pub fn fork(
         ));
     }
     let differences = setting_differences(&stored, config);
-    // The wide games may change (the module doc says why).
-    let wide_games = |key: &str| key.starts_with("learning.gate.wide");
-    if let Some(d) = differences.iter().find(|d| {
-        d.key == "hidden"
-            || (d.key.starts_with("learning.gate") && !wide_games(&d.key))
-            || d.key == "learning"
-    }) {
+    if let Some(d) = differences
+        .iter()
+        .find(|d| d.key == "hidden" || positions_setting(&d.key) || d.key == "learning")
+    {
         return Err(refuse(
             &config_path(source),
             format!(
@@ -351,10 +355,9 @@ pub(super) fn source_start_game(
     let Some(stored) = read_config(&source)? else {
         return Ok(None);
     };
-    let same_game = setting_differences(&stored, config).iter().all(|d| {
-        !GAME_SETTINGS.contains(&d.key.as_str())
-            && (!d.key.starts_with("learning.gate") || d.key.starts_with("learning.gate.wide"))
-    });
+    let same_game = setting_differences(&stored, config)
+        .iter()
+        .all(|d| !GAME_SETTINGS.contains(&d.key.as_str()) && !positions_setting(&d.key));
     let same_net = match (
         fs::read(dir.join(FROM_F32)),
         fs::read(source.join(FROM_F32)),
