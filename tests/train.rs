@@ -479,6 +479,7 @@ fn tiny_learning() -> Config {
             wide: Vec::new(),
             wide_from: Vec::new(),
             wide_rotate: 0,
+            wide_always: false,
         },
         ..train::Learning::default()
     };
@@ -1967,4 +1968,89 @@ fn the_gates_wide_games_give_the_next_generation_samples_with_their_reach() {
         &more,
     )
     .unwrap();
+}
+
+/// With `--gate-wide-always` every gate plays its wide games, a candidate
+/// the positions reject too (its verdict stays theirs), and with
+/// `--wide-unread` a generation's wide samples leave out the games its
+/// champion's own wide samples came from. The champion is made generation
+/// 1 by editing its gate's verdict (a constructed case): generation 1 drew
+/// from gate 0's games, so generation 2 draws from gate 1's candidate's
+/// game alone (the champion's game there is gate 0's, or the one gate 0's
+/// candidate played), and names the games it left out in the log. A fork
+/// that keeps the samples cannot turn the setting on.
+#[test]
+fn every_gate_plays_its_wide_games_and_a_fit_reads_only_games_its_champion_has_not() {
+    let mut config = steady_state_gate(vec![150]);
+    let root = tempfile::tempdir().unwrap();
+    let start = first_net(root.path(), &config);
+    let learning = config.learning.as_mut().unwrap();
+    learning.wide_samples = 2;
+    learning.wide_gates = 2;
+    learning.wide_unread = true;
+    learning.gate.wide_always = true;
+    let dir = root.path().join("always");
+    train::train(&dir, Some(&config), Some(&start), 2, 2, &Silent).unwrap();
+    let mut rejected = 0;
+    for gate in train::gates(&dir).unwrap() {
+        assert!(gate.wide.is_some(), "{}", gate.why);
+        let positions: train::GateRecord = serde_json::from_str(
+            &fs::read_to_string(
+                train::generation_dir(&dir, gate.generation).join(train::GATE_POSITIONS),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        if !positions.kept {
+            assert!(!gate.kept);
+            assert!(
+                gate.why.contains("played for the samples alone"),
+                "{}",
+                gate.why
+            );
+            rejected += 1;
+        }
+    }
+    assert!(rejected > 0, "every candidate won the positions");
+    let ok = train::verify(&dir).unwrap();
+    assert!(ok.is_ok(), "{:?}", ok.problems);
+    let settings = fs::read_to_string(train::config_path(&dir)).unwrap();
+    assert!(
+        settings.contains("\"wide_always\": true") && settings.contains("\"wide_unread\": true")
+    );
+    let plain = serde_json::to_string(&tiny_learning()).unwrap();
+    assert!(!plain.contains("wide_always") && !plain.contains("wide_unread"));
+
+    // Generation 1 made the champion, then generation 2 drawn.
+    let gate1 = train::generation_dir(&dir, 1).join("gate.json");
+    let mut record: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&gate1).unwrap()).unwrap();
+    record["kept"] = serde_json::json!(true);
+    fs::write(&gate1, serde_json::to_string(&record).unwrap()).unwrap();
+    // (Generation 2's master beam, begun under the old champion, goes.)
+    let gen2 = train::generation_dir(&dir, 2);
+    if gen2.exists() {
+        fs::remove_dir_all(gen2).unwrap();
+    }
+    train::train(&dir, None, None, 3, 2, &Silent).unwrap();
+    let events: Vec<serde_json::Value> = fs::read_to_string(train::log_path(&dir))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["event"] == "wide samples")
+        .collect();
+    let drawn = |g: u32| events.iter().find(|e| e["generation"] == g).unwrap();
+    assert_eq!(drawn(1)["read_by_the_champion"], serde_json::json!([]));
+    assert_eq!(
+        drawn(2)["games"],
+        serde_json::json!(["gen-001/wide-25-from-150"])
+    );
+    assert_eq!(drawn(2)["read_by_the_champion"], drawn(1)["games"]);
+
+    // A fork that keeps generation 1's samples cannot change the setting.
+    let mut read = config.clone();
+    read.learning.as_mut().unwrap().wide_unread = false;
+    let refused = train::fork(&dir, &root.path().join("read"), 1, train::Redo::Fit, &read);
+    let why = refused.unwrap_err().to_string();
+    assert!(why.contains("learning.wide_unread"), "{why}");
 }

@@ -428,6 +428,11 @@ pub struct TrainArgs {
     /// [default: 2 with --wide-samples].
     #[arg(long, value_name = "GATES")]
     pub wide_gates: Option<u32>,
+    /// The wide samples leave out the games the champion's own wide
+    /// samples came from, so that a fit from the champion reads only games
+    /// it has not read (needs --wide-samples) [default: off].
+    #[arg(long)]
+    pub wide_unread: bool,
     /// The gate's search width (a candidate net becomes the champion only
     /// if it survives longer from the gate's positions) [default: 300].
     #[arg(long, value_name = "WIDTH")]
@@ -471,6 +476,12 @@ pub struct TrainArgs {
     /// starts) [default: every start at every gate].
     #[arg(long, value_name = "N")]
     pub gate_wide_rotate: Option<u32>,
+    /// Every gate plays its wide games, also when the positions reject the
+    /// candidate (whose verdict stays): fresh games for the next
+    /// generations' --wide-samples at every gate (needs --gate-wide)
+    /// [default: off, only a candidate the positions keep plays them].
+    #[arg(long)]
+    pub gate_wide_always: bool,
     /// Each generation plays a master beam of its own, also when the
     /// champion has not changed (then 5 % wider for each one the champion
     /// played before, up to 45 %), so that the window holds several games

@@ -299,6 +299,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.reach_horizon.is_some(), "--reach-horizon"),
         (a.wide_samples.is_some(), "--wide-samples"),
         (a.wide_gates.is_some(), "--wide-gates"),
+        (a.wide_unread, "--wide-unread"),
         (a.gate_width.is_some(), "--gate-width"),
         (a.gate_cap.is_some(), "--gate-cap"),
         (a.gate_every.is_some(), "--gate-every"),
@@ -307,6 +308,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.gate_wide.is_some(), "--gate-wide"),
         (a.gate_wide_from.is_some(), "--gate-wide-from"),
         (a.gate_wide_rotate.is_some(), "--gate-wide-rotate"),
+        (a.gate_wide_always, "--gate-wide-always"),
         (a.fresh_masters, "--fresh-masters"),
     ];
     if let Some(l) = c.learning.as_mut() {
@@ -456,6 +458,18 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         if a.fresh_masters {
             l.fresh_masters = true;
+        }
+        if a.gate_wide_always {
+            l.gate.wide_always = true;
+        }
+        if l.gate.wide_always && l.gate.wide.is_empty() {
+            bail!("--gate-wide-always needs --gate-wide (the widths its games are played at)");
+        }
+        if a.wide_unread {
+            l.wide_unread = true;
+        }
+        if l.wide_unread && l.wide_samples == 0 {
+            bail!("--wide-unread needs --wide-samples (the samples it leaves games out of)");
         }
         if l.wide_samples > 0 && l.gate.wide.is_empty() {
             bail!("--wide-samples draws from the gate's wide games, which this folder does not play (--gate-wide)");

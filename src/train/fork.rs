@@ -135,7 +135,11 @@ const TARGET_SETTINGS: &[&str] = &[
 
 /// The settings the samples step reads that a fork keeping generation
 /// `at`'s samples ([`Redo::Targets`], [`Redo::Fit`]) cannot change.
-const SAMPLE_SETTINGS: &[&str] = &["learning.wide_samples", "learning.wide_gates"];
+const SAMPLE_SETTINGS: &[&str] = &[
+    "learning.wide_samples",
+    "learning.wide_gates",
+    "learning.wide_unread",
+];
 
 /// The settings a wide game of the gate is played under besides its net,
 /// width and start (which its folder's name and the start net fix): a fork

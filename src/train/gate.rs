@@ -14,7 +14,9 @@
 //! (100,000 in most runs; 10,000 in `wl`, whose six games a gate cost
 //! about 10 minutes on 2 cores against hours) and must clear at least as
 //! many lines in all as the champion's ([`WideGames`], [`judge_wide`]);
-//! the positions' verdict is kept first ([`GATE_POSITIONS`]).
+//! the positions' verdict is kept first ([`GATE_POSITIONS`]). With
+//! [`Gate::wide_always`] (`--gate-wide-always`) every gate plays them, a
+//! rejected candidate's too, as data for the wide samples.
 //! `gen-NNN/gate.json` holds
 //! each candidate's figures, the champion's, the paired difference and
 //! why it was kept or not; `champion.json` is written after it (the
@@ -91,9 +93,9 @@ pub struct GateRecord {
     pub why: String,
     /// Wall seconds of the gate.
     pub seconds: f64,
-    /// The wide games ([`Gate::wide`]), when the positions
-    /// kept the candidate (a candidate they reject plays none: its verdict
-    /// cannot change).
+    /// The wide games ([`Gate::wide`]), when the positions kept the
+    /// candidate, or at every gate with [`Gate::wide_always`] (a candidate
+    /// they reject plays none otherwise: its verdict cannot change).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wide: Option<WideGames>,
 }
@@ -130,6 +132,13 @@ pub struct GateRecord {
 /// position, lost from the 366 record's wells at pieces 300 / 500 / 700 at
 /// width 100,000, 257 / 319 / 350 lines against `wide.nnue`'s 298 / 320 /
 /// 364.
+///
+/// The games are also the data of the next generations' wide samples
+/// ([`super::wide`]), so with [`Gate::wide_always`] they are played at
+/// every gate. Without it a candidate the positions reject plays none,
+/// and the next generation draws from the same gates again: `wl`'s
+/// generation 7 lost the positions (−7.5 ± 1.9 pieces a start), and its
+/// generation 8 would have fitted the same champion on the same games.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WideGames {
     /// The candidate's games: for each width of [`Gate::wide`], from each
@@ -432,8 +441,8 @@ impl Generations<'_> {
             // once, from their file.
             let earlier = if fresh { 0.0 } else { record.seconds };
             let wide = &learning.gate.wide;
-            let mut record = match record.kept && !wide.is_empty() && !champion_outcomes.is_empty()
-            {
+            let play = record.kept || learning.gate.wide_always;
+            let mut record = match play && !wide.is_empty() && !champion_outcomes.is_empty() {
                 false => record,
                 true => {
                     let theirs = self.champion_net(g)?.ok_or_else(|| TrainError::Config {
@@ -698,10 +707,11 @@ fn judge(
     }
 }
 
-/// The verdict with the games from the empty well: a candidate the
-/// positions kept stays kept only if its games clear at least as many
-/// lines in all as the champion's (a tie is the candidate's: it has
-/// already won on the positions).
+/// The verdict with the wide games: a candidate the positions kept stays
+/// kept only if its games clear at least as many lines in all as the
+/// champion's (a tie is the candidate's: it has already won on the
+/// positions). One the positions rejected ([`Gate::wide_always`]) stays
+/// rejected whatever its games.
 fn judge_wide(mut record: GateRecord, games: WideGames) -> GateRecord {
     let (ours, theirs) = games.lines();
     let per_width = |g: &[WideGame]| {
@@ -726,9 +736,10 @@ fn judge_wide(mut record: GateRecord, games: WideGames) -> GateRecord {
         record.why,
         per_width(&games.candidate),
         per_width(&games.champion),
-        match wide_kept {
-            true => "kept",
-            false => "not kept",
+        match (record.kept, wide_kept) {
+            (false, _) => "played for the samples alone",
+            (true, true) => "kept",
+            (true, false) => "not kept",
         }
     );
     record.kept = record.kept && wide_kept;

@@ -38,10 +38,11 @@
 //!   and of the master beam's game (its deepest well's), and a few pieces
 //!   before that game's end ([`Learning::before_death`]), where the
 //!   champion's beam died;
-//! - **the gate's wide games** (`--wide-samples`, `--wide-gates`; off by
-//!   default): wells of the last gates' finished wide games, labelled
-//!   with how far the wide search carried each ([`super::wide`], whose
-//!   module doc has the measurement that made it a setting);
+//! - **the gate's wide games** (`--wide-samples`, `--wide-gates`,
+//!   `--wide-unread`; off by default): wells of the last gates' finished
+//!   wide games (with `--gate-wide-always` every gate's), labelled with
+//!   how far the wide search carried each ([`super::wide`], whose module
+//!   doc has the measurement that made it a setting);
 //! - **graded targets**: a training beam that dies after
 //!   [`Learning::graded_from`] of its pieces is less lost than one that
 //!   dies at once: its target rises linearly from `lost_value` towards half
@@ -175,6 +176,13 @@ pub struct Learning {
     /// that played wide games (`--wide-gates`; 2 with `--wide-samples`).
     #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub wide_gates: u32,
+    /// A generation's wide samples leave out the games its champion's own
+    /// wide samples were drawn from (`--wide-unread`, a setting of the
+    /// samples step), so that a fit from the champion reads only games it
+    /// has not read. Off (and absent from the settings file): every game of
+    /// the last [`Learning::wide_gates`] gates. See [`super::wide`] for why.
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
+    pub wide_unread: bool,
     /// The gate.
     pub gate: Gate,
     /// Each generation plays a master beam of its own, also when the
@@ -284,6 +292,14 @@ pub struct Gate {
     /// file): every start at every gate. See [`Gate::wide_starts`] for why.
     #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub wide_rotate: u32,
+    /// The wide games are played at every gate, also when the positions
+    /// reject the candidate (`--gate-wide-always`); the verdict is the
+    /// positions' then, and the games are data for the next generations'
+    /// wide samples. Off (and absent from the settings file): only a
+    /// candidate the positions keep plays them. See [`WideGames`](super::WideGames)
+    /// for why.
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
+    pub wide_always: bool,
 }
 
 impl Gate {
@@ -390,6 +406,7 @@ impl Default for Learning {
             reach_horizon: 0,
             wide_samples: 0,
             wide_gates: 0,
+            wide_unread: false,
             gate: Gate {
                 games: vec![Game {
                     name: "dnf-366".into(),
@@ -428,6 +445,7 @@ impl Default for Learning {
                 wide: Vec::new(),
                 wide_from: Vec::new(),
                 wide_rotate: 0,
+                wide_always: false,
             },
             fresh_masters: false,
         }
