@@ -1,6 +1,7 @@
 //! Samples from the gate's wide games (`--wide-samples`, `--wide-gates`):
-//! wells of finished width-100,000 games in the steady state, each with
-//! its reach there, added to a generation's samples.
+//! wells of finished wide games (width 100,000, or 10,000 in `wl` and its
+//! forks) in the steady state, each with its reach there, added to a
+//! generation's samples.
 //!
 //! # Why
 //! Every other sample comes from the champion's master beam (from the
@@ -48,7 +49,9 @@
 //! on gate 6's six games and gate 5's three, which generation 6 had read,
 //! ranked held-out pairs better than any fit before (0.785 → 0.848) and
 //! lost the gate's positions by 7.5 ± 1.9 pieces a start: it learned those
-//! games again rather than the steady state.
+//! games again rather than the steady state. With the setting the same
+//! generation (`wu`, gate 6's six games alone, 5,238 samples) lost by
+//! 2.6 ± 1.9 (`data/train/README.md`, "`wu` and `wv`").
 //!
 //! The step's files are `gen-NNN/wide-samples.bin` (the samples, appended
 //! to `samples.bin` after the generation's own) and `wide-reach.bin`
