@@ -1860,11 +1860,9 @@ fn the_gates_wide_games_give_the_next_generation_samples_with_their_reach() {
         }
     }
     assert_eq!(next, wide.len(), "samples from no game");
-    let log = fs::read_to_string(train::log_path(&dir)).unwrap();
-    let event: serde_json::Value = log
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .find(|e| e["event"] == "wide samples")
+    let event = wide_sample_events(&dir)
+        .into_iter()
+        .next()
         .expect("the wide samples are logged");
     assert_eq!(event["games"], serde_json::json!(games));
     assert_eq!(event["samples"], wide.len());
@@ -1935,12 +1933,7 @@ fn the_gates_wide_games_give_the_next_generation_samples_with_their_reach() {
     train::fork(&dir, &gone, 1, train::Redo::Samples, &config).unwrap();
     fs::remove_dir_all(gone.join(&games[1])).unwrap();
     train::train(&gone, None, None, 2, 2, &Silent).unwrap();
-    let log = fs::read_to_string(train::log_path(&gone)).unwrap();
-    let event: serde_json::Value = log
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .rfind(|e| e["event"] == "wide samples")
-        .unwrap();
+    let event = wide_sample_events(&gone).pop().unwrap();
     assert_eq!(event["games"], serde_json::json!(games[..1]));
     assert_eq!(event["missing"], serde_json::json!(games[1..]));
     let fewer =
@@ -2033,12 +2026,7 @@ fn every_gate_plays_its_wide_games_and_a_fit_reads_only_games_its_champion_has_n
         fs::remove_dir_all(gen2).unwrap();
     }
     train::train(&dir, None, None, 3, 2, &Silent).unwrap();
-    let events: Vec<serde_json::Value> = fs::read_to_string(train::log_path(&dir))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|e| e["event"] == "wide samples")
-        .collect();
+    let events = wide_sample_events(&dir);
     let drawn = |g: u32| events.iter().find(|e| e["generation"] == g).unwrap();
     assert_eq!(drawn(1)["read_by_the_champion"], serde_json::json!([]));
     assert_eq!(
@@ -2053,4 +2041,14 @@ fn every_gate_plays_its_wide_games_and_a_fit_reads_only_games_its_champion_has_n
     let refused = train::fork(&dir, &root.path().join("read"), 1, train::Redo::Fit, &read);
     let why = refused.unwrap_err().to_string();
     assert!(why.contains("learning.wide_unread"), "{why}");
+}
+
+/// The `wide samples` events of the training folder `dir`'s log, in order.
+fn wide_sample_events(dir: &Path) -> Vec<serde_json::Value> {
+    fs::read_to_string(train::log_path(dir))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["event"] == "wide samples")
+        .collect()
 }

@@ -261,16 +261,12 @@ impl Generations<'_> {
         }
         let read = self.wide_games_for(c, gates)?;
         let read: Vec<PathBuf> = read.games.into_iter().chain(read.missing).collect();
-        let mut left_out = Vec::new();
-        for list in [&mut sources.games, &mut sources.missing] {
-            list.retain(|game| match read.contains(game) {
-                true => {
-                    left_out.push(game.clone());
-                    false
-                }
-                false => true,
-            });
-        }
+        let left_out: Vec<PathBuf> = (sources.games.iter().chain(&sources.missing))
+            .filter(|game| read.contains(game))
+            .cloned()
+            .collect();
+        sources.games.retain(|game| !read.contains(game));
+        sources.missing.retain(|game| !read.contains(game));
         Ok(left_out)
     }
 
