@@ -745,6 +745,16 @@ fn every_flag(t: &Path) -> Vec<Case> {
         .fails("--gate-wide-rotate 2 needs more --gate-wide-from starts than that (2 given)"),
         case!["train", n, "--gate-wide-rotate", "0"].fails("--gate-wide-rotate must be at least 1"),
         case!["train", n, "--gate-wide-rotate", "x"].usage(),
+        case!["train", n, "--gate-rotate", "dnf-366"]
+            .fails("--gate-rotate needs at least two games to take turns over"),
+        case!["train", n, "--gate-rotate", "dnf-366,dnf-366"]
+            .fails("--gate-rotate: a game is named twice"),
+        case!["train", n, "--gate-rotate", "dnf-366,dnf-302"]
+            .fails("--gate-rotate: dnf-302 is a game the samples come from"),
+        case!["train", n, "--gate-rotate", "dnf-366,dnf-3711"]
+            .fails("--gate-rotate: no gate game or opening named dnf-3711 (known: dnf-366, dnf-148"),
+        case!["train", n, "--no-learning", "--gate-rotate", "dnf-366,knewjade-289"]
+            .fails("--gate-rotate is a setting of the learning loop"),
         case!["train", n, "--wide-samples", "4"]
             .fails("--wide-samples draws from the gate's wide games, which this folder does not play (--gate-wide)"),
         case!["train", n, "--wide-samples", "x"].usage(),

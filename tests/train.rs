@@ -480,6 +480,7 @@ fn tiny_learning() -> Config {
             wide_from: Vec::new(),
             wide_rotate: 0,
             wide_always: false,
+            rotate: Vec::new(),
         },
         ..train::Learning::default()
     };
@@ -2041,6 +2042,94 @@ fn every_gate_plays_its_wide_games_and_a_fit_reads_only_games_its_champion_has_n
     let refused = train::fork(&dir, &root.path().join("read"), 1, train::Redo::Fit, &read);
     let why = refused.unwrap_err().to_string();
     assert!(why.contains("learning.wide_unread"), "{why}");
+}
+
+/// With `--gate-rotate` each gate plays the steady-state starts of one
+/// game, the next in turn that did not keep the champion, and measures the
+/// champion there (`gate-champion.json`) once per champion and game: the
+/// start net's generation-0 gate on the first game, generation 1's on the
+/// second. A champion kept on the first game (made so by editing its gate)
+/// is judged on the second at every later gate, whatever the turn, and its
+/// measure there is read back rather than played again. A fork may turn the
+/// rotation on; its first gate then measures a champion kept on the fixed
+/// positions on the other game.
+#[test]
+fn the_gate_takes_turns_over_games_and_never_judges_on_the_one_that_kept_the_champion() {
+    let mut config = tiny_learning();
+    let root = tempfile::tempdir().unwrap();
+    let start = first_net(root.path(), &config);
+    let plain_dir = root.path().join("plain");
+    train::train(&plain_dir, Some(&config), Some(&start), 1, 2, &Silent).unwrap();
+    let turns = vec!["dnf-366".to_string(), "dnf-148".to_string()];
+    config.learning.as_mut().unwrap().gate.rotate = turns.clone();
+    let dir = root.path().join("rotated");
+    train::train(&dir, Some(&config), Some(&start), 2, 2, &Silent).unwrap();
+    let ok = train::verify(&dir).unwrap();
+    assert!(ok.is_ok(), "{:?}", ok.problems);
+    let measured = |g: u32| -> Option<serde_json::Value> {
+        let path = train::generation_dir(&dir, g).join("gate-champion.json");
+        path.exists()
+            .then(|| serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap())
+    };
+    let gates = train::gates(&dir).unwrap();
+    // The start net was the champion at generation 0's gate.
+    assert_eq!(gates[0].steady.as_deref(), Some("dnf-366"));
+    assert_eq!(measured(0).unwrap()["steady"], "dnf-366");
+    assert!(measured(0).unwrap()["champion"].is_null());
+    // The 366 record has three starts from piece 150 every 300, the 148
+    // record one; both gates have the empty well and the opening's start.
+    let plain = train::gates(&plain_dir).unwrap();
+    assert_eq!(gates[0].outcomes, plain[0].outcomes, "the same positions");
+    assert_eq!(gates[1].steady.as_deref(), Some("dnf-148"));
+    assert_eq!(gates[1].outcomes.len(), gates[0].outcomes.len() - 2);
+
+    // Generation 0 made the champion (on dnf-366), generation 1 and on
+    // played again: each later gate is on dnf-148, and the champion is
+    // measured there once.
+    let gate0 = train::generation_dir(&dir, 0).join("gate.json");
+    let mut record: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&gate0).unwrap()).unwrap();
+    record["kept"] = serde_json::json!(true);
+    fs::write(&gate0, serde_json::to_string(&record).unwrap()).unwrap();
+    for g in 1..3 {
+        let gen = train::generation_dir(&dir, g);
+        if gen.exists() {
+            fs::remove_dir_all(gen).unwrap();
+        }
+    }
+    train::train(&dir, None, None, 3, 2, &Silent).unwrap();
+    let gates = train::gates(&dir).unwrap();
+    assert_eq!(gates[1].champion, Some(0));
+    assert_eq!(gates[1].steady.as_deref(), Some("dnf-148"));
+    assert_eq!(measured(1).unwrap()["champion"], 0);
+    match gates[1].kept {
+        // Kept on dnf-148: generation 2 is judged on dnf-366.
+        true => assert_eq!(gates[2].steady.as_deref(), Some("dnf-366")),
+        // Generation 2's turn is dnf-366, which kept the champion.
+        false => {
+            assert_eq!(gates[2].steady.as_deref(), Some("dnf-148"));
+            assert!(measured(2).is_none(), "measured twice");
+            assert_eq!(gates[2].champion_figures, gates[1].champion_figures);
+        }
+    }
+
+    // A fork of the plain folder, whose generation 0 is made the champion
+    // on the fixed positions (dnf-366's), turns the rotation on at
+    // generation 2, dnf-366's turn: its gate is on dnf-148.
+    let gate0 = train::generation_dir(&plain_dir, 0).join("gate.json");
+    let mut record: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&gate0).unwrap()).unwrap();
+    record["kept"] = serde_json::json!(true);
+    fs::write(&gate0, serde_json::to_string(&record).unwrap()).unwrap();
+    train::train(&plain_dir, None, None, 2, 2, &Silent).unwrap();
+    let fork = root.path().join("fork");
+    train::fork(&plain_dir, &fork, 2, train::Redo::Master, &config).unwrap();
+    train::train(&fork, None, None, 3, 2, &Silent).unwrap();
+    let gate = &train::gates(&fork).unwrap()[2];
+    assert!(gate.champion.is_some());
+    assert_eq!(gate.steady.as_deref(), Some("dnf-148"));
+    let measure = train::generation_dir(&fork, 2).join("gate-champion.json");
+    assert!(measure.exists(), "the champion is measured on dnf-148");
 }
 
 /// The `wide samples` events of the training folder `dir`'s log, in order.

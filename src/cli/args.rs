@@ -482,6 +482,15 @@ pub struct TrainArgs {
     /// [default: off, only a candidate the positions keep plays them].
     #[arg(long)]
     pub gate_wide_always: bool,
+    /// The gate's steady-state positions take turns over these games (by
+    /// name, comma-separated: the gate's game dnf-366 or an opening game
+    /// long enough, such as knewjade-289): each gate plays one of them,
+    /// the next in turn that did not keep the champion, and measures the
+    /// champion there afresh, so no candidate meets the luck that kept the
+    /// champion. A fork may turn it on at any generation [default: the
+    /// same positions at every gate].
+    #[arg(long, value_name = "GAMES", value_delimiter = ',')]
+    pub gate_rotate: Option<Vec<String>>,
     /// Each generation plays a master beam of its own, also when the
     /// champion has not changed (then 5 % wider for each one the champion
     /// played before, up to 45 %), so that the window holds several games

@@ -270,8 +270,12 @@ fn describe_training(dir: &str, s: &TrainStatus) -> String {
         t += "\n";
         if let Some(r) = &s.gate_positions {
             let (d, se) = r.pieces_difference;
+            let of = match &r.steady {
+                Some(game) => format!(" (with {game}'s steady state)"),
+                None => String::new(),
+            };
             t += &format!(
-                "  the gate's positions: {:.1} pieces a start against the champion's {:.1} ({d:+.1} ± {se:.1}): {}\n",
+                "  the gate's positions{of}: {:.1} pieces a start against the champion's {:.1} ({d:+.1} ± {se:.1}): {}\n",
                 r.candidate.pieces_mean,
                 r.champion_figures.pieces_mean,
                 match (r.kept, s.gate_games.is_empty()) {

@@ -309,6 +309,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.gate_wide_from.is_some(), "--gate-wide-from"),
         (a.gate_wide_rotate.is_some(), "--gate-wide-rotate"),
         (a.gate_wide_always, "--gate-wide-always"),
+        (a.gate_rotate.is_some(), "--gate-rotate"),
         (a.fresh_masters, "--fresh-masters"),
     ];
     if let Some(l) = c.learning.as_mut() {
@@ -455,6 +456,33 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
                 "--gate-wide-rotate {} needs more --gate-wide-from starts than that ({starts} given)",
                 l.gate.wide_rotate
             );
+        }
+        if let Some(names) = &a.gate_rotate {
+            if names.len() < 2 {
+                bail!("--gate-rotate needs at least two games to take turns over");
+            }
+            if repeats(names) {
+                bail!("--gate-rotate: a game is named twice");
+            }
+            for name in names {
+                if l.games.iter().any(|game| &game.name == name) {
+                    bail!("--gate-rotate: {name} is a game the samples come from, so the gate cannot judge on it");
+                }
+                if l.gate.game(name).is_none() {
+                    let known: Vec<&str> = l
+                        .gate
+                        .games
+                        .iter()
+                        .chain(&l.gate.openings)
+                        .map(|game| game.name.as_str())
+                        .collect();
+                    bail!(
+                        "--gate-rotate: no gate game or opening named {name} (known: {})",
+                        known.join(", ")
+                    );
+                }
+            }
+            l.gate.rotate = names.clone();
         }
         if a.fresh_masters {
             l.fresh_masters = true;

@@ -24,7 +24,9 @@
 //! steps before [`Redo`]. The gate's positions and the hidden units cannot
 //! change: the copied generations' verdicts were made on those positions,
 //! the champion's figures there are read back from its gate, and the nets
-//! have that size. The gate's wide games (`--gate-wide`, `--gate-wide-from`,
+//! have that size; but the rotation over games (`--gate-rotate`) may be
+//! turned on or off, since a gate then measures the champion itself
+//! wherever the gate that kept it played other positions. The gate's wide games (`--gate-wide`, `--gate-wide-from`,
 //! `--gate-wide-rotate`) may change at any generation: every gate's record
 //! names the games it played, which each later reader (the wide samples,
 //! `status`, `verify`) goes by, the copied verdicts stand as they were made
@@ -146,11 +148,16 @@ const SAMPLE_SETTINGS: &[&str] = &[
 /// that keeps them keeps the start net's games.
 const GAME_SETTINGS: &[&str] = &["quiescent", "master_depth"];
 
-/// Whether the setting `key` is one of the gate's besides its wide games:
-/// the positions a fork's copied verdicts were made on, which it cannot
-/// change (the wide games it may: the module doc says why).
+/// Whether the setting `key` is one of the gate's besides its wide games
+/// and [`Gate::rotate`](super::learning::Gate::rotate): the positions a
+/// fork's copied verdicts were made on, which it cannot change. The wide
+/// games it may (the module doc says why), and the rotation: under it a
+/// gate measures the champion on its own positions, and out of it a gate
+/// measures afresh a champion kept under it.
 fn positions_setting(key: &str) -> bool {
-    key.starts_with("learning.gate") && !key.starts_with("learning.gate.wide")
+    key.starts_with("learning.gate")
+        && !key.starts_with("learning.gate.wide")
+        && key != "learning.gate.rotate"
 }
 
 /// `fork.json`: where a forked folder came from.

@@ -16,7 +16,11 @@
 //! many lines in all as the champion's ([`WideGames`], [`judge_wide`]);
 //! the positions' verdict is kept first ([`GATE_POSITIONS`]). With
 //! [`Gate::wide_always`] (`--gate-wide-always`) every gate plays them, a
-//! rejected candidate's too, as data for the wide samples.
+//! rejected candidate's too, as data for the wide samples. With
+//! [`Gate::rotate`] (`--gate-rotate`) the steady-state starts are one
+//! game's of several, the next in turn that did not keep the champion,
+//! and the champion plays them too ([`ChampionOutcomes`]) rather than
+//! standing on the figures that kept it ([`Gate::steady_game`] says why).
 //! `gen-NNN/gate.json` holds
 //! each candidate's figures, the champion's, the paired difference and
 //! why it was kept or not; `champion.json` is written after it (the
@@ -52,7 +56,7 @@ use super::folder::{
     generation_dir, read_json, wide_record_path, write_json, FROM_F32, GATE_START,
 };
 use super::generation::Generations;
-use super::learning::{Gate, Learning};
+use super::learning::{Game, Gate, Learning};
 use super::{Phase, TrainError};
 use crate::enemy::EnemyKind;
 use crate::evaluate::Lookahead;
@@ -98,7 +102,31 @@ pub struct GateRecord {
     /// they reject plays none otherwise: its verdict cannot change).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wide: Option<WideGames>,
+    /// The game whose steady-state starts the positions were, under
+    /// [`Gate::rotate`] (absent without it: those of [`Gate::games`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady: Option<String>,
 }
+
+/// `gen-NNN/gate-champion.json`: the champion's outcomes on a gate's
+/// positions, measured at that gate, where they are not the positions of
+/// the gate that kept it ([`Gate::rotate`]). A later gate on the same
+/// game against the same champion reads them back (the same net and
+/// positions give the same outcomes), so each champion plays each game
+/// once.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChampionOutcomes {
+    /// The champion: the generation that made it (`None`: the start net).
+    pub champion: Option<u32>,
+    /// The game whose steady-state starts the positions were (`None`:
+    /// those of [`Gate::games`]).
+    pub steady: Option<String>,
+    /// The outcomes, one per position.
+    pub outcomes: Vec<Outcome>,
+}
+
+/// The file of [`ChampionOutcomes`] in a generation's folder.
+pub const GATE_CHAMPION: &str = "gate-champion.json";
 
 /// The gate's wide games, one per width of [`Gate::wide`] and start of
 /// [`Gate::wide_starts`], the candidate's and the champion's.
@@ -311,7 +339,7 @@ struct StartFigures {
     outcomes: Vec<Outcome>,
 }
 
-super::folder::json_step!(GateRecord, StartFigures, WideGame);
+super::folder::json_step!(GateRecord, StartFigures, WideGame, ChampionOutcomes);
 
 /// The champion's file.
 pub fn champion_path(dir: &Path) -> PathBuf {
@@ -351,12 +379,17 @@ impl Generations<'_> {
         })
     }
 
-    /// The gate's positions: the empty well and the starts of every game.
-    fn gate_positions(&self, learning: &Learning) -> Result<Vec<Position>, TrainError> {
+    /// The gate's positions: the empty well, the starts of every game
+    /// (or of `steady` alone, under [`Gate::rotate`]), and the openings.
+    fn gate_positions(
+        &self,
+        learning: &Learning,
+        steady: Option<&Game>,
+    ) -> Result<Vec<Position>, TrainError> {
         let mut out = Vec::new();
-        let games = match learning.gate.games.is_empty() {
-            true => &learning.games,
-            false => &learning.gate.games,
+        let games = match steady {
+            Some(game) => std::slice::from_ref(game),
+            None => fixed_games(learning),
         };
         for (i, game) in games.iter().enumerate() {
             let length = self.game_length(game)?;
@@ -399,21 +432,13 @@ impl Generations<'_> {
         let path = generation_dir(self.dir, g).join("gate.json");
         let record = self.step(g, Phase::Gate, &path, || {
             let started = std::time::Instant::now();
-            let positions = self.gate_positions(learning)?;
-            self.observer.phase(g, Phase::Gate, 2);
             let champion = self.champion_before(g)?;
-            let champion_outcomes = match champion {
-                Some(h) => {
-                    let path = generation_dir(self.dir, h).join("gate.json");
-                    read_json::<GateRecord>(&path)?
-                        .map(|r| r.outcomes)
-                        .ok_or_else(|| TrainError::Config {
-                            path,
-                            why: "missing (the champion's gate wrote it)".into(),
-                        })?
-                }
-                None => self.start_figures(learning, &positions)?,
-            };
+            let steady = self.steady_game(g, learning, champion)?;
+            let positions = self.gate_positions(learning, steady)?;
+            self.observer.phase(g, Phase::Gate, 2);
+            let steady = steady.map(|game| game.name.clone());
+            let champion_outcomes =
+                self.champion_outcomes(g, learning, champion, &positions, steady.as_deref())?;
             self.observer.advanced(1);
             let net = Net::load(&generation_dir(self.dir, g).join("net.f32"))?;
             let (record, fresh) =
@@ -427,14 +452,16 @@ impl Generations<'_> {
                         &|_, _| {},
                     );
                     let seconds = started.elapsed().as_secs_f64();
-                    Ok(judge(
+                    let mut record = judge(
                         g,
                         champion,
                         outcomes,
                         &champion_outcomes,
                         learning.gate.margin,
                         seconds,
-                    ))
+                    );
+                    record.steady = steady;
+                    Ok(record)
                 })?;
             self.observer.advanced(1);
             // A gate gone on with after a kill counts its positions' time
@@ -575,6 +602,101 @@ impl Generations<'_> {
         }
     }
 
+    /// The game whose steady-state starts generation `g`'s gate plays
+    /// against `champion` under [`Gate::rotate`]: see
+    /// [`Gate::steady_game`]. `None` without it.
+    fn steady_game<'l>(
+        &self,
+        g: u32,
+        learning: &'l Learning,
+        champion: Option<u32>,
+    ) -> Result<Option<&'l Game>, TrainError> {
+        let gate = &learning.gate;
+        if gate.rotate.is_empty() {
+            return Ok(None);
+        }
+        let kept_on = match champion {
+            None => Vec::new(),
+            Some(h) => match self.champion_gate(h)?.steady {
+                Some(name) => vec![name],
+                None => fixed_games(learning)
+                    .iter()
+                    .map(|game| game.name.clone())
+                    .collect(),
+            },
+        };
+        let name = gate.steady_game(g, &kept_on).unwrap_or_default();
+        gate.game(name).map(Some).ok_or_else(|| TrainError::Config {
+            path: super::folder::config_path(self.dir),
+            why: format!(
+                "learning.gate.rotate names {name}, which is none of the gate's games or openings"
+            ),
+        })
+    }
+
+    /// The gate record of generation `h`, a champion's: it must be there.
+    fn champion_gate(&self, h: u32) -> Result<GateRecord, TrainError> {
+        let path = generation_dir(self.dir, h).join("gate.json");
+        read_json::<GateRecord>(&path)?.ok_or_else(|| TrainError::Config {
+            path,
+            why: "missing (the champion's gate wrote it)".into(),
+        })
+    }
+
+    /// The champion's outcomes on generation `g`'s `positions` (those of
+    /// `steady` under [`Gate::rotate`], else the fixed ones): read back
+    /// from the gate that kept it when that gate played the same
+    /// positions, from the start net's figures likewise, else measured
+    /// (`gate-champion.json`), or read back from an earlier gate that
+    /// measured the same champion on the same game. Empty when there is no
+    /// champion net (the first net is then kept whatever it does).
+    fn champion_outcomes(
+        &self,
+        g: u32,
+        learning: &Learning,
+        champion: Option<u32>,
+        positions: &[Position],
+        steady: Option<&str>,
+    ) -> Result<Vec<Outcome>, TrainError> {
+        match champion {
+            Some(h) => {
+                let kept = self.champion_gate(h)?;
+                if steady.is_none() && kept.steady.is_none() {
+                    return Ok(kept.outcomes);
+                }
+            }
+            None if steady.is_none() => return self.start_figures(learning, positions),
+            None => {}
+        }
+        for h in (0..g).rev() {
+            let path = generation_dir(self.dir, h).join(GATE_CHAMPION);
+            if let Some(earlier) = read_json::<ChampionOutcomes>(&path)? {
+                if earlier.champion == champion && earlier.steady.as_deref() == steady {
+                    return Ok(earlier.outcomes);
+                }
+            }
+        }
+        let Some(net) = self.champion_net(g)? else {
+            return Ok(Vec::new());
+        };
+        let path = generation_dir(self.dir, g).join(GATE_CHAMPION);
+        let (measured, _) = super::folder::step(&path, || {
+            let eval = self.lookahead(&net)?;
+            Ok(ChampionOutcomes {
+                champion,
+                steady: steady.map(str::to_string),
+                outcomes: measure_positions(
+                    positions,
+                    learning.gate.cap,
+                    &eval,
+                    learning.gate.width,
+                    &|_, _| {},
+                ),
+            })
+        })?;
+        Ok(measured.outcomes)
+    }
+
     /// The start net's gate outcomes (`gate-start.json`, once per
     /// folder); empty when there is no start net (the first generation then
     /// learns the heuristic, and its net is kept whatever it does).
@@ -629,6 +751,16 @@ impl Generations<'_> {
     }
 }
 
+/// The games whose steady-state starts every gate plays without
+/// [`Gate::rotate`]: [`Gate::games`], or in folders made before that field,
+/// the samples' games.
+fn fixed_games(learning: &Learning) -> &[Game] {
+    match learning.gate.games.is_empty() {
+        true => &learning.games,
+        false => &learning.gate.games,
+    }
+}
+
 /// Copies the finished run `from` to `to` when `to` holds no run yet (a
 /// folder killed before its manifest is cleared first); nothing when
 /// `from` holds none.
@@ -668,6 +800,7 @@ fn judge(
             why: "the folder's first net (no start net to beat)".to_string(),
             seconds,
             wide: None,
+            steady: None,
         };
     }
     let pieces = |o: &[Outcome]| o.iter().map(|o| f64::from(o.pieces)).collect::<Vec<_>>();
@@ -704,6 +837,7 @@ fn judge(
         why,
         seconds,
         wide: None,
+        steady: None,
     }
 }
 

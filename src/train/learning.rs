@@ -300,6 +300,17 @@ pub struct Gate {
     /// for why.
     #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub wide_always: bool,
+    /// Names of games (of [`Gate::games`] and [`Gate::openings`]) whose
+    /// steady states the gate's positions take turns over
+    /// (`--gate-rotate`): generation g's gate plays the empty well, the
+    /// openings and the starts of one of them, the g-th in turn unless the
+    /// champion was kept on it, then the next; and it measures the
+    /// champion there too, rather than reading back the figures of the gate
+    /// that kept it. Empty (and absent from the settings file): every gate
+    /// plays the same positions, those of [`Gate::games`]. See
+    /// [`Gate::steady_game`] for why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rotate: Vec<String>,
 }
 
 impl Gate {
@@ -358,6 +369,40 @@ impl Gate {
             .iter()
             .flat_map(|&w| starts.iter().map(move |&at| (w, at)))
             .collect()
+    }
+
+    /// The game of [`Gate::games`] or [`Gate::openings`] named `name`.
+    pub fn game(&self, name: &str) -> Option<&Game> {
+        self.games
+            .iter()
+            .chain(&self.openings)
+            .find(|game| game.name == name)
+    }
+
+    /// The game whose steady-state starts generation `g`'s gate plays
+    /// under [`Gate::rotate`] (`None` without it), given the games the
+    /// champion was kept on (`kept_on`; empty for the start net): the g-th
+    /// in turn, or the next in turn that did not keep the champion.
+    ///
+    /// # Why
+    /// A champion is the net that beat its champion on the gate's
+    /// positions, so some of its margin there is luck on those very
+    /// positions, and a later candidate as strong meets that luck at every
+    /// gate on them: a winner's curse. `wl`'s generation 6 was kept on
+    /// +16.9 pieces a position of the 366 record's steady state; of its
+    /// successors `wu`'s generation 8 lost there (−0.5 ± 2.2) and `wv`'s 9
+    /// by −5.7 ± 1.9, while on the 3,711 record's suite, which chose
+    /// nothing, they were +2.1 ± 2.3 and +0.4 ± 2.1 (`data/train/README.md`,
+    /// "`wu` and `wv`"). Positions of another game, where the champion is
+    /// measured afresh, are a fair draw for both. With two games each
+    /// champion is judged on the one that did not keep it.
+    pub fn steady_game(&self, g: u32, kept_on: &[String]) -> Option<&str> {
+        let n = self.rotate.len();
+        let turn = |i: usize| self.rotate[(g as usize + i) % n].as_str();
+        (0..n)
+            .map(turn)
+            .find(|name| !kept_on.iter().any(|k| k == name))
+            .or_else(|| (n > 0).then(|| turn(0)))
     }
 
     /// The well of the gate's first game after `at` pieces, with the game
@@ -446,6 +491,7 @@ impl Default for Learning {
                 wide_from: Vec::new(),
                 wide_rotate: 0,
                 wide_always: false,
+                rotate: Vec::new(),
             },
             fresh_masters: false,
         }

@@ -28,11 +28,14 @@ use super::data;
 use super::folder::{
     generation_dir, generations, log_path, read_config, read_json, wide_record_path, FAR_BIN,
 };
-use super::gate::{champion_path, Champion, GateRecord, WideGame, GATE_POSITIONS};
+use super::gate::{
+    champion_path, Champion, ChampionOutcomes, GateRecord, WideGame, GATE_CHAMPION, GATE_POSITIONS,
+};
 use super::reach::REACH_BIN;
 use super::{Generation, Master, TrainError};
 use crate::folder::atomic;
 use crate::nnue::{Net, QuantNet};
+use crate::strength::Summary;
 
 /// What [`verify`] found.
 #[derive(Clone, Debug, Default)]
@@ -319,6 +322,28 @@ fn check_gate(
             Err(e) => problem(format!("the gate's game at width {}: {e}", game.width)),
         }
     }
+    if let (Some(steady), Some(dir)) = (&gate.steady, gen.parent()) {
+        // Under the rotation the champion's figures are its measure on
+        // this gate's game, made at this gate or an earlier one.
+        let measured = (0..=g).find_map(|h| {
+            read_json::<ChampionOutcomes>(&generation_dir(dir, h).join(GATE_CHAMPION))
+                .ok()
+                .flatten()
+                .filter(|m| m.champion == gate.champion && m.steady.as_ref() == Some(steady))
+        });
+        match measured {
+            Some(m) if Summary::of(&m.outcomes) != gate.champion_figures => problem(format!(
+                "gate.json's champion figures on {steady} are not those of its {GATE_CHAMPION}"
+            )),
+            Some(_) => {}
+            // The first net of a folder without a start net has no rival.
+            None if gate.champion.is_none() && gate.pieces_difference == (0.0, 0.0) => {}
+            None => problem(format!(
+                "no {GATE_CHAMPION} measures {} on {steady}, the game of gate.json's positions",
+                who(gate.champion)
+            )),
+        }
+    }
     match read_json::<GateRecord>(&gen.join(GATE_POSITIONS)) {
         Ok(Some(p)) => {
             let same = p.generation == gate.generation
@@ -327,6 +352,7 @@ fn check_gate(
                 && p.outcomes == gate.outcomes
                 && p.champion_figures == gate.champion_figures
                 && p.wide.is_none()
+                && p.steady == gate.steady
                 && gate.why.starts_with(&p.why)
                 && (p.kept || !gate.kept);
             if !same {
