@@ -745,6 +745,9 @@ fn every_flag(t: &Path) -> Vec<Case> {
         .fails("--gate-wide-rotate 2 needs more --gate-wide-from starts than that (2 given)"),
         case!["train", n, "--gate-wide-rotate", "0"].fails("--gate-wide-rotate must be at least 1"),
         case!["train", n, "--gate-wide-rotate", "x"].usage(),
+        case!["train", n, "--gate-wide-slack", "20"]
+            .fails("--gate-wide-slack needs --gate-wide"),
+        case!["train", n, "--gate-wide", "500", "--gate-wide-slack", "-1"].usage(),
         case!["train", n, "--gate-rotate", "dnf-366"]
             .fails("--gate-rotate needs at least two games to take turns over"),
         case!["train", n, "--gate-rotate", "dnf-366,dnf-366"]

@@ -480,6 +480,7 @@ fn tiny_learning() -> Config {
             wide_from: Vec::new(),
             wide_rotate: 0,
             wide_always: false,
+            wide_slack: 0,
             rotate: Vec::new(),
         },
         ..train::Learning::default()

@@ -482,6 +482,13 @@ pub struct TrainArgs {
     /// [default: off, only a candidate the positions keep plays them].
     #[arg(long)]
     pub gate_wide_always: bool,
+    /// A candidate the positions keep stays kept while its wide games
+    /// fall short of the champion's by at most this many lines in all
+    /// (about one standard error of their sum: 22 for three games at width
+    /// 10,000 from the 366 record's wells; needs --gate-wide) [default: 0,
+    /// at least as many lines].
+    #[arg(long, value_name = "LINES")]
+    pub gate_wide_slack: Option<u32>,
     /// The gate's steady-state positions take turns over these games (by
     /// name, comma-separated: the gate's game dnf-366 or an opening game
     /// long enough, such as knewjade-289): each gate plays one of them,

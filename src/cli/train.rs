@@ -309,6 +309,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.gate_wide_from.is_some(), "--gate-wide-from"),
         (a.gate_wide_rotate.is_some(), "--gate-wide-rotate"),
         (a.gate_wide_always, "--gate-wide-always"),
+        (a.gate_wide_slack.is_some(), "--gate-wide-slack"),
         (a.gate_rotate.is_some(), "--gate-rotate"),
         (a.fresh_masters, "--fresh-masters"),
     ];
@@ -489,6 +490,12 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         if a.gate_wide_always {
             l.gate.wide_always = true;
+        }
+        if let Some(v) = a.gate_wide_slack {
+            if l.gate.wide.is_empty() {
+                bail!("--gate-wide-slack needs --gate-wide (the widths its games are played at)");
+            }
+            l.gate.wide_slack = v;
         }
         if l.gate.wide_always && l.gate.wide.is_empty() {
             bail!("--gate-wide-always needs --gate-wide (the widths its games are played at)");

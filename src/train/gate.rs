@@ -174,6 +174,11 @@ pub struct WideGames {
     pub candidate: Vec<WideGame>,
     /// The champion's.
     pub champion: Vec<WideGame>,
+    /// Lines the candidate's games may fall short of the champion's in
+    /// all and it stay kept ([`Gate::wide_slack`]; 0, and absent from the
+    /// file: none).
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
+    pub slack: u32,
 }
 
 /// One wide game of the gate.
@@ -305,6 +310,13 @@ impl WideGames {
     pub fn lines(&self) -> (u64, u64) {
         let sum = |g: &[WideGame]| g.iter().map(|g| u64::from(g.lines)).sum();
         (sum(&self.candidate), sum(&self.champion))
+    }
+
+    /// Whether the candidate's games clear at least as many lines in all
+    /// as the champion's, less the slack.
+    pub fn candidate_holds(&self) -> bool {
+        let (ours, theirs) = self.lines();
+        ours + u64::from(self.slack) >= theirs
     }
 }
 
@@ -479,6 +491,7 @@ impl Generations<'_> {
                     let games = WideGames {
                         champion: self.wide_games(g, champion, &theirs, &learning.gate)?,
                         candidate: self.wide_games(g, Some(g), &net, &learning.gate)?,
+                        slack: learning.gate.wide_slack,
                     };
                     judge_wide(record, games)
                 }
@@ -843,9 +856,9 @@ fn judge(
 
 /// The verdict with the wide games: a candidate the positions kept stays
 /// kept only if its games clear at least as many lines in all as the
-/// champion's (a tie is the candidate's: it has already won on the
-/// positions). One the positions rejected ([`Gate::wide_always`]) stays
-/// rejected whatever its games.
+/// champion's, less [`WideGames::slack`] (a tie is the candidate's: it has
+/// already won on the positions). One the positions rejected
+/// ([`Gate::wide_always`]) stays rejected whatever its games.
 fn judge_wide(mut record: GateRecord, games: WideGames) -> GateRecord {
     let (ours, theirs) = games.lines();
     let per_width = |g: &[WideGame]| {
@@ -860,7 +873,7 @@ fn judge_wide(mut record: GateRecord, games: WideGames) -> GateRecord {
         .map(WideGame::label)
         .collect::<Vec<_>>()
         .join(" / ");
-    let wide_kept = ours >= theirs;
+    let wide_kept = games.candidate_holds();
     let from = match games.candidate.iter().any(|g| g.from > 0) {
         true => "the wide games",
         false => "from the empty well",
@@ -872,6 +885,7 @@ fn judge_wide(mut record: GateRecord, games: WideGames) -> GateRecord {
         per_width(&games.champion),
         match (record.kept, wide_kept) {
             (false, _) => "played for the samples alone",
+            (true, true) if ours < theirs => "kept (within the slack)",
             (true, true) => "kept",
             (true, false) => "not kept",
         }
@@ -953,6 +967,7 @@ mod tests {
         let games = |ours: [u32; 2], theirs: [u32; 2]| WideGames {
             candidate: vec![game(1000, ours[0]), game(2000, ours[1])],
             champion: vec![game(1000, theirs[0]), game(2000, theirs[1])],
+            slack: 0,
         };
         let kept = judge(4, Some(1), better.to_vec(), &champion, 0.0, 0.0);
         assert!(kept.kept);
@@ -962,6 +977,15 @@ mod tests {
         assert!(r
             .why
             .contains("150 / 90 lines against the champion's 100 / 141: not kept"));
+        // With a slack of 1 line, 240 against 241 stays kept; not 239.
+        let slack = |ours, theirs| WideGames {
+            slack: 1,
+            ..games(ours, theirs)
+        };
+        let r = judge_wide(kept.clone(), slack([150, 90], [100, 141]));
+        assert!(r.kept, "{}", r.why);
+        assert!(r.why.ends_with("kept (within the slack)"), "{}", r.why);
+        assert!(!judge_wide(kept.clone(), slack([150, 89], [100, 141])).kept);
         let r = judge_wide(kept.clone(), games([120, 121], [100, 141]));
         assert!(r.kept, "a tie: {}", r.why);
         assert_eq!(r.champion_after(), Some(4));

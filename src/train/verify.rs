@@ -275,7 +275,7 @@ fn check_gate(
     };
     // A candidate the positions keep may still lose the wide games.
     let wins = match &gate.wide {
-        Some(w) if wins == Some(true) => Some(w.lines().0 >= w.lines().1),
+        Some(w) if wins == Some(true) => Some(w.candidate_holds()),
         _ => wins,
     };
     if wins.is_some_and(|w| w != gate.kept) {
