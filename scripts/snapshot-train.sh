@@ -41,7 +41,7 @@ data_files="samples.bin targets.bin died.bin far.bin reach.bin targets-partial.b
 for gen in "$src"/gen-*/; do
     name=$(basename "$gen")
     mkdir -p "$dest/$name"
-    for f in generation.json gate.json gate-positions.json master.json fit.json rescale.json seconds.json units.json; do
+    for f in generation.json gate.json gate-positions.json gate-champion.json master.json fit.json rescale.json seconds.json units.json; do
         [ -f "$gen/$f" ] && cp "$gen/$f" "$dest/$name/$f"
     done
     for f in "$gen"/wide-*.json; do

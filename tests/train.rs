@@ -2051,9 +2051,10 @@ fn every_gate_plays_its_wide_games_and_a_fit_reads_only_games_its_champion_has_n
 /// start net's generation-0 gate on the first game, generation 1's on the
 /// second. A champion kept on the first game (made so by editing its gate)
 /// is judged on the second at every later gate, whatever the turn, and its
-/// measure there is read back rather than played again. A fork may turn the
-/// rotation on; its first gate then measures a champion kept on the fixed
-/// positions on the other game.
+/// measure there is read back rather than played again. A copy of the
+/// folder's small files keeps the measures, and `verify` finds one
+/// tampered with. A fork may turn the rotation on; its first gate then
+/// measures a champion kept on the fixed positions on the other game.
 #[test]
 fn the_gate_takes_turns_over_games_and_never_judges_on_the_one_that_kept_the_champion() {
     let mut config = tiny_learning();
@@ -2067,6 +2068,36 @@ fn the_gate_takes_turns_over_games_and_never_judges_on_the_one_that_kept_the_cha
     train::train(&dir, Some(&config), Some(&start), 2, 2, &Silent).unwrap();
     let ok = train::verify(&dir).unwrap();
     assert!(ok.is_ok(), "{:?}", ok.problems);
+    // A copy of the small files keeps the champion's measures, and
+    // `verify` holds each gate's champion figures against them.
+    let copy = root.path().join("copy");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/snapshot-train.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(&dir)
+        .arg(&copy)
+        .env("HATETRIS", env!("CARGO_BIN_EXE_hatetris"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ok = train::verify(&copy).unwrap();
+    assert!(ok.is_ok(), "{:?}", ok.problems);
+    let measure = train::generation_dir(&copy, 0).join("gate-champion.json");
+    let mut m: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&measure).unwrap()).unwrap();
+    m["outcomes"][0]["pieces"] = serde_json::json!(1);
+    fs::write(&measure, serde_json::to_string(&m).unwrap()).unwrap();
+    let problems = train::verify(&copy).unwrap().problems;
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("gen-000: gate.json's champion figures on dnf-366")),
+        "{problems:?}"
+    );
     let measured = |g: u32| -> Option<serde_json::Value> {
         let path = train::generation_dir(&dir, g).join("gate-champion.json");
         path.exists()

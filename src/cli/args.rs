@@ -458,7 +458,8 @@ pub struct TrainArgs {
     /// The gate also plays one game from the empty well at each of these
     /// widths (comma-separated), as a master beam does, when the positions
     /// keep a candidate; it stays the champion only if its games clear at
-    /// least as many lines in all as the champion's. The champion's game at
+    /// least as many lines in all as the champion's (less
+    /// --gate-wide-slack). The champion's game at
     /// the master width is then its next master beam [default: none].
     #[arg(long, value_name = "WIDTHS", value_delimiter = ',')]
     pub gate_wide: Option<Vec<usize>>,

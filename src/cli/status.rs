@@ -232,9 +232,10 @@ fn describe_training(dir: &str, s: &TrainStatus) -> String {
     for g in &s.generations {
         let gate = match &g.gate {
             Some(x) => format!(
-                ", gate {:.1} pieces a start against {:.1}{}: {}",
+                ", gate {:.1} pieces a start against {:.1}{}{}: {}",
                 x.candidate_pieces,
                 x.champion_pieces,
+                x.steady_text(),
                 x.wide_text().map(|t| format!(", {t}")).unwrap_or_default(),
                 if x.kept { "kept" } else { "not kept" }
             ),

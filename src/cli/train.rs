@@ -109,11 +109,12 @@ impl TrainObserver for TrainProgress {
 fn describe(s: &Generation) -> String {
     let gate = match &s.gate {
         Some(g) => format!(
-            "; gate: {:.1} pieces and {:.1} lines a start against the champion's {:.1} and {:.1}{}, {}",
+            "; gate: {:.1} pieces and {:.1} lines a start against the champion's {:.1} and {:.1}{}{}, {}",
             g.candidate_pieces,
             g.candidate_lines,
             g.champion_pieces,
             g.champion_lines,
+            g.steady_text(),
             g.wide_text().map(|t| format!("; {t}")).unwrap_or_default(),
             if g.kept { "kept" } else { "not kept" }
         ),

@@ -3,7 +3,7 @@
 //! the champion, the net that master beams, sampling beams and training
 //! beams all use.
 //!
-//! The candidate first plays a fixed set of positions ([`Gate`]: the empty
+//! The candidate first plays a set of positions ([`Gate`]: the empty
 //! well and every 20th piece from piece 100 of the gate's own games, the
 //! 366-line record by default (`--gate-every`), and the openings of five
 //! other records, pieces 20 to 80, each with its game's history), with
@@ -13,7 +13,8 @@
 //! candidate the positions keep also plays games at a record run's widths
 //! (100,000 in most runs; 10,000 in `wl`, whose six games a gate cost
 //! about 10 minutes on 2 cores against hours) and must clear at least as
-//! many lines in all as the champion's ([`WideGames`], [`judge_wide`]);
+//! many lines in all as the champion's, less [`Gate::wide_slack`]
+//! ([`WideGames`], [`judge_wide`]);
 //! the positions' verdict is kept first ([`GATE_POSITIONS`]). With
 //! [`Gate::wide_always`] (`--gate-wide-always`) every gate plays them, a
 //! rejected candidate's too, as data for the wide samples. With
@@ -472,7 +473,11 @@ impl Generations<'_> {
                         learning.gate.margin,
                         seconds,
                     );
-                    record.steady = steady;
+                    // The first net of a folder without a start net met no
+                    // champion, so it was kept on no game's positions.
+                    if !champion_outcomes.is_empty() {
+                        record.steady = steady;
+                    }
                     Ok(record)
                 })?;
             self.observer.advanced(1);
@@ -659,10 +664,10 @@ impl Generations<'_> {
     /// The champion's outcomes on generation `g`'s `positions` (those of
     /// `steady` under [`Gate::rotate`], else the fixed ones): read back
     /// from the gate that kept it when that gate played the same
-    /// positions, from the start net's figures likewise, else measured
-    /// (`gate-champion.json`), or read back from an earlier gate that
-    /// measured the same champion on the same game. Empty when there is no
-    /// champion net (the first net is then kept whatever it does).
+    /// positions, or from the start net's figures likewise; else read back
+    /// from an earlier gate that measured the same champion on the same
+    /// game, or measured here (`gate-champion.json`). Empty when there is
+    /// no champion net (the first net is then kept whatever it does).
     fn champion_outcomes(
         &self,
         g: u32,
@@ -681,10 +686,15 @@ impl Generations<'_> {
             None if steady.is_none() => return self.start_figures(learning, positions),
             None => {}
         }
+        let fits = |m: &ChampionOutcomes| {
+            m.champion == champion
+                && m.steady.as_deref() == steady
+                && m.outcomes.len() == positions.len()
+        };
         for h in (0..g).rev() {
             let path = generation_dir(self.dir, h).join(GATE_CHAMPION);
             if let Some(earlier) = read_json::<ChampionOutcomes>(&path)? {
-                if earlier.champion == champion && earlier.steady.as_deref() == steady {
+                if fits(&earlier) {
                     return Ok(earlier.outcomes);
                 }
             }
@@ -707,6 +717,19 @@ impl Generations<'_> {
                 ),
             })
         })?;
+        if !fits(&measured) {
+            return Err(TrainError::Config {
+                path,
+                why: format!(
+                    "measures {} on {} positions of {}, but this gate plays {} of {}",
+                    who_made(measured.champion),
+                    measured.outcomes.len(),
+                    measured.steady.as_deref().unwrap_or("the fixed games"),
+                    positions.len(),
+                    steady.unwrap_or("the fixed games"),
+                ),
+            });
+        }
         Ok(measured.outcomes)
     }
 
@@ -761,6 +784,14 @@ impl Generations<'_> {
                 through: g,
             },
         )
+    }
+}
+
+/// `generation N's net` or `the start net`.
+fn who_made(generation: Option<u32>) -> String {
+    match generation {
+        Some(h) => format!("generation {h}'s net"),
+        None => "the start net".to_string(),
     }
 }
 
@@ -1003,6 +1034,27 @@ mod tests {
             "{}",
             r.why
         );
+    }
+
+    /// Under the rotation each gate takes the game whose turn it is, or
+    /// the next in turn when the champion was kept on that one; a champion
+    /// kept on several (the fixed positions of older gates) skips them all.
+    #[test]
+    fn the_rotation_skips_the_game_that_kept_the_champion() {
+        let mut gate = Learning::default().gate;
+        assert_eq!(gate.steady_game(3, &[]), None);
+        gate.rotate = ["a", "b", "c"].map(String::from).to_vec();
+        let kept = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let turns = |kept_on: &[String]| {
+            (0..4)
+                .map(|g| gate.steady_game(g, kept_on).unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(turns(&[]), ["a", "b", "c", "a"]);
+        assert_eq!(turns(&kept(&["b"])), ["a", "c", "c", "a"]);
+        assert_eq!(turns(&kept(&["a", "b"])), ["c", "c", "c", "c"]);
+        // Every game kept it: the turn's, for want of a fresh one.
+        assert_eq!(turns(&kept(&["a", "b", "c"])), ["a", "b", "c", "a"]);
     }
 
     /// With a margin, a candidate that survives more pieces in all is kept

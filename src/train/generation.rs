@@ -222,6 +222,7 @@ impl Generations<'_> {
                 champion: r.champion_after(),
                 seconds: r.seconds,
                 wide_lines: r.wide.as_ref().map(|w| w.lines()),
+                steady: r.steady.clone(),
             }),
             None => None,
         };

@@ -19,8 +19,9 @@
 //! `NNUE.md`). So:
 //! - **the gate** ([`super::gate`]): a generation's net (the candidate)
 //!   becomes the champion only if it survives longer than the champion
-//!   from a fixed set of positions, and, with wide games, clears at least
-//!   as many lines in them; master beams, sampling beams and training
+//!   from a set of positions (the same at every gate, or taking turns over
+//!   games with [`Gate::rotate`]), and, with wide games, clears at least
+//!   as many lines in them (less [`Gate::wide_slack`]); master beams, sampling beams and training
 //!   beams all use the champion. A master beam whose champion has not
 //!   changed is the previous one's, not played again; with
 //!   [`Learning::fresh_masters`] (`--fresh-masters`) it is played again
@@ -272,7 +273,8 @@ pub struct Gate {
     /// or from each of [`Gate::wide_from`]): a candidate the positions keep
     /// also plays one game at each width from each start, as a master beam
     /// does, and stays the champion only if it clears at least
-    /// as many lines in all as the champion's games at the same widths.
+    /// as many lines in all as the champion's games at the same widths
+    /// (less [`Gate::wide_slack`]).
     /// Empty (and absent from the settings file): no such games, as in the
     /// folders made before it. See [`WideGames`](super::WideGames) for why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

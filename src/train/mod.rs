@@ -317,9 +317,23 @@ pub struct GateFigures {
     /// candidate's and the champion's, when it played them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wide_lines: Option<(u64, u64)>,
+    /// The game whose steady-state starts the gate played under
+    /// `--gate-rotate` (absent without it): the figures of gates on
+    /// different games are not comparable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady: Option<String>,
 }
 
 impl GateFigures {
+    /// ` (on GAME's steady state)` under `--gate-rotate`, else nothing: for
+    /// after the champion's figures.
+    pub fn steady_text(&self) -> String {
+        match &self.steady {
+            Some(game) => format!(" (on {game}'s steady state)"),
+            None => String::new(),
+        }
+    }
+
     /// The gate's wide games in words ("wide games 132 lines against
     /// 168"), when it played them (from the empty well, or from the
     /// steady-state wells of `--gate-wide-from`: the whole games' lines).

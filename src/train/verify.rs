@@ -336,8 +336,6 @@ fn check_gate(
                 "gate.json's champion figures on {steady} are not those of its {GATE_CHAMPION}"
             )),
             Some(_) => {}
-            // The first net of a folder without a start net has no rival.
-            None if gate.champion.is_none() && gate.pieces_difference == (0.0, 0.0) => {}
             None => problem(format!(
                 "no {GATE_CHAMPION} measures {} on {steady}, the game of gate.json's positions",
                 who(gate.champion)
