@@ -1675,19 +1675,7 @@ fn a_copy_of_the_small_files_goes_on_to_the_same_generation() {
     let copy = root.path().join("copy");
     train::train(&whole, Some(&config), None, 3, 2, &Silent).unwrap();
     train::train(&moved, Some(&config), None, 2, 2, &Silent).unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/snapshot-train.sh");
-    let out = std::process::Command::new("bash")
-        .arg(&script)
-        .arg(&moved)
-        .arg(&copy)
-        .env("HATETRIS", env!("CARGO_BIN_EXE_hatetris"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    snapshot(&moved, &copy);
     // What the copy lacks: every master beam and the window's data.
     for g in 0..3 {
         let gen = train::generation_dir(&copy, g);
@@ -2071,19 +2059,7 @@ fn the_gate_takes_turns_over_games_and_never_judges_on_the_one_that_kept_the_cha
     // A copy of the small files keeps the champion's measures, and
     // `verify` holds each gate's champion figures against them.
     let copy = root.path().join("copy");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/snapshot-train.sh");
-    let out = std::process::Command::new("bash")
-        .arg(&script)
-        .arg(&dir)
-        .arg(&copy)
-        .env("HATETRIS", env!("CARGO_BIN_EXE_hatetris"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    snapshot(&dir, &copy);
     let ok = train::verify(&copy).unwrap();
     assert!(ok.is_ok(), "{:?}", ok.problems);
     let measure = train::generation_dir(&copy, 0).join("gate-champion.json");
@@ -2162,6 +2138,25 @@ fn the_gate_takes_turns_over_games_and_never_judges_on_the_one_that_kept_the_cha
     assert_eq!(gate.steady.as_deref(), Some("dnf-148"));
     let measure = train::generation_dir(&fork, 2).join("gate-champion.json");
     assert!(measure.exists(), "the champion is measured on dnf-148");
+}
+
+/// Copies the training folder `from`'s small files to `to` with
+/// `scripts/snapshot-train.sh`, as a long run moving to another machine
+/// does.
+fn snapshot(from: &Path, to: &Path) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/snapshot-train.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(from)
+        .arg(to)
+        .env("HATETRIS", env!("CARGO_BIN_EXE_hatetris"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// The `wide samples` events of the training folder `dir`'s log, in order.
