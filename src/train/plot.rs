@@ -252,7 +252,8 @@ fn draw_gate<DB: DrawingBackend>(
         .enumerate()
         .filter_map(|(g, d)| d.gate.as_ref().map(|r| (g as f64, r)))
         .collect();
-    let champion: Vec<(f64, f64)> = gates
+    // (generation, pieces, the game of the gate's positions)
+    let champion: Vec<(f64, f64, Option<&str>)> = gates
         .iter()
         .map(|&(g, r)| {
             let best = if r.kept {
@@ -260,7 +261,7 @@ fn draw_gate<DB: DrawingBackend>(
             } else {
                 &r.champion_figures
             };
-            (g, best.pieces_mean)
+            (g, best.pieces_mean, r.steady.as_deref())
         })
         .collect();
     let candidates: Vec<(f64, f64, bool)> = gates
@@ -272,13 +273,35 @@ fn draw_gate<DB: DrawingBackend>(
         .map(|p| p.1)
         .chain(candidates.iter().map(|p| p.1));
     let top = values.fold(1.0, f64::max) * 1.15;
-    let axes = ("Gate: pieces per position", "generation", "pieces");
-    let mut chart = by_generation(area, axes, drawn.len(), top)?;
-    chart
-        .draw_series(LineSeries::new(champion, CHAMPION.stroke_width(2)))
-        .map_err(|e| e.to_string())?
-        .label("champion")
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], CHAMPION.stroke_width(2)));
+    // Under `--gate-rotate` the gates' positions differ by game, so the
+    // champion's line is broken where the game changes, each gate marked.
+    let rotated = champion.iter().any(|c| c.2.is_some());
+    let caption = match rotated {
+        true => "Gate: pieces per position (on each gate's game)",
+        false => "Gate: pieces per position",
+    };
+    let mut chart = by_generation(area, (caption, "generation", "pieces"), drawn.len(), top)?;
+    let runs = champion.chunk_by(|a, b| a.2 == b.2);
+    for (i, run) in runs.enumerate() {
+        let line = run.iter().map(|&(g, p, _)| (g, p));
+        let drawn = chart
+            .draw_series(LineSeries::new(line, CHAMPION.stroke_width(2)))
+            .map_err(|e| e.to_string())?;
+        if i == 0 {
+            drawn
+                .label("champion")
+                .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], CHAMPION.stroke_width(2)));
+        }
+    }
+    if rotated {
+        chart
+            .draw_series(
+                champion
+                    .iter()
+                    .map(|&(g, p, _)| Cross::new((g, p), 4, CHAMPION.stroke_width(2))),
+            )
+            .map_err(|e| e.to_string())?;
+    }
     chart
         .draw_series(candidates.iter().map(|&(g, p, kept)| {
             let style = if kept {
