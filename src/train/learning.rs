@@ -407,11 +407,14 @@ impl Gate {
     /// gate on them: a winner's curse. `wl`'s generation 6 was kept on
     /// +16.9 pieces a position of the 366 record's steady state; of its
     /// successors `wu`'s generation 8 lost there (−0.5 ± 2.2) and `wv`'s 9
-    /// by −5.7 ± 1.9, while on the 3,711 record's suite, which chose
+    /// by −5.7 ± 1.9, while on the record's strength suite, which chose
     /// nothing, they were +2.1 ± 2.3 and +0.4 ± 2.1 (`data/train/README.md`,
     /// "`wu` and `wv`"). Positions of another game, where the champion is
     /// measured afresh, are a fair draw for both. With two games each
-    /// champion is judged on the one that did not keep it.
+    /// champion is judged on the one that did not keep it: `wy`'s
+    /// generation 13, kept on the 289 record's positions (+5.2 ± 2.3), was
+    /// +6.3 ± 2.2 pieces a start on that suite (`data/train/README.md`,
+    /// "`wy`").
     pub fn steady_game(&self, g: u32, kept_on: &[String]) -> Option<&str> {
         let n = self.rotate.len();
         let turn = |i: usize| self.rotate[(g as usize + i) % n].as_str();
