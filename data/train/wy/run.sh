@@ -8,7 +8,8 @@
 # short by more: wv's generations 10 and 11 won the positions and lost their games by 16 and 37 lines.
 # Made with: hatetris train runs/wy --fork runs/wv --at 12 --redo fit --gate-rotate dnf-366,knewjade-289 --gate-wide-slack 22 --generations 16 --threads 1
 # On another machine: mkdir -p runs && cp -r data/train/wy runs/ && cp data/nets/wide.f32 runs/wy/from.f32 &&
-# cp data/nets/steady.f32 runs/wy/gen-006/net.f32 && cp data/nets/steady.nnue runs/wy/gen-006/net.nnue first.
+# cp data/nets/steady.f32 runs/wy/gen-006/net.f32 && cp data/nets/steady.nnue runs/wy/gen-006/net.nnue &&
+# cp data/nets/rotated.f32 runs/wy/gen-013/net.f32 && cp data/nets/rotated.nnue runs/wy/gen-013/net.nnue first.
 # Run from the project root.
 set -e
 B=${B:-target/release/hatetris}
