@@ -282,7 +282,7 @@ fn net_files_round_trip() {
 #[test]
 fn the_shipped_nets_f32_and_nnue_are_one_net() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/nets");
-    for name in ["wide", "ranked", "best"] {
+    for name in ["rotated", "steady", "wide", "ranked", "best"] {
         let net = Net::load(&dir.join(format!("{name}.f32"))).unwrap();
         let bytes = std::fs::read(dir.join(format!("{name}.nnue"))).unwrap();
         assert_eq!(
