@@ -256,8 +256,12 @@ fn describe_training(dir: &str, s: &TrainStatus) -> String {
         );
     }
     if let Some(c) = &s.champion {
+        let on = match &c.steady {
+            Some(game) => format!(", on {game}'s steady state"),
+            None => String::new(),
+        };
         t += &format!(
-            "champion: {} ({:.1} pieces and {:.1} lines a gate position)\n",
+            "champion: {} ({:.1} pieces and {:.1} lines a gate position{on})\n",
             c.net.display(),
             c.figures.pieces_mean,
             c.figures.lines_mean

@@ -339,10 +339,15 @@ pub struct Champion {
     pub generation: Option<u32>,
     /// Its training net, relative to the folder.
     pub net: PathBuf,
-    /// Its gate figures.
+    /// Its figures at the last gate.
     pub figures: Summary,
     /// The generations after which it was the champion.
     pub through: u32,
+    /// The game whose steady-state starts that gate played, under
+    /// [`Gate::rotate`] (absent without it): figures on different games
+    /// are not comparable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady: Option<String>,
 }
 
 /// `gate-start.json`: the start net's gate figures.
@@ -782,6 +787,7 @@ impl Generations<'_> {
                 net,
                 figures,
                 through: g,
+                steady: record.steady.clone(),
             },
         )
     }
