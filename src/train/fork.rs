@@ -26,7 +26,8 @@
 //! the champion's figures there are read back from its gate, and the nets
 //! have that size; but the rotation over games (`--gate-rotate`) may be
 //! turned on (or, in `train.json`, off), since a gate then measures the
-//! champion itself wherever the gate that kept it played other positions. The gate's wide games (`--gate-wide`, `--gate-wide-from`,
+//! champion itself wherever the gate that kept it played other positions.
+//! The gate's wide games (`--gate-wide`, `--gate-wide-from`,
 //! `--gate-wide-rotate`) may change at any generation: every gate's record
 //! names the games it played, which each later reader (the wide samples,
 //! `status`, `verify`) goes by, the copied verdicts stand as they were made

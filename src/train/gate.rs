@@ -322,6 +322,15 @@ impl WideGames {
 }
 
 impl GateRecord {
+    /// Whether the candidate was kept with no champion to beat: the first
+    /// net of a folder without a start net ([`judge`]).
+    fn unopposed(&self) -> bool {
+        self.kept
+            && self.champion.is_none()
+            && self.pieces_difference == (0.0, 0.0)
+            && self.champion_figures == self.candidate
+    }
+
     /// The champion after this gate: the candidate if it was kept, else
     /// the one it was measured against.
     pub fn champion_after(&self) -> Option<u32> {
@@ -638,9 +647,10 @@ impl Generations<'_> {
         if gate.rotate.is_empty() {
             return Ok(None);
         }
-        let kept_on = match champion {
+        let kept_on = match champion.map(|h| self.champion_gate(h)).transpose()? {
             None => Vec::new(),
-            Some(h) => match self.champion_gate(h)?.steady {
+            Some(kept) if kept.unopposed() => Vec::new(),
+            Some(kept) => match kept.steady {
                 Some(name) => vec![name],
                 None => fixed_games(learning)
                     .iter()
@@ -986,6 +996,9 @@ mod tests {
         let r = judge(0, None, loser.to_vec(), &[], 0.0, 0.0);
         assert!(r.kept);
         assert_eq!(r.champion_after(), Some(0));
+        // ... and under the rotation was kept on no game's positions.
+        assert!(r.unopposed());
+        assert!(!judge(0, None, more_lines.to_vec(), &champion, 0.0, 0.0).unopposed());
     }
 
     /// A candidate the positions keep loses on the games from the empty

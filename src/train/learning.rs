@@ -21,8 +21,8 @@
 //!   becomes the champion only if it survives longer than the champion
 //!   from a set of positions (the same at every gate, or taking turns over
 //!   games with [`Gate::rotate`]), and, with wide games, clears at least
-//!   as many lines in them (less [`Gate::wide_slack`]); master beams, sampling beams and training
-//!   beams all use the champion. A master beam whose champion has not
+//!   as many lines in them (less [`Gate::wide_slack`]); master beams,
+//!   sampling beams and training beams all use the champion. A master beam whose champion has not
 //!   changed is the previous one's, not played again; with
 //!   [`Learning::fresh_masters`] (`--fresh-masters`) it is played again
 //!   wider, so that the window holds several games;
