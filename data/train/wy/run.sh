@@ -6,7 +6,8 @@
 # each gate judges on the game that did not keep the champion. With --gate-wide-slack 22 the wide games (three at width
 # 10,000, whose sum has a standard error of about 22 lines) veto a candidate the positions keep only when it falls
 # short by more: wv's generations 10 and 11 won the positions and lost their games by 16 and 37 lines.
-# Made with: hatetris train runs/wy --fork runs/wv --at 12 --redo fit --gate-rotate dnf-366,knewjade-289 --gate-wide-slack 22 --generations 16 --threads 1
+# Made with: hatetris train runs/wy --fork runs/wv --at 12 --redo fit --gate-rotate dnf-366,knewjade-289 --gate-wide-slack 22 --generations 16 --threads 2
+# (generations 12-15), then gone on with --generations 24.
 # On another machine: mkdir -p runs && cp -r data/train/wy runs/ && cp data/nets/wide.f32 runs/wy/from.f32 &&
 # cp data/nets/steady.f32 runs/wy/gen-006/net.f32 && cp data/nets/steady.nnue runs/wy/gen-006/net.nnue &&
 # cp data/nets/rotated.f32 runs/wy/gen-013/net.f32 && cp data/nets/rotated.nnue runs/wy/gen-013/net.nnue first.
@@ -15,7 +16,7 @@ set -e
 B=${B:-target/release/hatetris}
 if [ ! -d runs/wy ]; then
   [ -d runs/wv ] || { echo "wy forks wv: sh data/train/wv/run.sh first (or cp -r data/train/wv runs/)" >&2; exit 1; }
-  $B train runs/wy --fork runs/wv --at 12 --redo fit --gate-rotate dnf-366,knewjade-289 --gate-wide-slack 22 --generations 16 --threads "${THREADS:-1}"
+  $B train runs/wy --fork runs/wv --at 12 --redo fit --gate-rotate dnf-366,knewjade-289 --gate-wide-slack 22 --generations 24 --threads "${THREADS:-1}"
 else
-  $B train runs/wy --generations 16 --threads "${THREADS:-1}"
+  $B train runs/wy --generations 24 --threads "${THREADS:-1}"
 fi
