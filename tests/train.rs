@@ -2131,6 +2131,8 @@ fn the_gate_takes_turns_over_games_and_never_judges_on_the_one_that_kept_the_cha
     fs::write(&gate0, serde_json::to_string(&record).unwrap()).unwrap();
     train::train(&plain_dir, None, None, 2, 2, &Silent).unwrap();
     let fork = root.path().join("fork");
+    // (A fork may also change the gate's margin, which makes no figures.)
+    config.learning.as_mut().unwrap().gate.margin = 0.5;
     train::fork(&plain_dir, &fork, 2, train::Redo::Master, &config).unwrap();
     train::train(&fork, None, None, 3, 2, &Silent).unwrap();
     let gate = &train::gates(&fork).unwrap()[2];

@@ -149,16 +149,19 @@ const SAMPLE_SETTINGS: &[&str] = &[
 /// that keeps them keeps the start net's games.
 const GAME_SETTINGS: &[&str] = &["quiescent", "master_depth"];
 
-/// Whether the setting `key` is one of the gate's besides its wide games
-/// and [`Gate::rotate`](super::learning::Gate::rotate): the positions a
-/// fork's copied verdicts were made on, which it cannot change. The wide
-/// games it may (the module doc says why), and the rotation: under it a
-/// gate measures the champion on its own positions, and out of it a gate
-/// measures afresh a champion kept under it.
+/// Whether the setting `key` is one of the gate's besides its wide games,
+/// [`Gate::rotate`](super::learning::Gate::rotate) and its margin: the
+/// positions a fork's copied verdicts were made on, which it cannot
+/// change. The wide games it may (the module doc says why); the rotation
+/// too: under it a gate measures the champion on its own positions, and
+/// out of it a gate measures afresh a champion kept under it; and the
+/// margin, which judges the figures and makes none (the copied verdicts
+/// stand as made).
 fn positions_setting(key: &str) -> bool {
     key.starts_with("learning.gate")
         && !key.starts_with("learning.gate.wide")
         && key != "learning.gate.rotate"
+        && key != "learning.gate.margin"
 }
 
 /// `fork.json`: where a forked folder came from.
