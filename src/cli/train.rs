@@ -473,9 +473,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
                 if l.gate.game(name).is_none() {
                     let known: Vec<&str> = l
                         .gate
-                        .games
-                        .iter()
-                        .chain(&l.gate.openings)
+                        .named_games()
                         .map(|game| game.name.as_str())
                         .collect();
                     bail!(

@@ -706,12 +706,9 @@ impl Generations<'_> {
                 && m.steady.as_deref() == steady
                 && m.outcomes.len() == positions.len()
         };
-        for h in (0..g).rev() {
-            let path = generation_dir(self.dir, h).join(GATE_CHAMPION);
-            if let Some(earlier) = read_json::<ChampionOutcomes>(&path)? {
-                if fits(&earlier) {
-                    return Ok(earlier.outcomes);
-                }
+        if let Some(earlier) = champion_measure(self.dir, g, champion, steady)? {
+            if fits(&earlier) {
+                return Ok(earlier.outcomes);
             }
         }
         let Some(net) = self.champion_net(g)? else {
@@ -737,7 +734,7 @@ impl Generations<'_> {
                 path,
                 why: format!(
                     "measures {} on {} positions of {}, but this gate plays {} of {}",
-                    who_made(measured.champion),
+                    super::who(measured.champion),
                     measured.outcomes.len(),
                     measured.steady.as_deref().unwrap_or("the fixed games"),
                     positions.len(),
@@ -803,12 +800,24 @@ impl Generations<'_> {
     }
 }
 
-/// `generation N's net` or `the start net`.
-fn who_made(generation: Option<u32>) -> String {
-    match generation {
-        Some(h) => format!("generation {h}'s net"),
-        None => "the start net".to_string(),
+/// The measure of `champion` on `steady`'s positions that a gate before
+/// generation `end` of the folder `dir` made (`gate-champion.json`), if
+/// any: the gates read it back, and `verify` holds their figures to it.
+pub(super) fn champion_measure(
+    dir: &Path,
+    end: u32,
+    champion: Option<u32>,
+    steady: Option<&str>,
+) -> Result<Option<ChampionOutcomes>, TrainError> {
+    for h in 0..end {
+        let path = generation_dir(dir, h).join(GATE_CHAMPION);
+        if let Some(m) = read_json::<ChampionOutcomes>(&path)? {
+            if m.champion == champion && m.steady.as_deref() == steady {
+                return Ok(Some(m));
+            }
+        }
     }
+    Ok(None)
 }
 
 /// The games whose steady-state starts every gate plays without

@@ -22,8 +22,9 @@
 //!   from a set of positions (the same at every gate, or taking turns over
 //!   games with [`Gate::rotate`]), and, with wide games, clears at least
 //!   as many lines in them (less [`Gate::wide_slack`]); master beams,
-//!   sampling beams and training beams all use the champion. A master beam whose champion has not
-//!   changed is the previous one's, not played again; with
+//!   sampling beams and training beams all use the champion. A master
+//!   beam whose champion has not changed is the previous one's, not
+//!   played again; with
 //!   [`Learning::fresh_masters`] (`--fresh-masters`) it is played again
 //!   wider, so that the window holds several games;
 //! - **the window**: a fit reads the samples and targets of the last
@@ -387,12 +388,15 @@ impl Gate {
             .collect()
     }
 
-    /// The game of [`Gate::games`] or [`Gate::openings`] named `name`.
+    /// The games of [`Gate::games`] and [`Gate::openings`]: those
+    /// [`Gate::rotate`] may name.
+    pub fn named_games(&self) -> impl Iterator<Item = &Game> {
+        self.games.iter().chain(&self.openings)
+    }
+
+    /// The game of [`Gate::named_games`] named `name`.
     pub fn game(&self, name: &str) -> Option<&Game> {
-        self.games
-            .iter()
-            .chain(&self.openings)
-            .find(|game| game.name == name)
+        self.named_games().find(|game| game.name == name)
     }
 
     /// The game whose steady-state starts generation `g`'s gate plays

@@ -324,6 +324,15 @@ pub struct GateFigures {
     pub steady: Option<String>,
 }
 
+/// "generation 4" or "the start net": the net a generation made, or the
+/// start net, in a message.
+fn who(g: Option<u32>) -> String {
+    match g {
+        Some(g) => format!("generation {g}"),
+        None => "the start net".into(),
+    }
+}
+
 impl GateFigures {
     /// ` (on GAME's steady state)` under `--gate-rotate`, else nothing: for
     /// after the champion's figures.

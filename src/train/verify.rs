@@ -29,9 +29,10 @@ use super::folder::{
     generation_dir, generations, log_path, read_config, read_json, wide_record_path, FAR_BIN,
 };
 use super::gate::{
-    champion_path, Champion, ChampionOutcomes, GateRecord, WideGame, GATE_CHAMPION, GATE_POSITIONS,
+    champion_measure, champion_path, Champion, GateRecord, WideGame, GATE_CHAMPION, GATE_POSITIONS,
 };
 use super::reach::REACH_BIN;
+use super::who;
 use super::{Generation, Master, TrainError};
 use crate::folder::atomic;
 use crate::nnue::{Net, QuantNet};
@@ -148,14 +149,6 @@ pub fn verify(dir: &Path) -> Result<Findings, TrainError> {
     }
     found.notes.extend(temporaries(dir));
     Ok(found)
-}
-
-/// "generation 4" or "the start net".
-fn who(g: Option<u32>) -> String {
-    match g {
-        Some(g) => format!("generation {g}"),
-        None => "the start net".into(),
-    }
 }
 
 fn check_master(gen: &Path, summary: &Master, problem: &mut impl FnMut(String)) {
@@ -325,18 +318,13 @@ fn check_gate(
     if let (Some(steady), Some(dir)) = (&gate.steady, gen.parent()) {
         // Under the rotation the champion's figures are its measure on
         // this gate's game, made at this gate or an earlier one.
-        let measured = (0..=g).find_map(|h| {
-            read_json::<ChampionOutcomes>(&generation_dir(dir, h).join(GATE_CHAMPION))
-                .ok()
-                .flatten()
-                .filter(|m| m.champion == gate.champion && m.steady.as_ref() == Some(steady))
-        });
-        match measured {
-            Some(m) if Summary::of(&m.outcomes) != gate.champion_figures => problem(format!(
+        match champion_measure(dir, g + 1, gate.champion, Some(steady)) {
+            Err(e) => problem(e.to_string()),
+            Ok(Some(m)) if Summary::of(&m.outcomes) != gate.champion_figures => problem(format!(
                 "gate.json's champion figures on {steady} are not those of its {GATE_CHAMPION}"
             )),
-            Some(_) => {}
-            None => problem(format!(
+            Ok(Some(_)) => {}
+            Ok(None) => problem(format!(
                 "no {GATE_CHAMPION} measures {} on {steady}, the game of gate.json's positions",
                 who(gate.champion)
             )),
