@@ -748,6 +748,9 @@ fn every_flag(t: &Path) -> Vec<Case> {
         case!["train", n, "--gate-wide-slack", "20"]
             .fails("--gate-wide-slack needs --gate-wide"),
         case!["train", n, "--gate-wide", "500", "--gate-wide-slack", "-1"].usage(),
+        case!["train", n, "--wide-unread-min", "3"]
+            .fails("--wide-unread-min needs --wide-unread"),
+        case!["train", n, "--wide-unread-min", "-1"].usage(),
         case!["train", n, "--gate-rotate", "dnf-366"]
             .fails("--gate-rotate needs at least two games to take turns over"),
         case!["train", n, "--gate-rotate", "dnf-366,dnf-366"]

@@ -1961,7 +1961,9 @@ fn the_gates_wide_games_give_the_next_generation_samples_with_their_reach() {
 /// from gate 0's games, so generation 2 draws from gate 1's candidate's
 /// game alone (the champion's game there is gate 0's, or the one gate 0's
 /// candidate played), and names the games it left out in the log. A fork
-/// that keeps the samples cannot turn the setting on.
+/// that keeps the samples cannot turn the setting on, nor
+/// `--wide-unread-min`, under which the same generation reaches back a gate
+/// (and names how many it spans in the log).
 #[test]
 fn every_gate_plays_its_wide_games_and_a_fit_reads_only_games_its_champion_has_not() {
     let mut config = steady_state_gate(vec![150]);
@@ -2031,6 +2033,24 @@ fn every_gate_plays_its_wide_games_and_a_fit_reads_only_games_its_champion_has_n
     let refused = train::fork(&dir, &root.path().join("read"), 1, train::Redo::Fit, &read);
     let why = refused.unwrap_err().to_string();
     assert!(why.contains("learning.wide_unread"), "{why}");
+
+    // With --wide-unread-min 2 generation 2 reaches back past gate 1 for
+    // a second unread game; gate 0's games were all its champion's, so it
+    // spans both gates and draws the same game.
+    let mut back = config.clone();
+    back.learning.as_mut().unwrap().wide_unread_min = 2;
+    let refused = train::fork(&dir, &root.path().join("back"), 2, train::Redo::Fit, &back);
+    let why = refused.unwrap_err().to_string();
+    assert!(why.contains("learning.wide_unread_min"), "{why}");
+    let reached = root.path().join("back");
+    train::fork(&dir, &reached, 2, train::Redo::Samples, &back).unwrap();
+    train::train(&reached, None, None, 3, 2, &Silent).unwrap();
+    let events = wide_sample_events(&reached);
+    let again = events.iter().rfind(|e| e["generation"] == 2).unwrap();
+    assert_eq!(again["games"], drawn(2)["games"]);
+    assert_eq!(again["gates"], serde_json::json!(2));
+    let plain = wide_sample_events(&dir);
+    assert!(plain.iter().all(|e| e.get("gates").is_none()));
 }
 
 /// With `--gate-rotate` each gate plays the steady-state starts of one

@@ -433,6 +433,12 @@ pub struct TrainArgs {
     /// it has not read (needs --wide-samples) [default: off].
     #[arg(long)]
     pub wide_unread: bool,
+    /// With --wide-unread, a generation left fewer unread games than this
+    /// reaches back over earlier gates, one at a time, until it has as
+    /// many (a new champion's first successor otherwise reads the
+    /// champion's own gate alone) [default: 0, the last --wide-gates gates].
+    #[arg(long, value_name = "GAMES")]
+    pub wide_unread_min: Option<u32>,
     /// The gate's search width (a candidate net becomes the champion only
     /// if it survives longer from the gate's positions) [default: 300].
     #[arg(long, value_name = "WIDTH")]

@@ -301,6 +301,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.wide_samples.is_some(), "--wide-samples"),
         (a.wide_gates.is_some(), "--wide-gates"),
         (a.wide_unread, "--wide-unread"),
+        (a.wide_unread_min.is_some(), "--wide-unread-min"),
         (a.gate_width.is_some(), "--gate-width"),
         (a.gate_cap.is_some(), "--gate-cap"),
         (a.gate_every.is_some(), "--gate-every"),
@@ -501,6 +502,14 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         if a.wide_unread {
             l.wide_unread = true;
+        }
+        if let Some(v) = a.wide_unread_min {
+            l.wide_unread_min = v;
+        }
+        if l.wide_unread_min > 0 && !l.wide_unread {
+            bail!(
+                "--wide-unread-min needs --wide-unread (the games it counts are the unread ones)"
+            );
         }
         if l.wide_unread && l.wide_samples == 0 {
             bail!("--wide-unread needs --wide-samples (the samples it leaves games out of)");

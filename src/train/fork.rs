@@ -142,6 +142,7 @@ const SAMPLE_SETTINGS: &[&str] = &[
     "learning.wide_samples",
     "learning.wide_gates",
     "learning.wide_unread",
+    "learning.wide_unread_min",
 ];
 
 /// The settings a wide game of the gate is played under besides its net,

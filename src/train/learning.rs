@@ -185,6 +185,16 @@ pub struct Learning {
     /// the last [`Learning::wide_gates`] gates. See [`super::wide`] for why.
     #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub wide_unread: bool,
+    /// With [`Learning::wide_unread`], a generation left fewer unread games
+    /// than this (on disk) reaches back one gate at a time until it has as
+    /// many or no gate is left (`--wide-unread-min`, a setting of the
+    /// samples step): a new champion's first successor otherwise draws
+    /// from the champion's own gate alone (`wy`'s generation 14: three
+    /// games, 2,804 wells, against 26,867 before). 0 (and absent from the
+    /// settings file): the last [`Learning::wide_gates`] gates however few
+    /// games they leave.
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
+    pub wide_unread_min: u32,
     /// The gate.
     pub gate: Gate,
     /// Each generation plays a master beam of its own, also when the
@@ -475,6 +485,7 @@ impl Default for Learning {
             wide_samples: 0,
             wide_gates: 0,
             wide_unread: false,
+            wide_unread_min: 0,
             gate: Gate {
                 games: vec![Game {
                     name: "dnf-366".into(),

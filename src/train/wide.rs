@@ -51,7 +51,15 @@
 //! lost the gate's positions by 7.5 ± 1.9 pieces a start: it learned those
 //! games again rather than the steady state. With the setting the same
 //! generation (`wu`, gate 6's six games alone, 5,238 samples) lost by
-//! 2.6 ± 1.9 (`data/train/README.md`, "`wu` and `wv`").
+//! 2.6 ± 1.9 (`data/train/README.md`, "`wu` and `wv`"). A new champion's
+//! first successor is then left its champion's own gate alone (`wy`'s
+//! generation 14: three games, 2,804 wells against 26,867 the generation
+//! before); with [`Learning::wide_unread_min`](super::Learning::wide_unread_min)
+//! (`--wide-unread-min N`) a window left fewer than N games on disk reaches
+//! back one gate at a time, past the gates the champion read, until it has
+//! N or no gate is left ([`reach_back`]; the log's `gates`). What the
+//! champion read is its own window under the same settings, found the same
+//! way.
 //!
 //! The step's files are `gen-NNN/wide-samples.bin` (the samples, appended
 //! to `samples.bin` after the generation's own) and `wide-reach.bin`
@@ -72,7 +80,7 @@ use super::folder::{generation_dir, read_json};
 use super::gate::{wide_game_folder, GateRecord};
 use super::generation::Generations;
 use super::reach;
-use super::{Phase, TrainError};
+use super::{Learning, Phase, TrainError};
 use crate::nnue::Rng;
 use crate::run;
 
@@ -144,6 +152,19 @@ pub(super) struct Sources {
     pub(super) missing: Vec<PathBuf>,
 }
 
+/// A generation's wide games ([`Generations::wide_window`]).
+#[derive(Debug, Default)]
+struct Window {
+    /// The games it draws from.
+    sources: Sources,
+    /// The games its champion's window held, left out.
+    read_by_the_champion: Vec<PathBuf>,
+    /// Every game of its gates, drawn or left out.
+    held: Vec<PathBuf>,
+    /// How many gates it spans.
+    gates: u32,
+}
+
 impl Generations<'_> {
     /// The wide samples of generation `g` (empty without
     /// `--wide-samples`, or when no earlier gate played wide games, and
@@ -157,20 +178,17 @@ impl Generations<'_> {
             return Ok(Vec::new());
         }
         let path = self.gen_dir(g).join(WIDE_SAMPLES_BIN);
-        let mut sources = Sources::default();
-        let mut unread = Vec::new();
+        let mut window = Window::default();
         if !path.exists() {
-            sources = self.wide_games_for(g, learning.wide_gates)?;
-            if learning.wide_unread {
-                unread = self.leave_out_the_champions(g, learning.wide_gates, &mut sources)?;
-            }
-            if sources == Sources::default() {
+            window = self.wide_window(g, learning)?;
+            if window.sources == Sources::default() {
                 // No earlier gate played wide games: no file.
                 return Ok(Vec::new());
             }
         }
-        // (The step computes only where the file is missing, so `sources`
+        // (The step computes only where the file is missing, so `window`
         // is the one just found.)
+        let sources = &window.sources;
         let (samples, _) = super::folder::step(&path, || {
             self.observer
                 .phase(g, Phase::Samples, sources.games.len() as u64);
@@ -194,7 +212,10 @@ impl Generations<'_> {
                 "lasted_horizon": lasted,
             });
             if learning.wide_unread {
-                event["read_by_the_champion"] = serde_json::json!(unread);
+                event["read_by_the_champion"] = serde_json::json!(window.read_by_the_champion);
+            }
+            if learning.wide_unread_min > 0 {
+                event["gates"] = serde_json::json!(window.gates);
             }
             self.log(&event)?;
             Ok(samples)
@@ -204,8 +225,9 @@ impl Generations<'_> {
 
     /// The finished wide games of the last `gates` gates before generation
     /// `g` that played any: each gate's champion's games, then its
-    /// candidate's, a game already listed left out.
-    pub(super) fn wide_games_for(&self, g: u32, gates: u32) -> Result<Sources, TrainError> {
+    /// candidate's, a game already listed left out; and how many such
+    /// gates there were (fewer than `gates` when the folder has no more).
+    pub(super) fn wide_games_for(&self, g: u32, gates: u32) -> Result<(Sources, u32), TrainError> {
         let mut played: Vec<GateRecord> = Vec::new();
         for h in (0..g).rev() {
             if played.len() == gates as usize {
@@ -236,22 +258,39 @@ impl Generations<'_> {
                 }
             }
         }
-        Ok(sources)
+        Ok((sources, played.len() as u32))
     }
 
-    /// Takes out of `sources` the games generation `g`'s champion drew its
-    /// own wide samples from ([`Learning::wide_unread`](super::Learning::wide_unread)),
-    /// and returns them: the games of the last `gates` gates before the
-    /// champion's generation, as [`Self::wide_games_for`] finds them (the
-    /// gates' records say what they played; a fork that changed
-    /// `--wide-gates` since has the champion's draw found under the new
-    /// count). Nothing when the champion drew no wide samples (the start
-    /// net, or a generation before `--wide-samples`).
-    fn leave_out_the_champions(
+    /// The games generation `g` draws its wide samples from: those of
+    /// the last [`Learning::wide_gates`] gates that played any
+    /// ([`Self::wide_games_for`]); with [`Learning::wide_unread`] less the
+    /// games its champion's window held ([`Self::champions_wide_window`]), and
+    /// with [`Learning::wide_unread_min`] reaching back one gate at a time
+    /// until that many games on disk are left or no gate is.
+    fn wide_window(&self, g: u32, learning: &Learning) -> Result<Window, TrainError> {
+        let read = match learning.wide_unread {
+            true => self.champions_wide_window(g, learning)?,
+            false => Vec::new(),
+        };
+        let min = match learning.wide_unread {
+            true => learning.wide_unread_min,
+            false => 0,
+        };
+        reach_back(learning.wide_gates, min, &read, |gates| {
+            self.wide_games_for(g, gates)
+        })
+    }
+
+    /// Every game the window of generation `g`'s champion held, read or
+    /// left out ([`Self::wide_window`] under this folder's settings, so a fork
+    /// that changed `--wide-gates` or `--wide-unread-min` since has the
+    /// champion's window found under the new ones): nothing when the
+    /// champion drew no wide samples (the start net, or a generation before
+    /// `--wide-samples`).
+    fn champions_wide_window(
         &self,
         g: u32,
-        gates: u32,
-        sources: &mut Sources,
+        learning: &Learning,
     ) -> Result<Vec<PathBuf>, TrainError> {
         let Some(c) = self.champion_before(g)? else {
             return Ok(Vec::new());
@@ -259,15 +298,7 @@ impl Generations<'_> {
         if !self.gen_dir(c).join(WIDE_SAMPLES_BIN).exists() {
             return Ok(Vec::new());
         }
-        let read = self.wide_games_for(c, gates)?;
-        let read: Vec<PathBuf> = read.games.into_iter().chain(read.missing).collect();
-        let left_out: Vec<PathBuf> = (sources.games.iter().chain(&sources.missing))
-            .filter(|game| read.contains(game))
-            .cloned()
-            .collect();
-        sources.games.retain(|game| !read.contains(game));
-        sources.missing.retain(|game| !read.contains(game));
-        Ok(left_out)
+        Ok(self.wide_window(c, learning)?.held)
     }
 
     /// How many of generation `g`'s samples came from wide games, when it
@@ -294,6 +325,41 @@ impl Generations<'_> {
         };
         check_tail(&gen, samples, &wide)?;
         Ok(Some(labels))
+    }
+}
+
+/// The games of the last `gates` gates (as `games_for` lists them with how
+/// many gates it found) less those in `read`, reaching back one gate at a
+/// time while fewer than `min` games on disk are left and `games_for`
+/// finds another gate.
+fn reach_back(
+    gates: u32,
+    min: u32,
+    read: &[PathBuf],
+    mut games_for: impl FnMut(u32) -> Result<(Sources, u32), TrainError>,
+) -> Result<Window, TrainError> {
+    let mut gates = gates;
+    loop {
+        let (mut sources, found) = games_for(gates)?;
+        let held: Vec<PathBuf> = (sources.games.iter().chain(&sources.missing))
+            .cloned()
+            .collect();
+        let read_by_the_champion: Vec<PathBuf> = held
+            .iter()
+            .filter(|game| read.contains(game))
+            .cloned()
+            .collect();
+        sources.games.retain(|game| !read.contains(game));
+        sources.missing.retain(|game| !read.contains(game));
+        if sources.games.len() >= min as usize || found < gates {
+            return Ok(Window {
+                sources,
+                read_by_the_champion,
+                held,
+                gates: found,
+            });
+        }
+        gates += 1;
     }
 }
 
@@ -336,4 +402,69 @@ pub(super) fn check_tail(
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Generations::wide_games_for`] over `gates`, newest first, each its
+    /// games: a name ending in `?` is a game whose folder is gone, and a
+    /// game two gates share is listed once.
+    fn lister<'a>(
+        gates: &'a [&'a [&'a str]],
+    ) -> impl FnMut(u32) -> Result<(Sources, u32), TrainError> + 'a {
+        move |n| {
+            let mut sources = Sources::default();
+            let found = gates.len().min(n as usize);
+            for gate in gates[..found].iter().rev() {
+                for game in gate.iter() {
+                    let (name, gone) = match game.strip_suffix('?') {
+                        Some(name) => (PathBuf::from(name), true),
+                        None => (PathBuf::from(game), false),
+                    };
+                    if sources.games.contains(&name) || sources.missing.contains(&name) {
+                        continue;
+                    }
+                    match gone {
+                        true => sources.missing.push(name),
+                        false => sources.games.push(name),
+                    }
+                }
+            }
+            Ok((sources, found as u32))
+        }
+    }
+
+    fn names(paths: &[PathBuf]) -> Vec<&str> {
+        paths.iter().map(|p| p.to_str().unwrap()).collect()
+    }
+
+    #[test]
+    fn a_window_left_too_few_unread_games_reaches_back_for_more() {
+        let gates: &[&[&str]] = &[&["c", "n3"], &["c", "n2"], &["o", "n1"], &["o", "n0"]];
+        let read: Vec<PathBuf> = ["c", "n2", "o", "n1"].map(PathBuf::from).to_vec();
+        // Without a minimum: the last two gates, the new champion's own
+        // game alone left.
+        let plain = reach_back(2, 0, &read, lister(gates)).unwrap();
+        assert_eq!(names(&plain.sources.games), ["n3"]);
+        assert_eq!(plain.gates, 2);
+        assert_eq!(names(&plain.read_by_the_champion), ["c", "n2"]);
+        // With 2: past the two gates the champion read, to the first with
+        // a game it did not.
+        let back = reach_back(2, 2, &read, lister(gates)).unwrap();
+        assert_eq!(names(&back.sources.games), ["n0", "n3"]);
+        assert_eq!(back.gates, 4);
+        assert_eq!(names(&back.held), ["o", "n0", "n1", "c", "n2", "n3"]);
+        // More than the folder holds: every gate, and no further.
+        let all = reach_back(2, 9, &read, lister(gates)).unwrap();
+        assert_eq!(all.sources, back.sources);
+        assert_eq!(all.gates, 4);
+        // A game whose folder is gone does not count.
+        let gone: &[&[&str]] = &[&["c", "n3"], &["c", "n2?"], &["o", "n1?"]];
+        let few = reach_back(1, 2, &["c", "o"].map(PathBuf::from), lister(gone)).unwrap();
+        assert_eq!(names(&few.sources.games), ["n3"]);
+        assert_eq!(names(&few.sources.missing), ["n1", "n2"]);
+        assert_eq!(few.gates, 3);
+    }
 }
