@@ -57,7 +57,7 @@
 //! before); with [`Learning::wide_unread_min`](super::Learning::wide_unread_min)
 //! (`--wide-unread-min N`) a window left fewer than N games on disk reaches
 //! back one gate at a time, past the gates the champion read, until it has
-//! N or no gate is left ([`reach_back`]; the log's `gates`). What the
+//! N or no gate is left (`reach_back`; the log's `gates`). What the
 //! champion read is its own window under the same settings, found the same
 //! way.
 //!

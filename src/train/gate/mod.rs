@@ -3,30 +3,34 @@
 //! the champion, the net that master beams, sampling beams and training
 //! beams all use.
 //!
-//! The candidate first plays a set of positions ([`Gate`]: the empty
+//! The candidate first plays a set of positions ([`Gate`](super::Gate): the empty
 //! well and every 20th piece from piece 100 of the gate's own games, the
 //! 366-line record by default (`--gate-every`), and the openings of five
 //! other records, pieces 20 to 80, each with its game's history), with
 //! [`crate::strength::measure_positions`] and the lookahead the master
 //! beam uses, compared by the total pieces survived, then the total lines
-//! ([`judge`]). With wide games ([`Gate::wide`], `--gate-wide`) a
+//! ([`judge`]). With wide games ([`Gate::wide`](super::Gate::wide), `--gate-wide`) a
 //! candidate the positions keep also plays games at a record run's widths
 //! (100,000 in most runs; 10,000 in `wl`, whose six games a gate cost
 //! about 10 minutes on 2 cores against hours) and must clear at least as
-//! many lines in all as the champion's, less [`Gate::wide_slack`]
+//! many lines in all as the champion's, less [`Gate::wide_slack`](super::Gate::wide_slack)
 //! ([`WideGames`], [`judge_wide`]);
 //! the positions' verdict is kept first ([`GATE_POSITIONS`]). With
-//! [`Gate::wide_always`] (`--gate-wide-always`) every gate plays them, a
+//! [`Gate::wide_always`](super::Gate::wide_always) (`--gate-wide-always`) every gate plays them, a
 //! rejected candidate's too, as data for the wide samples. With
-//! [`Gate::rotate`] (`--gate-rotate`) the steady-state starts are one
+//! [`Gate::rotate`](super::Gate::rotate) (`--gate-rotate`) the steady-state starts are one
 //! game's of several, the next in turn that did not keep the champion,
 //! and the champion plays them too ([`ChampionOutcomes`]) rather than
-//! standing on the figures that kept it ([`Gate::steady_game`] says why).
+//! standing on the figures that kept it ([`Gate::steady_game`](super::Gate::steady_game) says why).
 //! `gen-NNN/gate.json` holds
 //! each candidate's figures, the champion's, the paired difference and
 //! why it was kept or not; `champion.json` is written after it (the
 //! trainer's commit point), and the champion is always what the gates on
 //! disk say ([`Generations::champion_before`]).
+//!
+//! This module holds the records, the positions and the verdict on them;
+//! `wide_games` the wide games and their verdict, `rotation` the game a
+//! rotating gate plays and the champion's measure there.
 //!
 //! # Why
 //! - The gate's games are not the samples' games: a first run gated on
@@ -40,11 +44,11 @@
 //!   the opening.
 //! - The wide games came after learn-10's champion won on the positions
 //!   and lost by 15-46 lines from the empty well at widths 90,000-110,000;
-//!   with [`Gate::wide_from`] (`--gate-wide-from`) they start from wells of
+//!   with [`Gate::wide_from`](super::Gate::wide_from) (`--gate-wide-from`) they start from wells of
 //!   the gate's steady-state game instead, since one game from the empty
 //!   well mostly judges its opening ([`WideGames`] has the figures).
 //! - With `--gate-wide-rotate N` a gate plays N of those starts, the next
-//!   N each generation, the champion too ([`Gate::wide_starts`]): two
+//!   N each generation, the champion too ([`Gate::wide_starts`](super::Gate::wide_starts)): two
 //!   nets differ from start to start by as much as the gains sought
 //!   (12.5-13.7 lines on games of about 70 at width 10,000), so a
 //!   champion's own games on the starts that kept it overstate it.
@@ -53,18 +57,22 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::folder::{
-    generation_dir, read_json, wide_record_path, write_json, FROM_F32, GATE_START,
-};
+use super::folder::{generation_dir, read_json, write_json, FROM_F32, GATE_START};
 use super::generation::Generations;
-use super::learning::{Game, Gate, Learning};
+use super::learning::{Game, Learning};
 use super::{Phase, TrainError};
-use crate::enemy::EnemyKind;
 use crate::evaluate::Lookahead;
 use crate::nnue::{Net, NetEvaluator, QuantNet};
-use crate::run;
-use crate::search::{Adversary, Search};
 use crate::strength::{measure_positions, paired_difference, Outcome, Position, Summary};
+
+mod rotation;
+mod wide_games;
+
+pub(super) use rotation::champion_measure;
+pub use rotation::{ChampionOutcomes, GATE_CHAMPION};
+use wide_games::judge_wide;
+pub(super) use wide_games::wide_game_folder;
+pub use wide_games::{GateGame, WideGame, WideGames};
 
 /// `gen-NNN/gate-positions.json`: the gate's verdict on its positions
 /// alone (a [`GateRecord`] without wide games), kept before the wide games
@@ -98,227 +106,15 @@ pub struct GateRecord {
     pub why: String,
     /// Wall seconds of the gate.
     pub seconds: f64,
-    /// The wide games ([`Gate::wide`]), when the positions kept the
-    /// candidate, or at every gate with [`Gate::wide_always`] (a candidate
+    /// The wide games ([`Gate::wide`](super::Gate::wide)), when the positions kept the
+    /// candidate, or at every gate with [`Gate::wide_always`](super::Gate::wide_always) (a candidate
     /// they reject plays none otherwise: its verdict cannot change).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wide: Option<WideGames>,
     /// The game whose steady-state starts the positions were, under
-    /// [`Gate::rotate`] (absent without it: those of [`Gate::games`]).
+    /// [`Gate::rotate`](super::Gate::rotate) (absent without it: those of [`Gate::games`](super::Gate::games)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steady: Option<String>,
-}
-
-/// `gen-NNN/gate-champion.json`: the champion's outcomes on a gate's
-/// positions, measured at that gate, where they are not the positions of
-/// the gate that kept it ([`Gate::rotate`]). A later gate on the same
-/// game against the same champion reads them back (the same net and
-/// positions give the same outcomes), so each champion plays each game
-/// once.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ChampionOutcomes {
-    /// The champion: the generation that made it (`None`: the start net).
-    pub champion: Option<u32>,
-    /// The game whose steady-state starts the positions were (`None`:
-    /// those of [`Gate::games`]).
-    pub steady: Option<String>,
-    /// The outcomes, one per position.
-    pub outcomes: Vec<Outcome>,
-}
-
-/// The file of [`ChampionOutcomes`] in a generation's folder.
-pub const GATE_CHAMPION: &str = "gate-champion.json";
-
-/// The gate's wide games, one per width of [`Gate::wide`] and start of
-/// [`Gate::wide_starts`], the candidate's and the champion's.
-///
-/// # Why
-/// The positions are played at width 300. learn-10's generation 8 won
-/// there (+4.5 ± 2.0 pieces a start on the record's suite, +13.8 ± 2.4 at
-/// width 1,000) and lost where a record run plays: 128 / 128 / 134 lines
-/// from the empty well at widths 90,000 / 100,000 / 110,000 against the
-/// shipped net's 143 / 168 / 180 (`data/train/README.md`, "learn-10"). No
-/// narrow proxy saw it (games at width 30,000 favoured generation 8 too),
-/// so the gate plays the wide games themselves. A game is a master beam's
-/// run folder, resumable as one; the champion's game at the master width
-/// is the master beam it would play, so the next generation copies it
-/// rather than playing it again.
-///
-/// One game from the empty well is mostly its opening: `wide.nnue` scored
-/// 230 lines from its own well at piece 200 and 133 from its rival's, and
-/// its rival 128 and 187 (`data/train/learn-12/swap-200`), so the well a
-/// game reaches by piece 200 moves it more than the net does; learn-11's
-/// siblings on one data set scored 132 to 230. From the record's
-/// steady-state wells the two nets were level (838 pieces each over three
-/// starts at width 100,000). So the gate can start its games from wells of
-/// its own steady-state game instead ([`Gate::wide_from`]), where a record
-/// run lives, with that game's history. The opening is then judged by the
-/// positions' openings at the gate's width alone; a record run can take
-/// its opening from any game (`search --from`), and lives or dies in the
-/// steady state. Summed with them, the game from the empty well (a spread
-/// of about 100 lines between siblings) would outweigh the rest. learn-13
-/// (`data/train/learn-13`): learn-12's candidate, +5.6 pieces a gate
-/// position, lost from the 366 record's wells at pieces 300 / 500 / 700 at
-/// width 100,000, 257 / 319 / 350 lines against `wide.nnue`'s 298 / 320 /
-/// 364.
-///
-/// The games are also the data of the next generations' wide samples
-/// ([`super::wide`]), so with [`Gate::wide_always`] they are played at
-/// every gate. Without it a candidate the positions reject plays none,
-/// and the next generation draws from the same gates again: `wl`'s
-/// generation 7 lost the positions (−7.5 ± 1.9 pieces a start), and its
-/// generation 8 would have fitted the same champion on the same games.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct WideGames {
-    /// The candidate's games: for each width of [`Gate::wide`], from each
-    /// of [`Gate::wide_starts`].
-    pub candidate: Vec<WideGame>,
-    /// The champion's.
-    pub champion: Vec<WideGame>,
-    /// Lines the candidate's games may fall short of the champion's in
-    /// all and it stay kept ([`Gate::wide_slack`]; 0, and absent from the
-    /// file: none).
-    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
-    pub slack: u32,
-}
-
-/// One wide game of the gate.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct WideGame {
-    /// The search's width.
-    pub width: usize,
-    /// The best game's lines (the whole game's, from the empty well).
-    pub lines: u32,
-    /// Its pieces (likewise).
-    pub pieces: u32,
-    /// The piece of the gate's game it started after (0, and absent from
-    /// the file: the empty well).
-    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
-    pub from: u32,
-}
-
-impl WideGame {
-    /// Its run folder's name in a generation's folder: `wide-WIDTH`, or
-    /// `wide-WIDTH-from-PIECE`.
-    pub fn folder(width: usize, from: u32) -> String {
-        match from {
-            0 => format!("wide-{width}"),
-            at => format!("wide-{width}-from-{at}"),
-        }
-    }
-
-    /// `WIDTH` or `WIDTH from PIECE`, for a verdict's words.
-    fn label(&self) -> String {
-        match self.from {
-            0 => self.width.to_string(),
-            at => format!("{} from {at}", self.width),
-        }
-    }
-}
-
-/// The run folder of the start net's wide game at `width` from piece
-/// `from`, at the training folder's root.
-fn start_net_game(width: usize, from: u32) -> String {
-    format!("start-{}", WideGame::folder(width, from))
-}
-
-/// The run folder, relative to the training folder, of the wide game at
-/// `width` from piece `from` of the net generation `who` made (`None`: the
-/// start net).
-pub(super) fn wide_game_folder(who: Option<u32>, width: usize, from: u32) -> PathBuf {
-    match who {
-        Some(h) => generation_dir(Path::new(""), h).join(WideGame::folder(width, from)),
-        None => PathBuf::from(start_net_game(width, from)),
-    }
-}
-
-/// One of the wide games of a gate in progress, as `hatetris status`
-/// shows it: read from its run folder's manifest, so a trainer may be
-/// playing it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GateGame {
-    /// Whose: the champion's (`true`) or the candidate's.
-    pub champion: bool,
-    /// Its width.
-    pub width: usize,
-    /// The piece of the gate's game it starts from (0: the empty well).
-    pub from: u32,
-    /// Its run folder, relative to the training folder.
-    pub folder: PathBuf,
-    /// The depths done and the best game's lines, once it has begun.
-    pub played: Option<(u32, u16)>,
-    /// Whether it is over: its beam died out or reached the depth limit.
-    pub ended: bool,
-}
-
-impl Gate {
-    /// The run folders of the start net's wide games under this gate, at
-    /// the training folder's root (`start-wide-WIDTH…`): the champion's
-    /// games until a generation's net is kept.
-    pub fn start_net_games(&self) -> Vec<String> {
-        self.all_wide_pairs()
-            .into_iter()
-            .map(|(w, at)| start_net_game(w, at))
-            .collect()
-    }
-
-    /// The well of the gate's first game after `at` pieces, with the game
-    /// The wide games generation `g`'s gate plays against the champion
-    /// `champion` (`None`: the start net), the champion's first, each as
-    /// far as its run folder under `dir` says (`master_depth`: the depth
-    /// limit that ends one). Empty without wide games.
-    pub(super) fn games_now(
-        &self,
-        dir: &Path,
-        g: u32,
-        champion: Option<u32>,
-        master_depth: u32,
-    ) -> Vec<GateGame> {
-        [(true, champion), (false, Some(g))]
-            .into_iter()
-            .flat_map(|(is_champion, who)| {
-                self.wide_pairs(g).into_iter().map(move |(width, from)| {
-                    let folder = wide_game_folder(who, width, from);
-                    let manifest = run::read_manifest(&dir.join(&folder)).ok();
-                    // A copy of the folder's small files has the record alone.
-                    let record = read_json::<WideGame>(&wide_record_path(&dir.join(&folder)))
-                        .ok()
-                        .flatten();
-                    let played = match (&manifest, record) {
-                        (Some(m), _) => Some((m.depth, m.best.score)),
-                        (None, Some(r)) => {
-                            Some((r.pieces, u16::try_from(r.lines).unwrap_or(u16::MAX)))
-                        }
-                        (None, None) => None,
-                    };
-                    GateGame {
-                        champion: is_champion,
-                        width,
-                        from,
-                        played,
-                        ended: record.is_some()
-                            || manifest.is_some_and(|m| super::folder::game_over(&m, master_depth)),
-                        folder,
-                    }
-                })
-            })
-            .collect()
-    }
-}
-
-impl WideGames {
-    /// Lines in all: the candidate's, the champion's.
-    pub fn lines(&self) -> (u64, u64) {
-        let sum = |g: &[WideGame]| g.iter().map(|g| u64::from(g.lines)).sum();
-        (sum(&self.candidate), sum(&self.champion))
-    }
-
-    /// Whether the candidate's games clear at least as many lines in all
-    /// as the champion's, less the slack.
-    pub fn candidate_holds(&self) -> bool {
-        let (ours, theirs) = self.lines();
-        ours + u64::from(self.slack) >= theirs
-    }
 }
 
 impl GateRecord {
@@ -353,7 +149,7 @@ pub struct Champion {
     /// The generations after which it was the champion.
     pub through: u32,
     /// The game whose steady-state starts that gate played, under
-    /// [`Gate::rotate`] (absent without it): figures on different games
+    /// [`Gate::rotate`](super::Gate::rotate) (absent without it): figures on different games
     /// are not comparable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steady: Option<String>,
@@ -407,7 +203,7 @@ impl Generations<'_> {
     }
 
     /// The gate's positions: the empty well, the starts of every game
-    /// (or of `steady` alone, under [`Gate::rotate`]), and the openings.
+    /// (or of `steady` alone, under [`Gate::rotate`](super::Gate::rotate)), and the openings.
     fn gate_positions(
         &self,
         learning: &Learning,
@@ -522,229 +318,6 @@ impl Generations<'_> {
         Ok(Some(record))
     }
 
-    /// The run folder of the wide game at `width` from piece `from` of the
-    /// gate's game (0: the empty well) of the net generation `who` made
-    /// (`None`: the start net).
-    fn wide_dir(&self, who: Option<u32>, width: usize, from: u32) -> PathBuf {
-        self.dir.join(wide_game_folder(who, width, from))
-    }
-
-    /// The wide games of `net`, the net generation `who` made, for
-    /// generation `g`'s gate: at each width of `gate`, from each of its
-    /// starts; played, gone on with after a kill, or read when done. A game
-    /// from the empty well at a width that net played a master beam at is
-    /// that master beam, copied; a start net's game that a fork's source
-    /// has played to its end since the fork is the source's, copied
-    /// ([`super::fork::source_start_game`]).
-    fn wide_games(
-        &self,
-        g: u32,
-        who: Option<u32>,
-        net: &Net,
-        gate: &Gate,
-    ) -> Result<Vec<WideGame>, TrainError> {
-        let eval = self.lookahead(net)?;
-        let mut games = Vec::new();
-        for (width, from) in gate.wide_pairs(g) {
-            let dir = self.wide_dir(who, width, from);
-            let (game, _) = super::folder::step(&wide_record_path(&dir), || {
-                self.play_wide_game(g, who, &eval, gate, (width, from), &dir)
-            })?;
-            games.push(game);
-        }
-        Ok(games)
-    }
-
-    /// Plays (or goes on with, or reads when done) `eval`'s wide game at
-    /// `width` from piece `from` into the run folder `dir`: the game of
-    /// [`Self::wide_games`].
-    fn play_wide_game(
-        &self,
-        g: u32,
-        who: Option<u32>,
-        eval: &Lookahead<NetEvaluator>,
-        gate: &Gate,
-        (width, from): (usize, u32),
-        dir: &Path,
-    ) -> Result<WideGame, TrainError> {
-        if who.is_none() {
-            let name = start_net_game(width, from);
-            if let Some(theirs) = super::fork::source_start_game(self.dir, self.config, &name)? {
-                copy_unless_run(&theirs, dir)?;
-            }
-        }
-        let start = match from {
-            0 => {
-                if let Some(master) = self.master_played(g, who, width)? {
-                    copy_unless_run(&master, dir)?;
-                }
-                None
-            }
-            at => Some(gate.wide_start(at).map_err(|why| TrainError::Config {
-                path: super::folder::config_path(self.dir),
-                why,
-            })?),
-        };
-        let search = Search::new(width, eval, Adversary::new(EnemyKind::Hatetris));
-        let result = self.resume_or_start(dir, &search, start.as_ref())?;
-        Ok(WideGame {
-            width,
-            lines: u32::from(result.best.score),
-            pieces: result.best.depth,
-            from,
-        })
-    }
-
-    /// The master beam the net generation `who` made (`None`: the start
-    /// net) played at `width`, in a generation up to `g`, if any.
-    fn master_played(
-        &self,
-        g: u32,
-        who: Option<u32>,
-        width: usize,
-    ) -> Result<Option<PathBuf>, TrainError> {
-        for k in 0..=g {
-            let played = !self.learns_heuristic(k)
-                && self.master_source(k)? == k
-                && self.champion_before(k)? == who
-                && self.master_width(k)? == width;
-            if played {
-                return Ok(Some(generation_dir(self.dir, k).join("master")));
-            }
-        }
-        Ok(None)
-    }
-
-    /// Before generation `g` plays its master beam at `width` in `dir`:
-    /// when the champion already played the gate's game from the empty
-    /// well at that width, a copy of it (the same net, width and search:
-    /// the same game).
-    pub(super) fn take_over_wide_game(
-        &self,
-        g: u32,
-        width: usize,
-        dir: &Path,
-    ) -> Result<(), TrainError> {
-        match self.learning() {
-            Some(l) if l.gate.wide.contains(&width) && l.gate.wide_from.is_empty() => {
-                let champion = self.champion_before(g)?;
-                copy_unless_run(&self.wide_dir(champion, width, 0), dir)
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// The game whose steady-state starts generation `g`'s gate plays
-    /// against `champion` under [`Gate::rotate`]: see
-    /// [`Gate::steady_game`]. `None` without it.
-    fn steady_game<'l>(
-        &self,
-        g: u32,
-        learning: &'l Learning,
-        champion: Option<u32>,
-    ) -> Result<Option<&'l Game>, TrainError> {
-        let gate = &learning.gate;
-        if gate.rotate.is_empty() {
-            return Ok(None);
-        }
-        let kept_on = match champion.map(|h| self.champion_gate(h)).transpose()? {
-            None => Vec::new(),
-            Some(kept) if kept.unopposed() => Vec::new(),
-            Some(kept) => match kept.steady {
-                Some(name) => vec![name],
-                None => fixed_games(learning)
-                    .iter()
-                    .map(|game| game.name.clone())
-                    .collect(),
-            },
-        };
-        let name = gate.steady_game(g, &kept_on).unwrap_or_default();
-        gate.game(name).map(Some).ok_or_else(|| TrainError::Config {
-            path: super::folder::config_path(self.dir),
-            why: format!(
-                "learning.gate.rotate names {name}, which is none of the gate's games or openings"
-            ),
-        })
-    }
-
-    /// The gate record of generation `h`, a champion's: it must be there.
-    fn champion_gate(&self, h: u32) -> Result<GateRecord, TrainError> {
-        let path = generation_dir(self.dir, h).join("gate.json");
-        read_json::<GateRecord>(&path)?.ok_or_else(|| TrainError::Config {
-            path,
-            why: "missing (the champion's gate wrote it)".into(),
-        })
-    }
-
-    /// The champion's outcomes on generation `g`'s `positions` (those of
-    /// `steady` under [`Gate::rotate`], else the fixed ones): read back
-    /// from the gate that kept it when that gate played the same
-    /// positions, or from the start net's figures likewise; else read back
-    /// from an earlier gate that measured the same champion on the same
-    /// game, or measured here (`gate-champion.json`). Empty when there is
-    /// no champion net (the first net is then kept whatever it does).
-    fn champion_outcomes(
-        &self,
-        g: u32,
-        learning: &Learning,
-        champion: Option<u32>,
-        positions: &[Position],
-        steady: Option<&str>,
-    ) -> Result<Vec<Outcome>, TrainError> {
-        match champion {
-            Some(h) => {
-                let kept = self.champion_gate(h)?;
-                if steady.is_none() && kept.steady.is_none() {
-                    return Ok(kept.outcomes);
-                }
-            }
-            None if steady.is_none() => return self.start_figures(learning, positions),
-            None => {}
-        }
-        let fits = |m: &ChampionOutcomes| {
-            m.champion == champion
-                && m.steady.as_deref() == steady
-                && m.outcomes.len() == positions.len()
-        };
-        if let Some(earlier) = champion_measure(self.dir, g, champion, steady)? {
-            if fits(&earlier) {
-                return Ok(earlier.outcomes);
-            }
-        }
-        let Some(net) = self.champion_net(g)? else {
-            return Ok(Vec::new());
-        };
-        let path = generation_dir(self.dir, g).join(GATE_CHAMPION);
-        let (measured, _) = super::folder::step(&path, || {
-            let eval = self.lookahead(&net)?;
-            Ok(ChampionOutcomes {
-                champion,
-                steady: steady.map(str::to_string),
-                outcomes: measure_positions(
-                    positions,
-                    learning.gate.cap,
-                    &eval,
-                    learning.gate.width,
-                    &|_, _| {},
-                ),
-            })
-        })?;
-        if !fits(&measured) {
-            return Err(TrainError::Config {
-                path,
-                why: format!(
-                    "measures {} on {} positions of {}, but this gate plays {} of {}",
-                    super::who(measured.champion),
-                    measured.outcomes.len(),
-                    measured.steady.as_deref().unwrap_or("the fixed games"),
-                    positions.len(),
-                    steady.unwrap_or("the fixed games"),
-                ),
-            });
-        }
-        Ok(measured.outcomes)
-    }
-
     /// The start net's gate outcomes (`gate-start.json`, once per
     /// folder); empty when there is no start net (the first generation then
     /// learns the heuristic, and its net is kept whatever it does).
@@ -800,47 +373,14 @@ impl Generations<'_> {
     }
 }
 
-/// The measure of `champion` on `steady`'s positions that a gate before
-/// generation `end` of the folder `dir` made (`gate-champion.json`), if
-/// any: the gates read it back, and `verify` holds their figures to it.
-pub(super) fn champion_measure(
-    dir: &Path,
-    end: u32,
-    champion: Option<u32>,
-    steady: Option<&str>,
-) -> Result<Option<ChampionOutcomes>, TrainError> {
-    for h in 0..end {
-        let path = generation_dir(dir, h).join(GATE_CHAMPION);
-        if let Some(m) = read_json::<ChampionOutcomes>(&path)? {
-            if m.champion == champion && m.steady.as_deref() == steady {
-                return Ok(Some(m));
-            }
-        }
-    }
-    Ok(None)
-}
-
 /// The games whose steady-state starts every gate plays without
-/// [`Gate::rotate`]: [`Gate::games`], or in folders made before that field,
+/// [`Gate::rotate`](super::Gate::rotate): [`Gate::games`](super::Gate::games), or in folders made before that field,
 /// the samples' games.
 fn fixed_games(learning: &Learning) -> &[Game] {
     match learning.gate.games.is_empty() {
         true => &learning.games,
         false => &learning.gate.games,
     }
-}
-
-/// Copies the finished run `from` to `to` when `to` holds no run yet (a
-/// folder killed before its manifest is cleared first); nothing when
-/// `from` holds none.
-fn copy_unless_run(from: &Path, to: &Path) -> Result<(), TrainError> {
-    if run::manifest_path(to).exists() || !run::manifest_path(from).exists() {
-        return Ok(());
-    }
-    if to.exists() {
-        std::fs::remove_dir_all(to).map_err(crate::folder::io(to))?;
-    }
-    super::fork::copy_run(from, to)
 }
 
 /// The gate's verdict: kept if the candidate survived more pieces in all
@@ -908,47 +448,6 @@ fn judge(
         wide: None,
         steady: None,
     }
-}
-
-/// The verdict with the wide games: a candidate the positions kept stays
-/// kept only if its games clear at least as many lines in all as the
-/// champion's, less [`WideGames::slack`] (a tie is the candidate's: it has
-/// already won on the positions). One the positions rejected
-/// ([`Gate::wide_always`]) stays rejected whatever its games.
-fn judge_wide(mut record: GateRecord, games: WideGames) -> GateRecord {
-    let (ours, theirs) = games.lines();
-    let per_width = |g: &[WideGame]| {
-        g.iter()
-            .map(|g| g.lines.to_string())
-            .collect::<Vec<_>>()
-            .join(" / ")
-    };
-    let widths = games
-        .candidate
-        .iter()
-        .map(WideGame::label)
-        .collect::<Vec<_>>()
-        .join(" / ");
-    let wide_kept = games.candidate_holds();
-    let from = match games.candidate.iter().any(|g| g.from > 0) {
-        true => "the wide games",
-        false => "from the empty well",
-    };
-    record.why = format!(
-        "{}; {from} at widths {widths}: {} lines against the champion's {}: {}",
-        record.why,
-        per_width(&games.candidate),
-        per_width(&games.champion),
-        match (record.kept, wide_kept) {
-            (false, _) => "played for the samples alone",
-            (true, true) if ours < theirs => "kept (within the slack)",
-            (true, true) => "kept",
-            (true, false) => "not kept",
-        }
-    );
-    record.kept = record.kept && wide_kept;
-    record.wide = Some(games);
-    record
 }
 
 /// The gate figures of every generation in `dir` that was gated.
@@ -1062,27 +561,6 @@ mod tests {
             "{}",
             r.why
         );
-    }
-
-    /// Under the rotation each gate takes the game whose turn it is, or
-    /// the next in turn when the champion was kept on that one; a champion
-    /// kept on several (the fixed positions of older gates) skips them all.
-    #[test]
-    fn the_rotation_skips_the_game_that_kept_the_champion() {
-        let mut gate = Learning::default().gate;
-        assert_eq!(gate.steady_game(3, &[]), None);
-        gate.rotate = ["a", "b", "c"].map(String::from).to_vec();
-        let kept = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
-        let turns = |kept_on: &[String]| {
-            (0..4)
-                .map(|g| gate.steady_game(g, kept_on).unwrap())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(turns(&[]), ["a", "b", "c", "a"]);
-        assert_eq!(turns(&kept(&["b"])), ["a", "c", "c", "a"]);
-        assert_eq!(turns(&kept(&["a", "b"])), ["c", "c", "c", "c"]);
-        // Every game kept it: the turn's, for want of a fresh one.
-        assert_eq!(turns(&kept(&["a", "b", "c"])), ["a", "b", "c", "a"]);
     }
 
     /// With a margin, a candidate that survives more pieces in all is kept
