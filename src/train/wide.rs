@@ -159,7 +159,7 @@ struct Window {
     sources: Sources,
     /// The games its champion's window held, left out.
     read_by_the_champion: Vec<PathBuf>,
-    /// Every game of its gates, drawn or left out.
+    /// Every game of its gates: drawn, left out, or gone from disk.
     held: Vec<PathBuf>,
     /// How many gates it spans.
     gates: u32,
@@ -214,7 +214,7 @@ impl Generations<'_> {
             if learning.wide_unread {
                 event["read_by_the_champion"] = serde_json::json!(window.read_by_the_champion);
             }
-            if learning.wide_unread_min > 0 {
+            if learning.wide_unread && learning.wide_unread_min > 0 {
                 event["gates"] = serde_json::json!(window.gates);
             }
             self.log(&event)?;
@@ -297,6 +297,14 @@ impl Generations<'_> {
         };
         if !self.gen_dir(c).join(WIDE_SAMPLES_BIN).exists() {
             return Ok(Vec::new());
+        }
+        // Without a minimum a window spans its last gates whatever it leaves
+        // out, so the champion's own champion is not needed.
+        if learning.wide_unread_min == 0 {
+            let plain = reach_back(learning.wide_gates, 0, &[], |gates| {
+                self.wide_games_for(c, gates)
+            })?;
+            return Ok(plain.held);
         }
         Ok(self.wide_window(c, learning)?.held)
     }

@@ -1,5 +1,5 @@
-//! The gate's rotation over games ([`Gate::rotate`], `--gate-rotate`): which
-//! game's steady-state starts a gate plays ([`Gate::steady_game`] says why it
+//! The gate's rotation over games ([`Gate::rotate`](crate::train::Gate::rotate), `--gate-rotate`): which
+//! game's steady-state starts a gate plays ([`Gate::steady_game`](crate::train::Gate::steady_game) says why it
 //! takes turns), and the champion's outcomes there, measured once per
 //! champion and game ([`ChampionOutcomes`], `gen-NNN/gate-champion.json`)
 //! and read back by later gates and by `verify`
@@ -19,7 +19,7 @@ use crate::train::{who, TrainError};
 
 /// `gen-NNN/gate-champion.json`: the champion's outcomes on a gate's
 /// positions, measured at that gate, where they are not the positions of
-/// the gate that kept it ([`Gate::rotate`]). A later gate on the same
+/// the gate that kept it ([`Gate::rotate`](crate::train::Gate::rotate)). A later gate on the same
 /// game against the same champion reads them back (the same net and
 /// positions give the same outcomes), so each champion plays each game
 /// once.
@@ -28,7 +28,7 @@ pub struct ChampionOutcomes {
     /// The champion: the generation that made it (`None`: the start net).
     pub champion: Option<u32>,
     /// The game whose steady-state starts the positions were (`None`:
-    /// those of [`Gate::games`]).
+    /// those of [`Gate::games`](crate::train::Gate::games)).
     pub steady: Option<String>,
     /// The outcomes, one per position.
     pub outcomes: Vec<Outcome>,
@@ -39,8 +39,8 @@ pub const GATE_CHAMPION: &str = "gate-champion.json";
 
 impl Generations<'_> {
     /// The game whose steady-state starts generation `g`'s gate plays
-    /// against `champion` under [`Gate::rotate`]: see
-    /// [`Gate::steady_game`]. `None` without it.
+    /// against `champion` under [`Gate::rotate`](crate::train::Gate::rotate): see
+    /// [`Gate::steady_game`](crate::train::Gate::steady_game). `None` without it.
     pub(super) fn steady_game<'l>(
         &self,
         g: u32,
@@ -81,7 +81,7 @@ impl Generations<'_> {
     }
 
     /// The champion's outcomes on generation `g`'s `positions` (those of
-    /// `steady` under [`Gate::rotate`], else the fixed ones): read back
+    /// `steady` under [`Gate::rotate`](crate::train::Gate::rotate), else the fixed ones): read back
     /// from the gate that kept it when that gate played the same
     /// positions, or from the start net's figures likewise; else read back
     /// from an earlier gate that measured the same champion on the same
