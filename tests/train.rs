@@ -1006,6 +1006,63 @@ fn first_net(root: &Path, config: &Config) -> Net {
     Net::load(&train::generation_dir(&first, 0).join("net.f32")).unwrap()
 }
 
+/// A fork that redoes a gate alone (`--redo gate`) keeps everything its
+/// generation played and judges it again: with the same settings to the
+/// same verdict, under a margin no candidate can clear to "not kept", on
+/// the same outcomes (its wide games then unplayed); it refuses any other
+/// changed setting.
+#[test]
+fn a_fork_judges_a_gate_again_under_a_new_margin_without_playing_it() {
+    let config = steady_state_gate(vec![150]);
+    let root = tempfile::tempdir().unwrap();
+    let start = first_net(root.path(), &config);
+    let dir = root.path().join("source");
+    train::train(&dir, Some(&config), Some(&start), 2, 2, &Silent).unwrap();
+    let positions = |dir: &Path, g: u32| -> train::GateRecord {
+        let path = train::generation_dir(dir, g).join(train::GATE_POSITIONS);
+        serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let won = (0..2)
+        .find(|&g| positions(&dir, g).kept)
+        .expect("no candidate won the positions");
+    let source = positions(&dir, won);
+    let gate = |dir: &Path| train::gates(dir).unwrap()[won as usize].clone();
+
+    let same = root.path().join("same");
+    let forked = train::fork(&dir, &same, won, train::Redo::Gate, &config).unwrap();
+    assert_eq!(forked.redo, train::Redo::Gate);
+    train::train(&same, None, None, won + 1, 2, &Silent).unwrap();
+    assert_eq!(gate(&same).why, gate(&dir).why);
+    assert_eq!(gate(&same).kept, gate(&dir).kept);
+    assert_eq!(positions(&same, won), source);
+
+    let mut strict = config.clone();
+    strict.learning.as_mut().unwrap().gate.margin = 1e9;
+    let judged = root.path().join("strict");
+    train::fork(&dir, &judged, won, train::Redo::Gate, &strict).unwrap();
+    train::train(&judged, None, None, won + 1, 2, &Silent).unwrap();
+    let again = gate(&judged);
+    assert!(!again.kept, "{}", again.why);
+    assert!(again.why.contains("standard errors"), "{}", again.why);
+    assert_eq!(again.outcomes, source.outcomes);
+    assert!(again.wide.is_none());
+    assert_eq!(positions(&judged, won).why, again.why);
+    let ok = train::verify(&judged).unwrap();
+    assert!(ok.is_ok(), "{:?}", ok.problems);
+
+    let mut other = config.clone();
+    other.learning.as_mut().unwrap().gate.wide_from = vec![120];
+    let refused = train::fork(
+        &dir,
+        &root.path().join("other"),
+        won,
+        train::Redo::Gate,
+        &other,
+    );
+    let why = refused.unwrap_err().to_string();
+    assert!(why.contains("judging settings"), "{why}");
+}
+
 /// With `--gate-wide-rotate 1` each gate plays one start of the list, the
 /// next in turn each generation, and the champion plays that start too:
 /// generation 0 from the first start only, generation 1 from the second.
@@ -2034,14 +2091,16 @@ fn every_gate_plays_its_wide_games_and_a_fit_reads_only_games_its_champion_has_n
     let why = refused.unwrap_err().to_string();
     assert!(why.contains("learning.wide_unread"), "{why}");
 
-    // With --wide-unread-min 2 generation 2 reaches back past gate 1 for
-    // a second unread game; gate 0's games were all its champion's, so it
-    // spans both gates and draws the same game.
+    // With one gate a window and --wide-unread-min 2, generation 2 reaches
+    // back past gate 1 for a second unread game; gate 0's games were all
+    // its champion's (its window), so it spans both gates and draws the
+    // same game.
     let mut back = config.clone();
+    back.learning.as_mut().unwrap().wide_gates = 1;
     back.learning.as_mut().unwrap().wide_unread_min = 2;
     let refused = train::fork(&dir, &root.path().join("back"), 2, train::Redo::Fit, &back);
     let why = refused.unwrap_err().to_string();
-    assert!(why.contains("learning.wide_unread_min"), "{why}");
+    assert!(why.contains("makes the samples"), "{why}");
     let reached = root.path().join("back");
     train::fork(&dir, &reached, 2, train::Redo::Samples, &back).unwrap();
     train::train(&reached, None, None, 3, 2, &Silent).unwrap();

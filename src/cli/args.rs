@@ -105,6 +105,8 @@ Examples:
   hatetris train runs/my-nets --generations 6       two more generations in the same folder
   hatetris train runs/p10 --fork runs/my-nets --at 2 --redo targets --beam-pieces 10 --generations 3
                                                     generation 2 again with 10-piece training beams
+  hatetris train runs/m1 --fork runs/my-nets --at 3 --redo gate --gate-margin 1 --generations 4
+                                                    generation 3's gate judged again with a margin (seconds)
   hatetris search --net runs/my-nets/gen-003/net.nnue --quiescent --width 10000";
 
 /// `hatetris tune --help`'s examples.
@@ -182,6 +184,9 @@ pub enum RedoArg {
     Targets,
     /// Its fit, gate and summary (the targets kept).
     Fit,
+    /// Its gate's verdict and summary alone (everything it played kept,
+    /// judged again under a changed --gate-margin or --gate-wide-slack).
+    Gate,
 }
 
 /// `keyframes --pick`.

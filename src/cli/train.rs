@@ -148,6 +148,7 @@ fn redo(r: RedoArg) -> train::Redo {
         RedoArg::Samples => train::Redo::Samples,
         RedoArg::Targets => train::Redo::Targets,
         RedoArg::Fit => train::Redo::Fit,
+        RedoArg::Gate => train::Redo::Gate,
     }
 }
 

@@ -21,7 +21,10 @@
 //! the start net and the start's gate figures; the generations before
 //! `at` whole (made under the source's settings, which `fork.json`
 //! records beside the differences); of generation `at`, the files of the
-//! steps before [`Redo`]. The gate's positions and the hidden units cannot
+//! steps before [`Redo`] ([`Redo::Gate`]: every file but the verdict, so a
+//! gate judged again under another margin or slack costs seconds, where
+//! `wz`, `wy` forked at generation 15 to add a margin, played its 15th
+//! gate again for about an hour). The gate's positions and the hidden units cannot
 //! change: the copied generations' verdicts were made on those positions,
 //! the champion's figures there are read back from its gate, and the nets
 //! have that size; but the rotation over games (`--gate-rotate`) may be
@@ -80,6 +83,11 @@ pub enum Redo {
     Targets,
     /// The fit, the gate and the summary (the targets are kept).
     Fit,
+    /// The gate's verdict and the summary: every file of the generation is
+    /// kept but those two, so its positions' outcomes and its wide games
+    /// are read back and judged again, under a changed margin or slack
+    /// alone ([`JUDGE_SETTINGS`]).
+    Gate,
 }
 
 impl Redo {
@@ -90,6 +98,7 @@ impl Redo {
             Redo::Samples => "samples",
             Redo::Targets => "targets",
             Redo::Fit => "fit",
+            Redo::Gate => "gate",
         }
     }
 
@@ -121,6 +130,8 @@ impl Redo {
             Redo::Samples => (MASTER, Some("master.json")),
             Redo::Targets => (SAMPLES, Some("samples.bin")),
             Redo::Fit => (TARGETS, Some("targets.bin")),
+            // Every file but the verdict's ([`GATE_VERDICT`]), as listed.
+            Redo::Gate => (&[], Some("net.f32")),
         }
     }
 }
@@ -144,6 +155,16 @@ const SAMPLE_SETTINGS: &[&str] = &[
     "learning.wide_unread",
     "learning.wide_unread_min",
 ];
+
+/// The settings a fork that redoes generation `at`'s gate alone
+/// ([`Redo::Gate`]) may change: they judge the gate's figures and make
+/// none, so the outcomes and games it reads back are the ones it would
+/// play.
+const JUDGE_SETTINGS: &[&str] = &["learning.gate.margin", "learning.gate.wide_slack"];
+
+/// The files of a generation a fork that redoes its gate leaves behind:
+/// the verdict (`gate.json`) and the summary made from it.
+const GATE_VERDICT: &[&str] = &["gate.json", "generation.json"];
 
 /// The settings a wide game of the gate is played under besides its net,
 /// width and start (which its folder's name and the start net fix): a fork
@@ -238,6 +259,21 @@ pub fn fork(
     }
     if let Some(d) = differences
         .iter()
+        .find(|d| redo == Redo::Gate && !JUDGE_SETTINGS.contains(&d.key.as_str()))
+    {
+        return Err(refuse(
+            &config_path(source),
+            format!(
+                "{} ({} → {}) is not one of the gate's judging settings ({}), the only ones --redo gate may change: it keeps everything generation {at} played; fork with --redo fit (or an earlier step)",
+                d.key,
+                d.recorded,
+                d.asked,
+                JUDGE_SETTINGS.join(", ")
+            ),
+        ));
+    }
+    if let Some(d) = differences
+        .iter()
         .find(|d| redo == Redo::Fit && TARGET_SETTINGS.contains(&d.key.as_str()))
     {
         return Err(refuse(
@@ -315,7 +351,9 @@ pub fn fork(
             }
         }
     }
-    if !kept.is_empty() {
+    if redo == Redo::Gate {
+        copy_tree_but(&gen_at, &generation_dir(&temporary, at), GATE_VERDICT)?;
+    } else if !kept.is_empty() {
         let to = generation_dir(&temporary, at);
         fs::create_dir_all(&to).map_err(io(&to))?;
         for file in kept {
@@ -442,6 +480,11 @@ pub(super) fn copy_run(from: &Path, to: &Path) -> Result<(), TrainError> {
 /// Copies a folder's tree, leaving out temporaries and lock files, each
 /// file synced.
 fn copy_tree(from: &Path, to: &Path) -> Result<(), TrainError> {
+    copy_tree_but(from, to, &[])
+}
+
+/// [`copy_tree`], leaving out the entries of `from` itself named in `but`.
+fn copy_tree_but(from: &Path, to: &Path, but: &[&str]) -> Result<(), TrainError> {
     fs::create_dir_all(to).map_err(io(to))?;
     let mut entries: Vec<PathBuf> = fs::read_dir(from)
         .map_err(io(from))?
@@ -453,7 +496,7 @@ fn copy_tree(from: &Path, to: &Path) -> Result<(), TrainError> {
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             continue;
         };
-        if is_temporary(name) || name == "lock" {
+        if is_temporary(name) || name == "lock" || but.contains(&name) {
             continue;
         }
         if path.is_dir() {

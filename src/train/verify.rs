@@ -266,6 +266,15 @@ fn check_gate(
         std::cmp::Ordering::Less => Some(false),
         std::cmp::Ordering::Equal => None,
     };
+    // Under a margin more pieces keep a candidate only with a paired
+    // difference above it.
+    let wins = match wins {
+        Some(true) if gate.margin > 0.0 => {
+            let (dp, se) = gate.pieces_difference;
+            Some(dp > gate.margin * se)
+        }
+        w => w,
+    };
     // A candidate the positions keep may still lose the wide games.
     let wins = match &gate.wide {
         Some(w) if wins == Some(true) => Some(w.candidate_holds()),

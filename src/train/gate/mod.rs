@@ -115,6 +115,11 @@ pub struct GateRecord {
     /// [`Gate::rotate`](super::Gate::rotate) (absent without it: those of [`Gate::games`](super::Gate::games)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steady: Option<String>,
+    /// The margin it was judged under ([`Gate::margin`](super::Gate::margin):
+    /// more pieces in all kept a candidate only with a paired difference above
+    /// this many standard errors; 0, and absent from the file: none).
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
+    pub margin: f64,
 }
 
 impl GateRecord {
@@ -264,32 +269,53 @@ impl Generations<'_> {
                 self.champion_outcomes(g, learning, champion, &positions, steady.as_deref())?;
             self.observer.advanced(1);
             let net = Net::load(&generation_dir(self.dir, g).join("net.f32"))?;
-            let (record, fresh) =
-                super::folder::step(&generation_dir(self.dir, g).join(GATE_POSITIONS), || {
-                    let eval = self.lookahead(&net)?;
-                    let outcomes = measure_positions(
-                        &positions,
-                        learning.gate.cap,
-                        &eval,
-                        learning.gate.width,
-                        &|_, _| {},
-                    );
-                    let seconds = started.elapsed().as_secs_f64();
-                    let mut record = judge(
-                        g,
-                        champion,
-                        outcomes,
-                        &champion_outcomes,
-                        learning.gate.margin,
-                        seconds,
-                    );
-                    // The first net of a folder without a start net met no
-                    // champion, so it was kept on no game's positions.
-                    if !champion_outcomes.is_empty() {
-                        record.steady = steady;
-                    }
-                    Ok(record)
-                })?;
+            let verdict = |outcomes: Vec<Outcome>, seconds: f64| {
+                let mut record = judge(
+                    g,
+                    champion,
+                    outcomes,
+                    &champion_outcomes,
+                    learning.gate.margin,
+                    seconds,
+                );
+                // The first net of a folder without a start net met no
+                // champion, so it was kept on no game's positions.
+                if !champion_outcomes.is_empty() {
+                    record.steady = steady.clone();
+                }
+                record
+            };
+            let positions_path = generation_dir(self.dir, g).join(GATE_POSITIONS);
+            let (mut record, fresh) = super::folder::step(&positions_path, || {
+                let eval = self.lookahead(&net)?;
+                let outcomes = measure_positions(
+                    &positions,
+                    learning.gate.cap,
+                    &eval,
+                    learning.gate.width,
+                    &|_, _| {},
+                );
+                Ok(verdict(outcomes, started.elapsed().as_secs_f64()))
+            })?;
+            if !fresh {
+                // Read back: judged again from its outcomes, the same
+                // verdict unless a fork changed the margin (`--redo gate`).
+                if record.outcomes.len() != positions.len() {
+                    return Err(TrainError::Config {
+                        path: positions_path,
+                        why: format!(
+                            "holds {} outcomes, but the gate plays {} positions",
+                            record.outcomes.len(),
+                            positions.len()
+                        ),
+                    });
+                }
+                let again = verdict(record.outcomes.clone(), record.seconds);
+                if again != record {
+                    write_json(&positions_path, &again)?;
+                    record = again;
+                }
+            }
             self.observer.advanced(1);
             // A gate gone on with after a kill counts its positions' time
             // once, from their file.
@@ -410,6 +436,7 @@ fn judge(
             seconds,
             wide: None,
             steady: None,
+            margin: 0.0,
         };
     }
     let pieces = |o: &[Outcome]| o.iter().map(|o| f64::from(o.pieces)).collect::<Vec<_>>();
@@ -447,6 +474,7 @@ fn judge(
         seconds,
         wide: None,
         steady: None,
+        margin: margin.max(0.0),
     }
 }
 
