@@ -22,9 +22,9 @@
 //! `at` whole (made under the source's settings, which `fork.json`
 //! records beside the differences); of generation `at`, the files of the
 //! steps before [`Redo`] ([`Redo::Gate`]: every file but the verdict, so a
-//! gate judged again under another margin or slack costs seconds, where
-//! `wz`, `wy` forked at generation 15 to add a margin, played its 15th
-//! gate again for about an hour). The gate's positions and the hidden units cannot
+//! gate judged again under another margin or slack costs seconds: `wz`'s
+//! 15th gate, `wy`'s net played again under a margin, took 22 minutes on
+//! one thread). The gate's positions and the hidden units cannot
 //! change: the copied generations' verdicts were made on those positions,
 //! the champion's figures there are read back from its gate, and the nets
 //! have that size; but the rotation over games (`--gate-rotate`) may be
