@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Copies a training folder's small files (settings, the start net unless it is a shipped one, every generation's JSON
-# figures and gate (with the positions' verdict), the log, the picture, a fork's fork.json, the champion's nets, and the replays of
+# figures and gate (with the positions' verdict), the log, the picture, a fork's fork.json, the champion's nets unless shipped ones, and the replays of
 # the gate's wide games, but not a start net's game that a sibling folder already holds) into a
 # folder under version control, so a long run's results outlive the machine
 # it runs on. Usage: scripts/snapshot-train.sh runs/learn-1 data/train/learn-1
@@ -23,13 +23,16 @@ for f in train.json fork.json champion.json gate-start.json log.jsonl progress.s
 done
 # The start net, unless it is a shipped net (committed once: data/train/README.md); then it is copied back from there
 # before the folder goes on.
-if [ -f "$src/from.f32" ]; then
-    shipped=""
+# shipped NET: the shipped net (data/nets/*.f32) that the file NET is byte for byte, if any.
+shipped() {
     for n in "$(dirname "$0")"/../data/nets/*.f32; do
-        cmp -s "$src/from.f32" "$n" && shipped=$n
+        cmp -s "$1" "$n" && { echo "$n"; return; }
     done
-    if [ -n "$shipped" ]; then
-        echo "$dest/from.f32: the same as $shipped, not kept (copy it back into a copy of $dest before going on)"
+}
+if [ -f "$src/from.f32" ]; then
+    same=$(shipped "$src/from.f32")
+    if [ -n "$same" ]; then
+        echo "$dest/from.f32: the same as $same, not kept (copy it back into a copy of $dest before going on)"
     else
         cp "$src/from.f32" "$dest/from.f32.tmp" && mv "$dest/from.f32.tmp" "$dest/from.f32"
     fi
@@ -65,11 +68,19 @@ done
 if [ -f "$src/champion.json" ]; then
     net=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["net"])' "$src/champion.json")
     dir=$(dirname "$net")
-    mkdir -p "$dest/$dir"
-    cp "$src/$net" "$dest/$net"
-    # (A start net, from.f32, has no .nnue beside it.)
-    if [ -f "$src/${net%.f32}.nnue" ]; then
-        cp "$src/${net%.f32}.nnue" "$dest/${net%.f32}.nnue"
+    same=$(shipped "$src/$net")
+    if [ "$net" = from.f32 ]; then
+        : # (the start net: above)
+    elif [ -n "$same" ]; then
+        # Committed once (data/train/README.md's table of missing files).
+        rm -f "$dest/$net" "$dest/${net%.f32}.nnue"
+        echo "$dest/$net: the champion, the same as $same, not kept (copy it and its .nnue back before going on)"
+    else
+        mkdir -p "$dest/$dir"
+        cp "$src/$net" "$dest/$net"
+        if [ -f "$src/${net%.f32}.nnue" ]; then
+            cp "$src/${net%.f32}.nnue" "$dest/${net%.f32}.nnue"
+        fi
     fi
 fi
 # The gate's wide games (--gate-wide, --gate-wide-from): each game's replay, rebuilt from its run folder once
