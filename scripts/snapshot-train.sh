@@ -26,8 +26,9 @@ done
 # shipped NET: the shipped net (data/nets/*.f32) that the file NET is byte for byte, if any.
 shipped() {
     for n in "$(dirname "$0")"/../data/nets/*.f32; do
-        cmp -s "$1" "$n" && { echo "$n"; return; }
+        cmp -s "$1" "$n" && { echo "$n"; return 0; }
     done
+    return 0
 }
 if [ -f "$src/from.f32" ]; then
     same=$(shipped "$src/from.f32")

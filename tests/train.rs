@@ -1060,7 +1060,7 @@ fn a_fork_judges_a_gate_again_under_a_new_margin_without_playing_it() {
         &other,
     );
     let why = refused.unwrap_err().to_string();
-    assert!(why.contains("judging settings"), "{why}");
+    assert!(why.contains("verdict is weighed by"), "{why}");
 }
 
 /// With `--gate-wide-rotate 1` each gate plays one start of the list, the

@@ -86,7 +86,7 @@ pub enum Redo {
     /// The gate's verdict and the summary: every file of the generation is
     /// kept but those two, so its positions' outcomes and its wide games
     /// are read back and judged again, under a changed margin or slack
-    /// alone ([`JUDGE_SETTINGS`]). Its gate's seconds are then its
+    /// alone (`JUDGE_SETTINGS`). Its gate's seconds are then its
     /// positions' (from their file) and its own, not the time its wide
     /// games took, as for a gate gone on with after a kill.
     Gate,
@@ -266,7 +266,7 @@ pub fn fork(
         return Err(refuse(
             &config_path(source),
             format!(
-                "{} ({} → {}) is not one of the gate's judging settings ({}), the only ones --redo gate may change: it keeps everything generation {at} played; fork with --redo fit (or an earlier step)",
+                "{} ({} → {}) is not one of the settings the gate's verdict is weighed by ({}), the only ones --redo gate may change: it keeps everything generation {at} played; fork with --redo fit (or an earlier step)",
                 d.key,
                 d.recorded,
                 d.asked,
