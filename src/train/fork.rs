@@ -132,8 +132,10 @@ impl Redo {
             Redo::Samples => (MASTER, Some("master.json")),
             Redo::Targets => (SAMPLES, Some("samples.bin")),
             Redo::Fit => (TARGETS, Some("targets.bin")),
-            // Every file but the verdict's ([`GATE_VERDICT`]), as listed.
-            Redo::Gate => (&[], Some("net.f32")),
+            // Every file but the verdict's (`GATE_VERDICT`), whose being
+            // there says the gate is over: nothing it played is still
+            // being written.
+            Redo::Gate => (&[], Some("gate.json")),
         }
     }
 }
