@@ -29,7 +29,8 @@ use super::folder::{
     generation_dir, generations, log_path, read_config, read_json, wide_record_path, FAR_BIN,
 };
 use super::gate::{
-    champion_measure, champion_path, Champion, GateRecord, WideGame, GATE_CHAMPION, GATE_POSITIONS,
+    champion_measure, champion_path, clears_margin, Champion, GateRecord, WideGame, GATE_CHAMPION,
+    GATE_POSITIONS,
 };
 use super::reach::REACH_BIN;
 use super::who;
@@ -269,10 +270,7 @@ fn check_gate(
     // Under a margin more pieces keep a candidate only with a paired
     // difference above it.
     let wins = match wins {
-        Some(true) if gate.margin > 0.0 => {
-            let (dp, se) = gate.pieces_difference;
-            Some(dp > gate.margin * se)
-        }
+        Some(true) => Some(clears_margin(gate.pieces_difference, gate.margin)),
         w => w,
     };
     // A candidate the positions keep may still lose the wide games.

@@ -268,13 +268,12 @@ impl Generations<'_> {
     /// with [`Learning::wide_unread_min`] reaching back one gate at a time
     /// until that many games on disk are left or no gate is.
     fn wide_window(&self, g: u32, learning: &Learning) -> Result<Window, TrainError> {
-        let read = match learning.wide_unread {
-            true => self.champions_wide_window(g, learning)?,
-            false => Vec::new(),
-        };
-        let min = match learning.wide_unread {
-            true => learning.wide_unread_min,
-            false => 0,
+        let (read, min) = match learning.wide_unread {
+            true => (
+                self.champions_wide_window(g, learning)?,
+                learning.wide_unread_min,
+            ),
+            false => (Vec::new(), 0),
         };
         reach_back(learning.wide_gates, min, &read, |gates| {
             self.wide_games_for(g, gates)

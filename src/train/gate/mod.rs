@@ -449,7 +449,7 @@ fn judge(
     let lines_difference = paired_difference(&lines(&outcomes), &lines(champion_outcomes));
     let (dp, se) = pieces_difference;
     let more = ours.0 > best.0 || (ours.0 == best.0 && ours.1 > best.1);
-    let clear = margin <= 0.0 || dp > margin * se;
+    let clear = clears_margin(pieces_difference, margin);
     let verdict = match (more, clear) {
         (true, true) => "kept".to_string(),
         (false, _) => "not kept".to_string(),
@@ -476,6 +476,12 @@ fn judge(
         steady: None,
         margin: margin.max(0.0),
     }
+}
+
+/// Whether a paired difference in pieces (mean, standard error) clears
+/// `margin` standard errors: always with no margin (0).
+pub(super) fn clears_margin((mean, se): (f64, f64), margin: f64) -> bool {
+    margin <= 0.0 || mean > margin * se
 }
 
 /// The gate figures of every generation in `dir` that was gated.
