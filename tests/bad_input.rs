@@ -751,12 +751,19 @@ fn every_flag(t: &Path) -> Vec<Case> {
         case!["train", n, "--wide-unread-min", "3"]
             .fails("--wide-unread-min needs --wide-unread"),
         case!["train", n, "--wide-unread-min", "-1"].usage(),
+        case!["train", n, "--gate-block", "x"].usage(),
+        case!["train", n, "--gate-block", "-5"].usage(),
         case!["train", n, "--gate-rotate", "dnf-366"]
             .fails("--gate-rotate needs at least two games to take turns over"),
         case!["train", n, "--gate-rotate", "dnf-366,dnf-366"]
             .fails("--gate-rotate: a game is named twice"),
         case!["train", n, "--gate-rotate", "dnf-366,dnf-302"]
             .fails("--gate-rotate: dnf-302 is a game the samples come from"),
+        case![
+            "train", n, "--samples", "0", "--gate-wide", "100", "--gate-wide-from", "300",
+            "--wide-samples", "4", "--gate-rotate", "dnf-366,knewjade-289"
+        ]
+        .fails("--gate-rotate: dnf-366 is the game the gate's wide games start from"),
         case!["train", n, "--gate-rotate", "dnf-366,dnf-3711"]
             .fails("--gate-rotate: no gate game or opening named dnf-3711 (known: dnf-366, dnf-148"),
         case!["train", n, "--no-learning", "--gate-rotate", "dnf-366,knewjade-289"]

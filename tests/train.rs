@@ -476,6 +476,7 @@ fn tiny_learning() -> Config {
             openings: train::Learning::default().gate.openings[..1].to_vec(),
             opening_every: 60,
             margin: 0.0,
+            block: 0,
             wide: Vec::new(),
             wide_from: Vec::new(),
             wide_rotate: 0,
@@ -1009,8 +1010,8 @@ fn first_net(root: &Path, config: &Config) -> Net {
 /// A fork that redoes a gate alone (`--redo gate`) keeps everything its
 /// generation played and judges it again: with the same settings to the
 /// same verdict, under a margin no candidate can clear to "not kept", on
-/// the same outcomes (its wide games then unplayed); it refuses any other
-/// changed setting.
+/// the same outcomes (its wide games then unplayed), and under blocks with
+/// the standard error they give; it refuses any other changed setting.
 #[test]
 fn a_fork_judges_a_gate_again_under_a_new_margin_without_playing_it() {
     let config = steady_state_gate(vec![150]);
@@ -1049,6 +1050,25 @@ fn a_fork_judges_a_gate_again_under_a_new_margin_without_playing_it() {
     assert_eq!(positions(&judged, won).why, again.why);
     let ok = train::verify(&judged).unwrap();
     assert!(ok.is_ok(), "{:?}", ok.problems);
+
+    // Blocks (`--gate-block`) judge the same outcomes with another
+    // standard error: one piece long, each position is its own block, the
+    // plain error; longer than any game, a game's positions are one draw.
+    for (block, plain) in [(1, true), (1_000_000, false)] {
+        let mut blocked = config.clone();
+        blocked.learning.as_mut().unwrap().gate.block = block;
+        let folder = root.path().join(format!("block-{block}"));
+        train::fork(&dir, &folder, won, train::Redo::Gate, &blocked).unwrap();
+        train::train(&folder, None, None, won + 1, 2, &Silent).unwrap();
+        let again = gate(&folder);
+        assert_eq!(again.block, block);
+        assert_eq!(again.outcomes, source.outcomes);
+        assert_eq!(again.pieces_difference.0, source.pieces_difference.0);
+        let same_error = (again.pieces_difference.1 - source.pieces_difference.1).abs() < 1e-9;
+        assert_eq!(same_error, plain, "{:?}", again.pieces_difference);
+        let ok = train::verify(&folder).unwrap();
+        assert!(ok.is_ok(), "{:?}", ok.problems);
+    }
 
     let mut other = config.clone();
     other.learning.as_mut().unwrap().gate.wide_from = vec![120];

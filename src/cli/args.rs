@@ -466,6 +466,12 @@ pub struct TrainArgs {
     /// the paired difference [default: 0, any more pieces in all].
     #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub gate_margin: Option<f64>,
+    /// The standard error of --gate-margin counts the positions of one game
+    /// within PIECES of each other (starts in the same PIECES-long stretch)
+    /// as one draw: positions five pieces apart often die at the same piece
+    /// [default: 0, each position a draw].
+    #[arg(long, value_name = "PIECES")]
+    pub gate_block: Option<u32>,
     /// The gate also plays one game from the empty well at each of these
     /// widths (comma-separated), as a master beam does, when the positions
     /// keep a candidate; it stays the champion only if its games clear at

@@ -308,6 +308,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.gate_every.is_some(), "--gate-every"),
         (a.gate_openings.is_some(), "--gate-openings"),
         (a.gate_margin.is_some(), "--gate-margin"),
+        (a.gate_block.is_some(), "--gate-block"),
         (a.gate_wide.is_some(), "--gate-wide"),
         (a.gate_wide_from.is_some(), "--gate-wide-from"),
         (a.gate_wide_rotate.is_some(), "--gate-wide-rotate"),
@@ -422,6 +423,9 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
             }
             l.gate.margin = v;
         }
+        if let Some(v) = a.gate_block {
+            l.gate.block = v;
+        }
         if let Some(v) = &a.gate_wide {
             if v.contains(&0) {
                 bail!("--gate-wide: every width must be at least 1");
@@ -517,6 +521,23 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         if l.wide_samples > 0 && l.gate.wide.is_empty() {
             bail!("--wide-samples draws from the gate's wide games, which this folder does not play (--gate-wide)");
+        }
+        // The wide samples are wells of games from the first gate game's
+        // wells: judged on that game's positions, a candidate meets the
+        // positions it was fitted near (data/train/README.md, "The gate
+        // judged where its samples come from").
+        if a.gate_rotate.is_some() && l.wide_samples > 0 && !l.gate.wide_from.is_empty() {
+            if let Some(game) = l
+                .gate
+                .games
+                .first()
+                .filter(|g| l.gate.rotate.contains(&g.name))
+            {
+                bail!(
+                    "--gate-rotate: {} is the game the gate's wide games start from, whose wells --wide-samples trains on, so the gate cannot judge on it",
+                    game.name
+                );
+            }
         }
     } else if let Some((_, flag)) = learning_flags.iter().find(|f| f.0) {
         bail!("{flag} is a setting of the learning loop, which this folder does not run (--no-learning, or a folder made before it)");

@@ -164,7 +164,11 @@ const SAMPLE_SETTINGS: &[&str] = &[
 /// ([`Redo::Gate`]) may change: they judge the gate's figures and make
 /// none, so the outcomes and games it reads back are the ones it would
 /// play.
-const JUDGE_SETTINGS: &[&str] = &["learning.gate.margin", "learning.gate.wide_slack"];
+const JUDGE_SETTINGS: &[&str] = &[
+    "learning.gate.margin",
+    "learning.gate.block",
+    "learning.gate.wide_slack",
+];
 
 /// The files of a generation a fork that redoes its gate leaves behind:
 /// the verdict (`gate.json`) and the summary made from it.
@@ -176,18 +180,19 @@ const GATE_VERDICT: &[&str] = &["gate.json", "generation.json"];
 const GAME_SETTINGS: &[&str] = &["quiescent", "master_depth"];
 
 /// Whether the setting `key` is one of the gate's besides its wide games,
-/// [`Gate::rotate`](super::learning::Gate::rotate) and its margin: the
+/// [`Gate::rotate`](super::learning::Gate::rotate), its margin and block: the
 /// positions a fork's copied verdicts were made on, which it cannot
 /// change. The wide games it may (the module doc says why); the rotation
 /// too: under it a gate measures the champion on its own positions, and
 /// out of it a gate measures afresh a champion kept under it; and the
-/// margin, which judges the figures and makes none (the copied verdicts
-/// stand as made).
+/// margin and block, which judge the figures and make none (the copied
+/// verdicts stand as made).
 fn positions_setting(key: &str) -> bool {
     key.starts_with("learning.gate")
         && !key.starts_with("learning.gate.wide")
         && key != "learning.gate.rotate"
         && key != "learning.gate.margin"
+        && key != "learning.gate.block"
 }
 
 /// `fork.json`: where a forked folder came from.

@@ -280,6 +280,14 @@ pub struct Gate {
     /// then played 2.3 ± 2.0 pieces a start worse on the record's suite.
     #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub margin: f64,
+    /// The standard error that [`Gate::margin`] counts in treats the
+    /// positions of one game within this many pieces of each other (its
+    /// starts `block` pieces apart, from piece 0: `start / block`) as one
+    /// draw (`--gate-block`), as [`crate::stats::clustered_mean_se`] says
+    /// why. 0 (and absent from the settings file): each position a draw, as
+    /// in the folders made before it.
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
+    pub block: u32,
     /// Widths of the gate's wide games (`--gate-wide`; from the empty well,
     /// or from each of [`Gate::wide_from`]): a candidate the positions keep
     /// also plays one game at each width from each start, as a master beam
@@ -521,6 +529,7 @@ impl Default for Learning {
                 ],
                 opening_every: 20,
                 margin: 0.0,
+                block: 0,
                 wide: Vec::new(),
                 wide_from: Vec::new(),
                 wide_rotate: 0,
