@@ -50,8 +50,9 @@ pub fn mean_sd(xs: &[f64], divisor: Divisor) -> (f64, f64) {
 /// five pieces apart die at the same piece) carry less than one draw each,
 /// and the plain standard error counts each as a draw: on the gate's 164
 /// starts of the 366 game, two nets' paired differences correlate 0.26
-/// from one start to the next, and the plain error (1.6 pieces) is about
-/// 60 % of the error over clusters of ten starts (2.8; `data/train/README.md`,
+/// from one start to the next, and over a gate's 185 positions the plain
+/// error (1.63 pieces, `wz`'s generation 18) is 64 % of the error with one
+/// game's starts within 50 pieces one cluster (2.54; `data/train/README.md`,
 /// "The gate judged where its samples come from").
 pub fn clustered_mean_se(xs: &[f64], clusters: &[usize]) -> (f64, f64) {
     assert_eq!(xs.len(), clusters.len(), "one cluster per value");
