@@ -763,7 +763,29 @@ fn every_flag(t: &Path) -> Vec<Case> {
             "train", n, "--samples", "0", "--gate-wide", "100", "--gate-wide-from", "300",
             "--wide-samples", "4", "--gate-rotate", "dnf-366,knewjade-289"
         ]
-        .fails("--gate-rotate: dnf-366 is the game the gate's wide games start from"),
+        .fails("--gate-rotate: the gate would judge on dnf-366, the game its wide games start from"),
+        case![
+            "train", n, "--samples", "0", "--gate-wide", "100", "--gate-wide-from", "300",
+            "--wide-samples", "4", "--gate-games", "knewjade-289,dnf-366"
+        ]
+        .fails("--gate-games: the gate would judge on dnf-366, the game its wide games start from"),
+        case![
+            "train", n, "--samples", "0", "--gate-wide", "100", "--gate-wide-from", "300",
+            "--wide-samples", "4", "--gate-wide-game", "tim-232", "--gate-games", "tim-232"
+        ]
+        .fails("--gate-games: the gate would judge on tim-232"),
+        case!["train", n, "--gate-games", "tim-232,tim-232"]
+            .fails("--gate-games: a game is named twice"),
+        case!["train", n, "--gate-games", "dnf-302"]
+            .fails("--gate-games: dnf-302 is a game the samples come from"),
+        case!["train", n, "--gate-games", "dnf-3711"]
+            .fails("--gate-games: no embedded game named dnf-3711 (known: dnf-302, dnf-366, dnf-148"),
+        case!["train", n, "--gate-wide-game", "x"]
+            .fails("--gate-wide-game: no embedded game named x"),
+        case!["train", n, "--gate-wide-game", "tim-232"]
+            .fails("--gate-wide-game needs --gate-wide-from"),
+        case!["train", n, "--gate-wide", "100", "--gate-wide-game", "tim-232", "--gate-wide-from", "700"]
+            .fails("--gate-wide-from 700: tim-232: --at 700 is past"),
         case!["train", n, "--gate-rotate", "dnf-366,dnf-3711"]
             .fails("--gate-rotate: no gate game or opening named dnf-3711 (known: dnf-366, dnf-148"),
         case!["train", n, "--no-learning", "--gate-rotate", "dnf-366,knewjade-289"]

@@ -483,6 +483,7 @@ fn tiny_learning() -> Config {
             wide_always: false,
             wide_slack: 0,
             rotate: Vec::new(),
+            wide_game: None,
         },
         ..train::Learning::default()
     };
@@ -1081,6 +1082,26 @@ fn a_fork_judges_a_gate_again_under_a_new_margin_without_playing_it() {
     );
     let why = refused.unwrap_err().to_string();
     assert!(why.contains("verdict is weighed by"), "{why}");
+
+    // Nor may any fork move the wide games to another game: the copied
+    // champion's games from the same pieces were played from the source's.
+    let mut moved = config.clone();
+    let tim = train::Learning::embedded_games()
+        .into_iter()
+        .find(|game| game.name == "tim-232");
+    moved.learning.as_mut().unwrap().gate.wide_game = tim;
+    let refused = train::fork(
+        &dir,
+        &root.path().join("moved"),
+        won,
+        train::Redo::Fit,
+        &moved,
+    );
+    let why = refused.unwrap_err().to_string();
+    assert!(
+        why.contains("cannot change learning.gate.wide_game"),
+        "{why}"
+    );
 }
 
 /// With `--gate-wide-rotate 1` each gate plays one start of the list, the

@@ -516,6 +516,19 @@ pub struct TrainArgs {
     /// same positions at every gate].
     #[arg(long, value_name = "GAMES", value_delimiter = ',')]
     pub gate_rotate: Option<Vec<String>>,
+    /// The games whose steady states the gate plays (by name,
+    /// comma-separated, among the embedded games: dnf-302, dnf-366 and the
+    /// openings, such as knewjade-289 and tim-232); the wide games keep
+    /// starting from the game they did (--gate-wide-game moves them)
+    /// [default: dnf-366].
+    #[arg(long, value_name = "GAMES", value_delimiter = ',')]
+    pub gate_games: Option<Vec<String>>,
+    /// The game the gate's wide games start from at --gate-wide-from's
+    /// pieces (an embedded game, by name); the gate may not judge on it
+    /// when --wide-samples trains on its games [default: the first gate
+    /// game, dnf-366].
+    #[arg(long, value_name = "GAME")]
+    pub gate_wide_game: Option<String>,
     /// Each generation plays a master beam of its own, also when the
     /// champion has not changed (then 5 % wider for each one the champion
     /// played before, up to 45 %), so that the window holds several games

@@ -3,13 +3,13 @@
 
 use std::io::Write;
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 
 use hatetris::launch::NetFileError;
 use hatetris::nnue::{wider_build, Net, MAX_HIDDEN};
 use hatetris::run::DepthStats;
 use hatetris::search::Observer;
-use hatetris::train::{self, Config, Epoch, Generation, Master, Phase, TrainObserver};
+use hatetris::train::{self, Config, Epoch, Generation, Learning, Master, Phase, TrainObserver};
 
 use super::args::{RedoArg, TrainArgs};
 use super::progress::Bar;
@@ -315,6 +315,8 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.gate_wide_always, "--gate-wide-always"),
         (a.gate_wide_slack.is_some(), "--gate-wide-slack"),
         (a.gate_rotate.is_some(), "--gate-rotate"),
+        (a.gate_games.is_some(), "--gate-games"),
+        (a.gate_wide_game.is_some(), "--gate-wide-game"),
         (a.fresh_masters, "--fresh-masters"),
     ];
     if let Some(l) = c.learning.as_mut() {
@@ -435,6 +437,42 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
             }
             l.gate.wide = v.clone();
         }
+        let embedded = |flag: &str, name: &str| match Learning::embedded_games()
+            .into_iter()
+            .find(|game| game.name == name)
+        {
+            Some(game) => Ok(game),
+            None => {
+                let known: Vec<String> = Learning::embedded_games()
+                    .into_iter()
+                    .map(|game| game.name)
+                    .collect();
+                Err(anyhow!(
+                    "{flag}: no embedded game named {name} (known: {})",
+                    known.join(", ")
+                ))
+            }
+        };
+        if let Some(names) = &a.gate_games {
+            if repeats(names) {
+                bail!("--gate-games: a game is named twice");
+            }
+            let mut games = Vec::new();
+            for name in names {
+                if l.start_samples > 0 && l.games.iter().any(|game| &game.name == name) {
+                    bail!("--gate-games: {name} is a game the samples come from, so the gate cannot judge on it");
+                }
+                games.push(embedded("--gate-games", name)?);
+            }
+            // The wide games stay where they started.
+            if l.gate.wide_game.is_none() {
+                l.gate.wide_game = l.gate.games.first().cloned();
+            }
+            l.gate.games = games;
+        }
+        if let Some(name) = &a.gate_wide_game {
+            l.gate.wide_game = Some(embedded("--gate-wide-game", name)?);
+        }
         if let Some(v) = &a.gate_wide_from {
             if l.gate.wide.is_empty() {
                 bail!("--gate-wide-from needs --gate-wide (the widths its games are played at)");
@@ -451,6 +489,11 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
                 }
             }
             l.gate.wide_from = v.clone();
+        }
+        if a.gate_wide_game.is_some() && l.gate.wide_from.is_empty() {
+            bail!(
+                "--gate-wide-game needs --gate-wide-from (the pieces of it its games start from)"
+            );
         }
         if let Some(n) = a.gate_wide_rotate {
             if n == 0 {
@@ -473,7 +516,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
                 bail!("--gate-rotate: a game is named twice");
             }
             for name in names {
-                if l.games.iter().any(|game| &game.name == name) {
+                if l.start_samples > 0 && l.games.iter().any(|game| &game.name == name) {
                     bail!("--gate-rotate: {name} is a game the samples come from, so the gate cannot judge on it");
                 }
                 if l.gate.game(name).is_none() {
@@ -526,16 +569,21 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         // wells: judged on that game's positions, a candidate meets the
         // positions it was fitted near (data/train/README.md, "The gate
         // judged where its samples come from").
-        if a.gate_rotate.is_some() && l.wide_samples > 0 && !l.gate.wide_from.is_empty() {
-            if let Some(game) = l
-                .gate
-                .games
-                .first()
-                .filter(|g| l.gate.rotate.contains(&g.name))
-            {
+        let asked = [
+            (a.gate_rotate.is_some(), "--gate-rotate"),
+            (a.gate_games.is_some(), "--gate-games"),
+            (a.gate_wide_game.is_some(), "--gate-wide-game"),
+        ];
+        if let Some((_, flag)) = asked.iter().find(|f| f.0) {
+            let judged: Vec<&str> = match l.gate.rotate.is_empty() {
+                true => l.gate.games.iter().map(|g| g.name.as_str()).collect(),
+                false => l.gate.rotate.iter().map(String::as_str).collect(),
+            };
+            let wide = l.gate.wide_game().map(|g| g.name.as_str());
+            let trains = l.wide_samples > 0 && !l.gate.wide_from.is_empty();
+            if let Some(name) = wide.filter(|w| trains && judged.contains(w)) {
                 bail!(
-                    "--gate-rotate: {} is the game the gate's wide games start from, whose wells --wide-samples trains on, so the gate cannot judge on it",
-                    game.name
+                    "{flag}: the gate would judge on {name}, the game its wide games start from, whose wells --wide-samples trains on"
                 );
             }
         }

@@ -182,7 +182,9 @@ const GAME_SETTINGS: &[&str] = &["quiescent", "master_depth"];
 /// Whether the setting `key` is one of the gate's besides its wide games,
 /// [`Gate::rotate`](super::learning::Gate::rotate), its margin and block: the
 /// positions a fork's copied verdicts were made on, which it cannot
-/// change. The wide games it may (the module doc says why); the rotation
+/// change. The wide games it may (the module doc says why), but not the
+/// game they start from (a champion's copied games from piece P were played
+/// from the source's); the rotation
 /// too: under it a gate measures the champion on its own positions, and
 /// out of it a gate measures afresh a champion kept under it; and the
 /// margin and block, which judge the figures and make none (the copied
@@ -254,10 +256,12 @@ pub fn fork(
         ));
     }
     let differences = setting_differences(&stored, config);
-    if let Some(d) = differences
-        .iter()
-        .find(|d| d.key == "hidden" || positions_setting(&d.key) || d.key == "learning")
-    {
+    if let Some(d) = differences.iter().find(|d| {
+        d.key == "hidden"
+            || positions_setting(&d.key)
+            || d.key == "learning"
+            || d.key.starts_with("learning.gate.wide_game")
+    }) {
         return Err(refuse(
             &config_path(source),
             format!(

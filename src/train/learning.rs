@@ -213,6 +213,16 @@ pub struct Learning {
 pub const FRESH_WIDTHS: u32 = 10;
 
 impl Learning {
+    /// Every game the default settings embed: their [`Learning::games`],
+    /// [`Gate::games`] and [`Gate::openings`], which `--gate-games` and
+    /// `--gate-wide-game` name.
+    pub fn embedded_games() -> Vec<Game> {
+        let defaults = Learning::default();
+        let gate = defaults.gate;
+        let games = defaults.games.into_iter().chain(gate.games);
+        games.chain(gate.openings).collect()
+    }
+
     /// Whether the reach term is on ([`Learning::reach_share`]).
     pub fn reach_term(&self) -> bool {
         self.reach_share > 0.0
@@ -346,6 +356,15 @@ pub struct Gate {
     /// [`Gate::steady_game`] for why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rotate: Vec<String>,
+    /// The game whose wells the wide games start from at the pieces of
+    /// [`Gate::wide_from`], when it is not the first of [`Gate::games`]
+    /// (`--gate-wide-game`; `--gate-games` keeps it where it was). The wide
+    /// samples are continuations of its wells, so the gate must not judge
+    /// on it (`data/train/README.md`, "The gate judged where its samples
+    /// come from"). Absent from the settings file: the first of
+    /// [`Gate::games`], as in the folders made before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wide_game: Option<Game>,
 }
 
 impl Gate {
@@ -446,12 +465,17 @@ impl Gate {
             .or_else(|| (n > 0).then(|| turn(0)))
     }
 
-    /// The well of the gate's first game after `at` pieces, with the game
+    /// The game the wide games start from: [`Gate::wide_game`], or the
+    /// first of [`Gate::games`].
+    pub fn wide_game(&self) -> Option<&Game> {
+        self.wide_game.as_ref().or(self.games.first())
+    }
+
+    /// The well of [`Gate::wide_game`] after `at` pieces, with the game
     /// before it: where a wide game from `at` starts.
     pub fn wide_start(&self, at: u32) -> Result<Start, String> {
         let game = self
-            .games
-            .first()
+            .wide_game()
             .ok_or("the gate has no game to start wide games from")?;
         Start::from_replay(&game.replay, Some(at), EnemyKind::Hatetris)
             .map(|(start, _)| start)
@@ -536,6 +560,7 @@ impl Default for Learning {
                 wide_always: false,
                 wide_slack: 0,
                 rotate: Vec::new(),
+                wide_game: None,
             },
             fresh_masters: false,
         }
@@ -841,6 +866,36 @@ mod tests {
     use crate::train::folder::FROM_F32;
     use crate::train::Config;
     use crate::well::Well;
+
+    /// The wide games start from the first gate game's wells, or from
+    /// [`Gate::wide_game`]'s where it is set; every embedded game is found
+    /// by name.
+    #[test]
+    fn wide_games_start_from_the_wide_game_where_one_is_set() {
+        let mut gate = Learning::default().gate;
+        let from = |game: &Game| {
+            Start::from_replay(&game.replay, Some(300), EnemyKind::Hatetris)
+                .unwrap()
+                .0
+        };
+        assert_eq!(gate.wide_game().unwrap().name, "dnf-366");
+        assert_eq!(gate.wide_start(300).unwrap(), from(&gate.games[0]));
+        let tim = Learning::embedded_games()
+            .into_iter()
+            .find(|game| game.name == "tim-232")
+            .unwrap();
+        gate.wide_game = Some(tim.clone());
+        assert_eq!(gate.wide_start(300).unwrap(), from(&tim));
+        assert_ne!(from(&tim), from(&gate.games[0]));
+        assert!(gate.wide_start(700).unwrap_err().starts_with("tim-232: "));
+        let names: Vec<String> = Learning::embedded_games()
+            .into_iter()
+            .map(|g| g.name)
+            .collect();
+        for name in ["dnf-302", "dnf-366", "knewjade-289", "tim-232"] {
+            assert!(names.iter().any(|n| n == name), "{name}");
+        }
+    }
 
     /// The window of generation `g` reads exactly generations
     /// `g - window + 1 ..= g`, in order, each sample once, and skips a
