@@ -36,7 +36,7 @@ use crate::evaluate::Evaluator;
 use crate::launch::input::{self, Input, InputError};
 use crate::run::start::{Start, StartError};
 use crate::search::small::{self, Order, Origin, Played, Shape};
-use crate::stats::{mean_sd, Divisor};
+use crate::stats::{clustered_mean_se, mean_sd, Divisor};
 
 /// The suite's file, relative to the crate's root.
 pub const SUITE_FILE: &str = "data/strength/suite.json";
@@ -267,6 +267,47 @@ pub fn paired_difference(a: &[f64], b: &[f64]) -> (f64, f64) {
     }
     let (mean, sd) = mean_sd(&diffs, Divisor::Sample);
     (mean, sd / (diffs.len() as f64).sqrt())
+}
+
+/// [`paired_difference`] with the positions in blocks (`blocks[i]` names
+/// the block of pair i: [`blocks`]), each block one draw
+/// ([`clustered_mean_se`] says why): the same mean, a standard error that
+/// counts runs of correlated positions once.
+pub fn paired_difference_in_blocks(a: &[f64], b: &[f64], blocks: &[usize]) -> (f64, f64) {
+    let mut distinct = blocks.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() == blocks.len() {
+        // Each pair its own block: the plain error, computed as it always
+        // was, so that files written without blocks are written the same.
+        return paired_difference(a, b);
+    }
+    let diffs: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    clustered_mean_se(&diffs, blocks)
+}
+
+/// The block of each of `positions`: those of one game within the same
+/// stretch of `block` pieces (`at / block`) share one; with `block` 0, each
+/// position its own. Blocks are numbered in order of first appearance.
+pub fn blocks(positions: &[Position], block: u32) -> Vec<usize> {
+    let mut seen: Vec<(&str, u32)> = Vec::new();
+    positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let key = match block {
+                0 => (p.game.as_str(), i as u32),
+                b => (p.game.as_str(), p.at / b),
+            };
+            match seen.iter().position(|k| *k == key) {
+                Some(id) => id,
+                None => {
+                    seen.push(key);
+                    seen.len() - 1
+                }
+            }
+        })
+        .collect()
 }
 
 /// Plays every start of `suite` with `eval` at `width` (the suite's cap),

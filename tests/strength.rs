@@ -14,7 +14,7 @@ use hatetris::key::Key;
 use hatetris::replay::{self, Format};
 use hatetris::run::Start;
 use hatetris::search::small::{self, Order, Origin, Played, Shape};
-use hatetris::strength::{Suite, SUITE_FILE};
+use hatetris::strength::{self, Position, Suite, SUITE_FILE};
 use hatetris::{MoveGen, Well};
 
 use crate::cli::{hatetris, stderr, stdout};
@@ -415,6 +415,10 @@ fn bad_strength_input_is_one_line() {
     for (args, want) in [
         (vec!["--net", "no-such.nnue"], "no-such.nnue"),
         (
+            vec!["--weights", "data/weights/dnf-86.toml", "--block", "-50"],
+            "--block",
+        ),
+        (
             vec!["--weights", "data/weights/dnf-86.toml", "--width", "0"],
             "--width must be at least 1",
         ),
@@ -446,4 +450,29 @@ fn bad_strength_input_is_one_line() {
         assert_eq!(err.lines().count(), 1, "{all:?}: {err}");
         assert!(err.contains(want), "{all:?}: {err}");
     }
+}
+
+/// Positions of one game in the same stretch of `--block` pieces share a
+/// block, a game's blocks are its own, and with each position its own block
+/// the paired difference's error is the plain one.
+#[test]
+fn positions_share_a_block_within_one_stretch_of_one_game() {
+    let text = std::fs::read_to_string(root().join("data/strength/dnf-302.txt")).unwrap();
+    let mut positions = Position::all("a", &text, &[0, 100, 105, 145, 150, 200]).unwrap();
+    positions.extend(Position::all("b", &text, &[20, 40, 60]).unwrap());
+    assert_eq!(
+        strength::blocks(&positions, 50),
+        [0, 1, 1, 1, 2, 3, 4, 4, 5]
+    );
+    let own = strength::blocks(&positions, 0);
+    assert_eq!(own, (0..9).collect::<Vec<_>>());
+    let a = [10.0, 12.0, 9.0, 30.0, 7.0, 8.0, 11.0, 14.0, 6.0];
+    let b = [9.0, 10.0, 12.0, 20.0, 7.0, 9.0, 10.0, 11.0, 8.0];
+    let (mean, se) = strength::paired_difference(&a, &b);
+    let (m, e) = strength::paired_difference_in_blocks(&a, &b, &own);
+    assert_eq!(m, mean);
+    assert!((e - se).abs() < 1e-12);
+    let (m, e) = strength::paired_difference_in_blocks(&a, &b, &strength::blocks(&positions, 50));
+    assert_eq!(m, mean);
+    assert!(e != se);
 }

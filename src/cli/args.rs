@@ -821,6 +821,12 @@ pub struct BenchStrengthArgs {
     /// record alone, judging only, for nets the wide suite cannot).
     #[arg(long, default_value = hatetris::strength::SUITE_FILE)]
     pub suite: PathBuf,
+    /// The paired differences' standard errors count the starts of one game
+    /// within PIECES of each other (in the same PIECES-long stretch) as one
+    /// draw: starts a few pieces apart often die at the same piece, and the
+    /// plain error counts each as a draw [default: 0, each start a draw].
+    #[arg(long, value_name = "PIECES", default_value_t = 0)]
+    pub block: u32,
     /// Worker threads (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,

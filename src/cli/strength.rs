@@ -126,18 +126,17 @@ pub fn bench_strength(a: BenchStrengthArgs, out: &mut dyn Write) -> Result<()> {
     let figure = |m: &[Outcome], f: fn(&Outcome) -> u32| -> Vec<f64> {
         m.iter().map(|o| f64::from(f(o))).collect()
     };
+    let blocks = strength::blocks(&suite.positions, a.block);
     let rows: Vec<Row> = ranked
         .iter()
         .zip(&measured)
         .map(|(r, m)| {
-            let (pd, pse) = strength::paired_difference(
-                &figure(m, |o| o.pieces),
-                &figure(&measured[0], |o| o.pieces),
-            );
-            let (ld, lse) = strength::paired_difference(
-                &figure(m, |o| o.lines),
-                &figure(&measured[0], |o| o.lines),
-            );
+            let difference = |f: fn(&Outcome) -> u32| {
+                let (ours, base) = (figure(m, f), figure(&measured[0], f));
+                strength::paired_difference_in_blocks(&ours, &base, &blocks)
+            };
+            let (pd, pse) = difference(|o| o.pieces);
+            let (ld, lse) = difference(|o| o.lines);
             let (weights, net) = match &r.contender {
                 Contender::Weights(p) => (Some(p.display().to_string()), None),
                 Contender::Net(p) => (None, Some(p.display().to_string())),
@@ -168,6 +167,7 @@ pub fn bench_strength(a: BenchStrengthArgs, out: &mut dyn Write) -> Result<()> {
             "width": width,
             "cap": suite.cap,
             "steady_from": strength::STEADY_FROM,
+            "block": a.block,
             "starts": starts,
             "rows": rows,
         });
@@ -213,9 +213,16 @@ pub fn bench_strength(a: BenchStrengthArgs, out: &mut dyn Write) -> Result<()> {
             r.evaluator
         )?;
     }
+    let error = match a.block {
+        0 => "its standard error".to_string(),
+        b => format!(
+            "its standard error with one game's starts within {b} pieces one draw ({} blocks)",
+            blocks.iter().max().map_or(0, |b| b + 1)
+        ),
+    };
     outln!(
         out,
-        "(pieces and lines: means per start; Δ: paired difference against the first evaluator, ± its standard error; lpp>100: lines per piece after the first {} pieces)",
+        "(pieces and lines: means per start; Δ: paired difference against the first evaluator, ± {error}; lpp>100: lines per piece after the first {} pieces)",
         strength::STEADY_FROM
     )?;
     outln!(out)?;

@@ -63,8 +63,9 @@ use super::learning::{Game, Learning};
 use super::{Phase, TrainError};
 use crate::evaluate::Lookahead;
 use crate::nnue::{Net, NetEvaluator, QuantNet};
-use crate::stats::clustered_mean_se;
-use crate::strength::{measure_positions, paired_difference, Outcome, Position, Summary};
+use crate::strength::{
+    blocks, measure_positions, paired_difference_in_blocks, Outcome, Position, Summary,
+};
 
 mod rotation;
 mod wide_games;
@@ -214,16 +215,13 @@ impl Generations<'_> {
     }
 
     /// The gate's positions: the empty well, the starts of every game
-    /// (or of `steady` alone, under [`Gate::rotate`](super::Gate::rotate)), and the openings; and
-    /// the block of each ([`Gate::block`](super::Gate::block): the positions
-    /// of one game in the same stretch of `block` pieces share one; with no
-    /// block, each position its own).
+    /// (or of `steady` alone, under [`Gate::rotate`](super::Gate::rotate)), and the openings.
     fn gate_positions(
         &self,
         learning: &Learning,
         steady: Option<&Game>,
-    ) -> Result<(Vec<Position>, Vec<usize>), TrainError> {
-        let mut starts_of: Vec<(&Game, Vec<u32>)> = Vec::new();
+    ) -> Result<Vec<Position>, TrainError> {
+        let mut out = Vec::new();
         let games = match steady {
             Some(game) => std::slice::from_ref(game),
             None => fixed_games(learning),
@@ -237,7 +235,7 @@ impl Generations<'_> {
                     .step_by(every as usize)
                     .filter(|&a| a > 0),
             );
-            starts_of.push((game, starts));
+            out.extend(self.positions(game, &starts)?);
         }
         if learning.gate.opening_every > 0 {
             let every = learning.gate.opening_every as usize;
@@ -245,15 +243,10 @@ impl Generations<'_> {
                 let length = self.game_length(game)?;
                 let end = learning.gate.first.min(length.saturating_sub(30));
                 let starts: Vec<u32> = (every as u32..end).step_by(every).collect();
-                starts_of.push((game, starts));
+                out.extend(self.positions(game, &starts)?);
             }
         }
-        let mut positions = Vec::new();
-        for (game, starts) in &starts_of {
-            positions.extend(self.positions(game, starts)?);
-        }
-        let starts: Vec<&[u32]> = starts_of.iter().map(|(_, s)| s.as_slice()).collect();
-        Ok((positions, blocks(&starts, learning.gate.block)))
+        Ok(out)
     }
 
     /// `net`, quantised, with the lookahead the master beam uses: how the
@@ -276,7 +269,8 @@ impl Generations<'_> {
             let started = std::time::Instant::now();
             let champion = self.champion_before(g)?;
             let steady = self.steady_game(g, learning, champion)?;
-            let (positions, blocks) = self.gate_positions(learning, steady)?;
+            let positions = self.gate_positions(learning, steady)?;
+            let blocks = blocks(&positions, learning.gate.block);
             self.observer.phase(g, Phase::Gate, 2);
             let steady = steady.map(|game| game.name.clone());
             let champion_outcomes =
@@ -291,7 +285,7 @@ impl Generations<'_> {
                     outcomes,
                     &champion_outcomes,
                     learning.gate.margin,
-                    (block > 0).then_some(blocks.as_slice()),
+                    &blocks,
                     seconds,
                 );
                 // The first net of a folder without a start net met no
@@ -429,7 +423,7 @@ fn fixed_games(learning: &Learning) -> &[Game] {
 /// The gate's verdict: kept if the candidate survived more pieces in all
 /// (ties: more lines) and, with a `margin` above 0, its paired difference in
 /// pieces a position is more than `margin` standard errors (over `blocks`,
-/// the block of each position, when given: [`Gate::block`](super::Gate::block));
+/// the block of each position: [`Gate::block`](super::Gate::block));
 /// the first net of a folder without a start net is kept whatever it does.
 fn judge(
     g: u32,
@@ -437,7 +431,7 @@ fn judge(
     outcomes: Vec<Outcome>,
     champion_outcomes: &[Outcome],
     margin: f64,
-    blocks: Option<&[usize]>,
+    blocks: &[usize],
     seconds: f64,
 ) -> GateRecord {
     let candidate = Summary::of(&outcomes);
@@ -465,13 +459,7 @@ fn judge(
     let champion_figures = Summary::of(champion_outcomes);
     let ours = (candidate.pieces, total_lines(&outcomes));
     let best = (champion_figures.pieces, total_lines(champion_outcomes));
-    let difference = |a: &[f64], b: &[f64]| match blocks {
-        None => paired_difference(a, b),
-        Some(blocks) => {
-            let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
-            clustered_mean_se(&d, blocks)
-        }
-    };
+    let difference = |a: &[f64], b: &[f64]| paired_difference_in_blocks(a, b, blocks);
     let pieces_difference = difference(&pieces(&outcomes), &pieces(champion_outcomes));
     let lines_difference = difference(&lines(&outcomes), &lines(champion_outcomes));
     let (dp, se) = pieces_difference;
@@ -512,30 +500,6 @@ pub(super) fn clears_margin((mean, se): (f64, f64), margin: f64) -> bool {
     margin <= 0.0 || mean > margin * se
 }
 
-/// The block of each of the gate's positions, given each game's starts in
-/// order: one game's starts in the same stretch of `block` pieces
-/// (`start / block`) share a block, and a game's blocks are its own; with
-/// `block` 0, each position its own.
-fn blocks(starts: &[&[u32]], block: u32) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut last = None;
-    for (game, starts) in starts.iter().enumerate() {
-        for (i, &at) in starts.iter().enumerate() {
-            let key = match block {
-                0 => (game, i as u32),
-                b => (game, at / b),
-            };
-            if last != Some(key) {
-                last = Some(key);
-                out.push(out.last().map_or(0, |b| b + 1));
-            } else {
-                out.push(*out.last().expect("a block before"));
-            }
-        }
-    }
-    out
-}
-
 /// The gate figures of every generation in `dir` that was gated.
 pub fn gates(dir: &Path) -> Result<Vec<GateRecord>, TrainError> {
     let mut out = Vec::new();
@@ -555,6 +519,11 @@ pub fn gates(dir: &Path) -> Result<Vec<GateRecord>, TrainError> {
 mod tests {
     use super::*;
 
+    /// Each of `n` positions its own block: the plain standard error.
+    fn own(n: usize) -> Vec<usize> {
+        (0..n).collect()
+    }
+
     fn outcome(pieces: u32, lines: u32) -> Outcome {
         Outcome {
             pieces,
@@ -568,39 +537,64 @@ mod tests {
     /// wins most positions; the old champion stays, and a tie on pieces
     /// goes to lines, a tie on both to the champion.
     #[test]
-    fn positions_share_a_block_within_one_stretch_of_one_game() {
-        let steady: &[u32] = &[0, 100, 105, 145, 150, 200];
-        let opening: &[u32] = &[20, 40, 60];
-        assert_eq!(blocks(&[steady, opening], 50), [0, 1, 1, 1, 2, 3, 4, 4, 5]);
-        assert_eq!(blocks(&[steady, opening], 0), (0..9).collect::<Vec<_>>());
-    }
-
-    #[test]
     fn the_gate_keeps_the_champion_when_a_candidate_loses() {
         let champion = [outcome(200, 80), outcome(50, 20), outcome(60, 24)];
         let loser = [outcome(100, 40), outcome(55, 22), outcome(65, 26)];
-        let r = judge(7, Some(3), loser.to_vec(), &champion, 0.0, None, 0.0);
+        let r = judge(
+            7,
+            Some(3),
+            loser.to_vec(),
+            &champion,
+            0.0,
+            &own(champion.len()),
+            0.0,
+        );
         assert!(!r.kept, "{}", r.why);
         assert_eq!(r.champion_after(), Some(3));
         assert_eq!(r.champion_figures, Summary::of(&champion));
         assert_eq!(r.pieces_difference.0, (-100.0 + 5.0 + 5.0) / 3.0);
 
         let more_lines = [outcome(200, 81), outcome(50, 20), outcome(60, 24)];
-        let r = judge(7, Some(3), more_lines.to_vec(), &champion, 0.0, None, 0.0);
+        let r = judge(
+            7,
+            Some(3),
+            more_lines.to_vec(),
+            &champion,
+            0.0,
+            &own(champion.len()),
+            0.0,
+        );
         assert!(r.kept, "{}", r.why);
         assert_eq!(r.champion_after(), Some(7));
 
-        let r = judge(7, Some(3), champion.to_vec(), &champion, 0.0, None, 0.0);
+        let r = judge(
+            7,
+            Some(3),
+            champion.to_vec(),
+            &champion,
+            0.0,
+            &own(champion.len()),
+            0.0,
+        );
         assert!(!r.kept, "a tie is the champion's: {}", r.why);
         assert_eq!(r.champion_after(), Some(3));
 
         // Without a start net, the folder's first net has no rival.
-        let r = judge(0, None, loser.to_vec(), &[], 0.0, None, 0.0);
+        let r = judge(0, None, loser.to_vec(), &[], 0.0, &[], 0.0);
         assert!(r.kept);
         assert_eq!(r.champion_after(), Some(0));
         // ... and under the rotation was kept on no game's positions.
         assert!(r.unopposed());
-        assert!(!judge(0, None, more_lines.to_vec(), &champion, 0.0, None, 0.0).unopposed());
+        assert!(!judge(
+            0,
+            None,
+            more_lines.to_vec(),
+            &champion,
+            0.0,
+            &own(champion.len()),
+            0.0
+        )
+        .unopposed());
     }
 
     /// A candidate the positions keep loses on the games from the empty
@@ -621,7 +615,15 @@ mod tests {
             champion: vec![game(1000, theirs[0]), game(2000, theirs[1])],
             slack: 0,
         };
-        let kept = judge(4, Some(1), better.to_vec(), &champion, 0.0, None, 0.0);
+        let kept = judge(
+            4,
+            Some(1),
+            better.to_vec(),
+            &champion,
+            0.0,
+            &own(champion.len()),
+            0.0,
+        );
         assert!(kept.kept);
         let r = judge_wide(kept.clone(), games([150, 90], [100, 141]));
         assert!(!r.kept, "240 lines against 241: {}", r.why);
@@ -642,7 +644,15 @@ mod tests {
         assert!(r.kept, "a tie: {}", r.why);
         assert_eq!(r.champion_after(), Some(4));
         assert_eq!(r.wide.as_ref().unwrap().lines(), (241, 241));
-        let rejected = judge(4, Some(1), champion.to_vec(), &better, 0.0, None, 0.0);
+        let rejected = judge(
+            4,
+            Some(1),
+            champion.to_vec(),
+            &better,
+            0.0,
+            &own(better.len()),
+            0.0,
+        );
         assert!(!judge_wide(rejected, games([200, 200], [1, 1])).kept);
         // Games from the steady state are named by their start.
         let mut from = games([120, 400], [100, 380]);
@@ -664,9 +674,25 @@ mod tests {
         let champion = [outcome(100, 40), outcome(100, 40), outcome(100, 40)];
         // +2 a position, standard error 1 (differences 3, 2, 1).
         let close = [outcome(103, 41), outcome(102, 41), outcome(101, 40)];
-        let r = judge(5, Some(2), close.to_vec(), &champion, 0.0, None, 0.0);
+        let r = judge(
+            5,
+            Some(2),
+            close.to_vec(),
+            &champion,
+            0.0,
+            &own(champion.len()),
+            0.0,
+        );
         assert!(r.kept, "{}", r.why);
-        let r = judge(5, Some(2), close.to_vec(), &champion, 1.5, None, 0.0);
+        let r = judge(
+            5,
+            Some(2),
+            close.to_vec(),
+            &champion,
+            1.5,
+            &own(champion.len()),
+            0.0,
+        );
         assert!((r.pieces_difference.0 - 2.0).abs() < 1e-12);
         assert!(
             (r.pieces_difference.1 - 1.0 / 3f64.sqrt()).abs() < 1e-9,
@@ -674,7 +700,15 @@ mod tests {
             r.pieces_difference
         );
         assert!(r.kept, "2 > 1.5 × 0.577: {}", r.why);
-        let r = judge(5, Some(2), close.to_vec(), &champion, 4.0, None, 0.0);
+        let r = judge(
+            5,
+            Some(2),
+            close.to_vec(),
+            &champion,
+            4.0,
+            &own(champion.len()),
+            0.0,
+        );
         assert!(!r.kept, "{}", r.why);
         assert_eq!(r.champion_after(), Some(2));
         assert!(r.why.contains("standard errors"), "{}", r.why);
