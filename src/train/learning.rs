@@ -257,8 +257,10 @@ pub struct Game {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Gate {
     /// The long games its positions are taken from (besides the empty
-    /// well): none of [`Learning::games`], so that the gate measures play
-    /// in positions no sample came from. Empty (the first run's folder,
+    /// well): none of [`Learning::games`] while [`Learning::start_samples`]
+    /// draws from them, nor [`Gate::wide_game`] while the wide samples do,
+    /// so that the gate measures play in positions no sample came from
+    /// (`--gate-games` refuses them). Empty (the first run's folder,
     /// `data/train/learn-1`, made before this field): the samples' games.
     #[serde(default)]
     pub games: Vec<Game>,
