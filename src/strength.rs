@@ -273,22 +273,27 @@ pub fn paired_difference(a: &[f64], b: &[f64]) -> (f64, f64) {
 /// the block of pair i: [`blocks`]), each block one draw
 /// ([`clustered_mean_se`] says why): the same mean, a standard error that
 /// counts runs of correlated positions once.
+///
+/// Each pair its own block gives the plain error, computed as it always
+/// was (files written without blocks are written the same); so does a
+/// single block, whose spread between blocks cannot be measured (the
+/// clustered error would be 0, and a margin in it no margin).
 pub fn paired_difference_in_blocks(a: &[f64], b: &[f64], blocks: &[usize]) -> (f64, f64) {
     let mut distinct = blocks.to_vec();
     distinct.sort_unstable();
     distinct.dedup();
-    if distinct.len() == blocks.len() {
-        // Each pair its own block: the plain error, computed as it always
-        // was, so that files written without blocks are written the same.
+    if distinct.len() == blocks.len() || distinct.len() < 2 {
         return paired_difference(a, b);
     }
     let diffs: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
     clustered_mean_se(&diffs, blocks)
 }
 
-/// The block of each of `positions`: those of one game within the same
-/// stretch of `block` pieces (`at / block`) share one; with `block` 0, each
-/// position its own. Blocks are numbered in order of first appearance.
+/// The block of each of `positions`: those of one game in the same
+/// stretch of `block` pieces (the same `at / block`; two starts a piece
+/// apart across a stretch's end fall in two) share one, the empty well
+/// (piece 0) with its game's first stretch; with `block` 0, each position
+/// its own. Blocks are numbered in order of first appearance.
 pub fn blocks(positions: &[Position], block: u32) -> Vec<usize> {
     let mut seen: Vec<(&str, u32)> = Vec::new();
     positions

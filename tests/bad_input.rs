@@ -897,6 +897,7 @@ fn every_flag(t: &Path) -> Vec<Case> {
         .usage(),
         // bench strength.
         case!["bench", "strength"].usage(),
+        case!["bench", "strength", "--net", "x.nnue", "--block", "-50"].usage(),
         case!["bench", "strength", "--weights", &missing].fails("No such file or directory"),
         case!["bench", "strength", "--net", &missing].fails("No such file or directory"),
         case!["bench", "strength", "--weights", w, "--suite", &missing]

@@ -415,10 +415,6 @@ fn bad_strength_input_is_one_line() {
     for (args, want) in [
         (vec!["--net", "no-such.nnue"], "no-such.nnue"),
         (
-            vec!["--weights", "data/weights/dnf-86.toml", "--block", "-50"],
-            "--block",
-        ),
-        (
             vec!["--weights", "data/weights/dnf-86.toml", "--width", "0"],
             "--width must be at least 1",
         ),
@@ -454,7 +450,7 @@ fn bad_strength_input_is_one_line() {
 
 /// Positions of one game in the same stretch of `--block` pieces share a
 /// block, a game's blocks are its own, and with each position its own block
-/// the paired difference's error is the plain one.
+/// (or all in one) the paired difference's error is the plain one.
 #[test]
 fn positions_share_a_block_within_one_stretch_of_one_game() {
     let text = std::fs::read_to_string(root().join("data/strength/dnf-302.txt")).unwrap();
@@ -469,9 +465,16 @@ fn positions_share_a_block_within_one_stretch_of_one_game() {
     let a = [10.0, 12.0, 9.0, 30.0, 7.0, 8.0, 11.0, 14.0, 6.0];
     let b = [9.0, 10.0, 12.0, 20.0, 7.0, 9.0, 10.0, 11.0, 8.0];
     let (mean, se) = strength::paired_difference(&a, &b);
-    let (m, e) = strength::paired_difference_in_blocks(&a, &b, &own);
-    assert_eq!(m, mean);
-    assert!((e - se).abs() < 1e-12);
+    assert_eq!(
+        strength::paired_difference_in_blocks(&a, &b, &own),
+        (mean, se)
+    );
+    // One block leaves no spread between blocks to measure: the plain
+    // error again, not 0.
+    assert_eq!(
+        strength::paired_difference_in_blocks(&a, &b, &[3; 9]),
+        (mean, se)
+    );
     let (m, e) = strength::paired_difference_in_blocks(&a, &b, &strength::blocks(&positions, 50));
     assert_eq!(m, mean);
     assert!(e != se);

@@ -185,7 +185,8 @@ pub enum RedoArg {
     /// Its fit, gate and summary (the targets kept).
     Fit,
     /// Its gate's verdict and summary alone (everything it played kept,
-    /// judged again under a changed --gate-margin or --gate-wide-slack).
+    /// judged again under a changed --gate-margin, --gate-block or
+    /// --gate-wide-slack).
     Gate,
 }
 
@@ -467,9 +468,9 @@ pub struct TrainArgs {
     #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub gate_margin: Option<f64>,
     /// The standard error of --gate-margin counts the positions of one game
-    /// within PIECES of each other (starts in the same PIECES-long stretch)
-    /// as one draw: positions five pieces apart often die at the same piece
-    /// [default: 0, each position a draw].
+    /// in the same PIECES-long stretch (from piece 0) as one draw:
+    /// positions five pieces apart often die at the same piece [default: 0,
+    /// each position a draw].
     #[arg(long, value_name = "PIECES")]
     pub gate_block: Option<u32>,
     /// The gate also plays one game from the empty well at each of these
@@ -481,7 +482,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "WIDTHS", value_delimiter = ',')]
     pub gate_wide: Option<Vec<usize>>,
     /// The gate's wide games start from the wells after these pieces of
-    /// the gate's game (the 366-line record; comma-separated), with its
+    /// --gate-wide-game (the 366-line record; comma-separated), with its
     /// history, instead of the empty well: games in the steady state, where
     /// a record run lives (needs --gate-wide) [default: none].
     #[arg(long, value_name = "PIECES", value_delimiter = ',')]
@@ -822,8 +823,7 @@ pub struct BenchStrengthArgs {
     #[arg(long, default_value = hatetris::strength::SUITE_FILE)]
     pub suite: PathBuf,
     /// The paired differences' standard errors count the starts of one game
-    /// within PIECES of each other (in the same PIECES-long stretch) as one
-    /// draw: starts a few pieces apart often die at the same piece, and the
+    /// in the same PIECES-long stretch (from piece 0) as one draw: starts a few pieces apart often die at the same piece, and the
     /// plain error counts each as a draw [default: 0, each start a draw].
     #[arg(long, value_name = "PIECES", default_value_t = 0)]
     pub block: u32,

@@ -162,15 +162,18 @@ pub fn bench_strength(a: BenchStrengthArgs, out: &mut dyn Write) -> Result<()> {
         .map(|p| serde_json::json!({"game": p.game, "at": p.at, "judging_only": p.judging_only}))
         .collect();
     if a.json {
-        let value = serde_json::json!({
+        let mut value = serde_json::json!({
             "suite": a.suite.display().to_string(),
             "width": width,
             "cap": suite.cap,
             "steady_from": strength::STEADY_FROM,
-            "block": a.block,
             "starts": starts,
             "rows": rows,
         });
+        // Absent without blocks, so the plain report reads as before.
+        if a.block > 0 {
+            value["block"] = a.block.into();
+        }
         outln!(out, "{}", serde_json::to_string(&value)?)?;
         return Ok(());
     }

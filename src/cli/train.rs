@@ -155,6 +155,9 @@ fn redo(r: RedoArg) -> train::Redo {
 /// The settings asked for: the folder's own (or the defaults) with every
 /// option given on the command line put over them.
 fn config(a: &TrainArgs, base: Config) -> Result<Config> {
+    // A fork's source that already judged on its wide games' game keeps
+    // doing so (the folders made before that was refused go on as made).
+    let judged_before = base.learning.as_ref().and_then(judges_on_wide_game);
     let mut c = base;
     if let Some(v) = a.hidden {
         if !(1..=MAX_HIDDEN).contains(&v) {
@@ -459,7 +462,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
             }
             let mut games = Vec::new();
             for name in names {
-                if l.start_samples > 0 && l.games.iter().any(|game| &game.name == name) {
+                if sampled(l, name) {
                     bail!("--gate-games: {name} is a game the samples come from, so the gate cannot judge on it");
                 }
                 games.push(embedded("--gate-games", name)?);
@@ -471,7 +474,11 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
             l.gate.games = games;
         }
         if let Some(name) = &a.gate_wide_game {
-            l.gate.wide_game = Some(embedded("--gate-wide-game", name)?);
+            let game = embedded("--gate-wide-game", name)?;
+            // Naming the game they already start from moves nothing.
+            if l.gate.wide_game() != Some(&game) {
+                l.gate.wide_game = Some(game);
+            }
         }
         if let Some(v) = &a.gate_wide_from {
             if l.gate.wide.is_empty() {
@@ -516,7 +523,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
                 bail!("--gate-rotate: a game is named twice");
             }
             for name in names {
-                if l.start_samples > 0 && l.games.iter().any(|game| &game.name == name) {
+                if sampled(l, name) {
                     bail!("--gate-rotate: {name} is a game the samples come from, so the gate cannot judge on it");
                 }
                 if l.gate.game(name).is_none() {
@@ -565,23 +572,18 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         if l.wide_samples > 0 && l.gate.wide.is_empty() {
             bail!("--wide-samples draws from the gate's wide games, which this folder does not play (--gate-wide)");
         }
-        // The wide samples are wells of games from the first gate game's
-        // wells: judged on that game's positions, a candidate meets the
-        // positions it was fitted near (data/train/README.md, "The gate
-        // judged where its samples come from").
+        // The wide samples are wells of games from the wide game's wells:
+        // judged on that game's positions, a candidate meets the positions
+        // it was fitted near (data/train/README.md, "The gate judged where
+        // its samples come from"). Checked where one of the flags that
+        // place the gate or the wide games is given.
         let asked = [
             (a.gate_rotate.is_some(), "--gate-rotate"),
             (a.gate_games.is_some(), "--gate-games"),
             (a.gate_wide_game.is_some(), "--gate-wide-game"),
         ];
         if let Some((_, flag)) = asked.iter().find(|f| f.0) {
-            let judged: Vec<&str> = match l.gate.rotate.is_empty() {
-                true => l.gate.games.iter().map(|g| g.name.as_str()).collect(),
-                false => l.gate.rotate.iter().map(String::as_str).collect(),
-            };
-            let wide = l.gate.wide_game().map(|g| g.name.as_str());
-            let trains = l.wide_samples > 0 && !l.gate.wide_from.is_empty();
-            if let Some(name) = wide.filter(|w| trains && judged.contains(w)) {
+            if let Some(name) = judges_on_wide_game(l).filter(|_| judged_before.is_none()) {
                 bail!(
                     "{flag}: the gate would judge on {name}, the game its wide games start from, whose wells --wide-samples trains on"
                 );
@@ -724,6 +726,25 @@ pub fn train(a: TrainArgs, out: &mut dyn Write) -> Result<()> {
 }
 
 /// Whether a list given on the command line holds some value twice.
+/// Whether `name` is one of the games the sampling beams start from
+/// ([`Learning::games`] while `start_samples` draws from them).
+fn sampled(l: &Learning, name: &str) -> bool {
+    l.start_samples > 0 && l.games.iter().any(|game| game.name == name)
+}
+
+/// The game the gate judges on whose wells its wide games start from,
+/// when the wide samples train on those games: the leak the gate flags
+/// refuse.
+fn judges_on_wide_game(l: &Learning) -> Option<String> {
+    let judged: Vec<&str> = match l.gate.rotate.is_empty() {
+        true => l.gate.games.iter().map(|g| g.name.as_str()).collect(),
+        false => l.gate.rotate.iter().map(String::as_str).collect(),
+    };
+    let trains = l.wide_samples > 0 && !l.gate.wide_from.is_empty();
+    let wide = l.gate.wide_game().map(|g| g.name.clone());
+    wide.filter(|w| trains && judged.contains(&w.as_str()))
+}
+
 fn repeats<T: PartialEq>(v: &[T]) -> bool {
     (1..v.len()).any(|i| v[..i].contains(&v[i]))
 }

@@ -22,7 +22,7 @@
 //! `at` whole (made under the source's settings, which `fork.json`
 //! records beside the differences); of generation `at`, the files of the
 //! steps before [`Redo`] ([`Redo::Gate`]: every file but the verdict, so a
-//! gate judged again under another margin or slack costs seconds: `wz`'s
+//! gate judged again under another margin, block or slack costs seconds: `wz`'s
 //! 15th gate, `wy`'s net played again under a margin, took 22 minutes on
 //! one thread). The gate's positions and the hidden units cannot
 //! change: the copied generations' verdicts were made on those positions,
@@ -31,7 +31,9 @@
 //! turned on (or, in `train.json`, off), since a gate then measures the
 //! champion itself wherever the gate that kept it played other positions.
 //! The gate's wide games (`--gate-wide`, `--gate-wide-from`,
-//! `--gate-wide-rotate`) may change at any generation: every gate's record
+//! `--gate-wide-rotate`) may change at any generation (but not the game
+//! they start from, `--gate-wide-game`: a champion's copied games from
+//! piece P were played from the source's): every gate's record
 //! names the games it played, which each later reader (the wide samples,
 //! `status`, `verify`) goes by, the copied verdicts stand as they were made
 //! (`fork.json` records the change), and the champion plays its games
@@ -85,7 +87,7 @@ pub enum Redo {
     Fit,
     /// The gate's verdict and the summary: every file of the generation is
     /// kept but those two, so its positions' outcomes and its wide games
-    /// are read back and judged again, under a changed margin or slack
+    /// are read back and judged again, under a changed margin, block or slack
     /// alone (`JUDGE_SETTINGS`). Its gate's seconds are then its
     /// positions' (from their file) and its own, not the time its wide
     /// games took, as for a gate gone on with after a kill.

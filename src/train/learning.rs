@@ -260,7 +260,9 @@ pub struct Gate {
     /// well): none of [`Learning::games`] while [`Learning::start_samples`]
     /// draws from them, nor [`Gate::wide_game`] while the wide samples do,
     /// so that the gate measures play in positions no sample came from
-    /// (`--gate-games` refuses them). Empty (the first run's folder,
+    /// (`--gate-games`, `--gate-rotate` and `--gate-wide-game` refuse them;
+    /// a folder made before, or started without those flags, may hold the
+    /// wide game, as the default does). Empty (the first run's folder,
     /// `data/train/learn-1`, made before this field): the samples' games.
     #[serde(default)]
     pub games: Vec<Game>,
@@ -293,9 +295,9 @@ pub struct Gate {
     #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub margin: f64,
     /// The standard error that [`Gate::margin`] counts in treats the
-    /// positions of one game within this many pieces of each other (its
-    /// starts `block` pieces apart, from piece 0: `start / block`) as one
-    /// draw (`--gate-block`), as [`crate::stats::clustered_mean_se`] says
+    /// positions of one game in the same stretch of this many pieces (the
+    /// same `start / block`) as one draw (`--gate-block`,
+    /// [`crate::strength::blocks`]), as [`crate::stats::clustered_mean_se`] says
     /// why. 0 (and absent from the settings file): each position a draw, as
     /// in the folders made before it.
     #[serde(default, skip_serializing_if = "crate::folder::is_default")]
@@ -310,7 +312,7 @@ pub struct Gate {
     /// folders made before it. See [`WideGames`](super::WideGames) for why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wide: Vec<usize>,
-    /// Pieces of the gate's first game (the 366-line record by default)
+    /// Pieces of [`Gate::wide_game`] (the 366-line record by default)
     /// whose wells the wide games start from instead of the empty well,
     /// with the game's history, at each width of [`Gate::wide`]
     /// (`--gate-wide-from`): games in the steady state, where a record run

@@ -45,7 +45,8 @@
 //! - The wide games came after learn-10's champion won on the positions
 //!   and lost by 15-46 lines from the empty well at widths 90,000-110,000;
 //!   with [`Gate::wide_from`](super::Gate::wide_from) (`--gate-wide-from`) they start from wells of
-//!   the gate's steady-state game instead, since one game from the empty
+//!   a steady-state game instead ([`Gate::wide_game`](super::Gate::wide_game),
+//!   the first gate game unless set), since one game from the empty
 //!   well mostly judges its opening ([`WideGames`] has the figures).
 //! - With `--gate-wide-rotate N` a gate plays N of those starts, the next
 //!   N each generation, the champion too ([`Gate::wide_starts`](super::Gate::wide_starts)): two

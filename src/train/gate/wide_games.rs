@@ -1,6 +1,6 @@
 //! The gate's wide games ([`WideGames`]): games at a record run's widths,
 //! the candidate's and the champion's, from the empty well or from wells
-//! of the gate's steady-state game ([`Gate::wide_from`]), each a master
+//! of a steady-state game ([`Gate::wide_from`] of [`Gate::wide_game`]), each a master
 //! beam's run folder (resumable as one, and read back once done), and the
 //! verdict they give on a candidate the positions kept ([`judge_wide`]).
 //! [`WideGames`] says why the gate plays them; they are also the data of
@@ -49,7 +49,7 @@ use crate::train::{fork, TrainError};
 /// siblings on one data set scored 132 to 230. From the record's
 /// steady-state wells the two nets were level (838 pieces each over three
 /// starts at width 100,000). So the gate can start its games from wells of
-/// its own steady-state game instead ([`Gate::wide_from`]), where a record
+/// a steady-state game instead ([`Gate::wide_from`]), where a record
 /// run lives, with that game's history. The opening is then judged by the
 /// positions' openings at the gate's width alone; a record run can take
 /// its opening from any game (`search --from`), and lives or dies in the
