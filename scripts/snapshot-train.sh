@@ -4,8 +4,8 @@
 # the gate's wide games, but not a start net's game that a sibling folder already holds) into a
 # folder under version control, so a long run's results outlive the machine
 # it runs on. Usage: scripts/snapshot-train.sh runs/learn-1 data/train/learn-1
-# The copy is a training folder that goes on elsewhere (`hatetris train`
-# on a copy of DEST, another machine): a finished generation's samples,
+# The copy is a training folder that goes on elsewhere
+# (`scripts/restore-train.sh DEST runs/NAME`, then `hatetris train runs/NAME`): a finished generation's samples,
 # targets and master beam stay behind (the trainer makes them again, seeded,
 # where a later generation needs them: src/train/generation.rs,
 # `master_on_disk` and `window_data`); the generation in progress keeps its
@@ -30,10 +30,18 @@ shipped() {
     done
     return 0
 }
+# note FILE NET: FILE of the folder is the shipped NET, left out: DEST/shipped.txt lists it ("FILE data/nets/NAME"), so
+# that scripts/restore-train.sh puts it back.
+note() {
+    local line="$1 data/nets/$(basename "$2")"
+    touch "$dest/shipped.txt"
+    grep -qxF "$line" "$dest/shipped.txt" || echo "$line" >> "$dest/shipped.txt"
+}
 if [ -f "$src/from.f32" ]; then
     same=$(shipped "$src/from.f32")
     if [ -n "$same" ]; then
-        echo "$dest/from.f32: the same as $same, not kept (copy it back into a copy of $dest before going on)"
+        note from.f32 "$same"
+        echo "$dest/from.f32: the same as $same, not kept (scripts/restore-train.sh copies it back)"
     else
         cp "$src/from.f32" "$dest/from.f32.tmp" && mv "$dest/from.f32.tmp" "$dest/from.f32"
     fi
@@ -75,7 +83,9 @@ if [ -f "$src/champion.json" ]; then
     elif [ -n "$same" ]; then
         # Committed once (data/train/README.md's table of missing files).
         rm -f "$dest/$net" "$dest/${net%.f32}.nnue"
-        echo "$dest/$net: the champion, the same as $same, not kept (copy it and its .nnue back before going on)"
+        note "$net" "$same"
+        [ -f "${same%.f32}.nnue" ] && note "${net%.f32}.nnue" "${same%.f32}.nnue"
+        echo "$dest/$net: the champion, the same as $same, not kept (scripts/restore-train.sh copies it and its .nnue back)"
     else
         mkdir -p "$dest/$dir"
         cp "$src/$net" "$dest/$net"
