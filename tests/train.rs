@@ -2290,3 +2290,45 @@ fn wide_sample_events(dir: &Path) -> Vec<serde_json::Value> {
         .filter(|e| e["event"] == "wide samples")
         .collect()
 }
+
+/// `scripts/restore-train.sh` copies a snapshot and puts back the shipped
+/// nets its `shipped.txt` lists; it refuses a destination that exists and
+/// a list naming a net that is not there, leaving nothing behind.
+#[test]
+fn a_restored_snapshot_gets_its_shipped_nets_back() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join("scripts/restore-train.sh");
+    let dir = tempfile::tempdir().unwrap();
+    let snap = dir.path().join("snap");
+    fs::create_dir_all(snap.join("gen-000")).unwrap();
+    fs::write(snap.join("train.json"), "{}").unwrap();
+    fs::write(
+        snap.join("shipped.txt"),
+        "from.f32 data/nets/best.f32\ngen-000/net.nnue data/nets/best.nnue\n",
+    )
+    .unwrap();
+    let restore = |dest: &Path| {
+        std::process::Command::new("bash")
+            .arg(&script)
+            .arg(&snap)
+            .arg(dest)
+            .current_dir(root)
+            .output()
+            .unwrap()
+    };
+    let dest = dir.path().join("runs/restored");
+    assert!(restore(&dest).status.success());
+    for (file, net) in [("from.f32", "best.f32"), ("gen-000/net.nnue", "best.nnue")] {
+        let shipped = fs::read(root.join("data/nets").join(net)).unwrap();
+        assert_eq!(fs::read(dest.join(file)).unwrap(), shipped, "{file}");
+    }
+    let again = restore(&dest);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    fs::write(snap.join("shipped.txt"), "from.f32 data/nets/none.f32\n").unwrap();
+    let missing = dir.path().join("missing");
+    let out = restore(&missing);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("data/nets/none.f32"));
+    assert!(!missing.exists());
+}
