@@ -2131,6 +2131,21 @@ fn every_gate_plays_its_wide_games_and_a_fit_reads_only_games_its_champion_has_n
     let refused = train::fork(&dir, &root.path().join("read"), 1, train::Redo::Fit, &read);
     let why = refused.unwrap_err().to_string();
     assert!(why.contains("learning.wide_unread"), "{why}");
+    // Nor the master beam's share of them.
+    let mut more = config.clone();
+    more.samples += 1;
+    let refused = train::fork(
+        &dir,
+        &root.path().join("more"),
+        1,
+        train::Redo::Targets,
+        &more,
+    );
+    let why = refused.unwrap_err().to_string();
+    assert!(
+        why.contains("samples (") && why.contains("makes the samples"),
+        "{why}"
+    );
 
     // With one gate a window and --wide-unread-min 2, generation 2 reaches
     // back past gate 1 for a second unread game; gate 0's games were all

@@ -156,6 +156,14 @@ const TARGET_SETTINGS: &[&str] = &[
 /// The settings the samples step reads that a fork keeping generation
 /// `at`'s samples ([`Redo::Targets`], [`Redo::Fit`]) cannot change.
 const SAMPLE_SETTINGS: &[&str] = &[
+    "samples",
+    "heuristic_samples",
+    "children",
+    "chain_points",
+    "learning.start_samples",
+    "learning.start_every",
+    "learning.start_beam.width",
+    "learning.start_beam.pieces",
     "learning.wide_samples",
     "learning.wide_gates",
     "learning.wide_unread",
