@@ -12,7 +12,7 @@ if [ ! -d runs/fair-w ]; then
   if [ -d data/train/fair-w/gen-000 ]; then
     scripts/restore-train.sh data/train/fair-w runs/fair-w
   else
-    [ -d runs/fair ] || sh data/train/fair/run.sh
+    [ -d runs/fair ] || scripts/restore-train.sh data/train/fair runs/fair
     $B train runs/fair-w --fork runs/fair --at 1 --redo samples --samples 0 --generations 2 --threads "${THREADS:-1}"
   fi
 fi
