@@ -2347,3 +2347,62 @@ fn a_restored_snapshot_gets_its_shipped_nets_back() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("data/nets/none.f32"));
     assert!(!missing.exists());
 }
+
+/// `--gate-games` moves the gate's positions and leaves the wide games on
+/// the game they started from (recorded in `train.json`, with
+/// `--gate-block`); the same command goes on with the folder; naming the
+/// game the wide games already start from records nothing.
+#[test]
+fn the_gate_games_move_the_positions_and_leave_the_wide_games_where_they_were() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("moved");
+    let folder = folder.to_str().unwrap();
+    let args = [
+        "train",
+        folder,
+        "--generations",
+        "0",
+        "--gate-games",
+        "knewjade-289,tim-232",
+        "--gate-block",
+        "50",
+    ];
+    for _ in 0..2 {
+        let out = crate::cli::hatetris(&args, None);
+        assert!(out.status.success(), "{}", crate::cli::stderr(&out));
+    }
+    let settings: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(Path::new(folder).join("train.json")).unwrap())
+            .unwrap();
+    let gate = &settings["learning"]["gate"];
+    let names: Vec<&str> = gate["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["knewjade-289", "tim-232"]);
+    assert_eq!(gate["wide_game"]["name"], "dnf-366");
+    assert_eq!(gate["block"], 50);
+
+    let same = dir.path().join("same");
+    let same = same.to_str().unwrap();
+    let out = crate::cli::hatetris(
+        &[
+            "train",
+            same,
+            "--generations",
+            "0",
+            "--gate-wide",
+            "100",
+            "--gate-wide-from",
+            "300",
+            "--gate-wide-game",
+            "dnf-366",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", crate::cli::stderr(&out));
+    let settings = fs::read_to_string(Path::new(same).join("train.json")).unwrap();
+    assert!(!settings.contains("wide_game"), "{settings}");
+}
