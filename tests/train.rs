@@ -1090,18 +1090,7 @@ fn a_fork_judges_a_gate_again_under_a_new_margin_without_playing_it() {
         .into_iter()
         .find(|game| game.name == "tim-232");
     moved.learning.as_mut().unwrap().gate.wide_game = tim;
-    let refused = train::fork(
-        &dir,
-        &root.path().join("moved"),
-        won,
-        train::Redo::Fit,
-        &moved,
-    );
-    let why = refused.unwrap_err().to_string();
-    assert!(
-        why.contains("cannot change learning.gate.wide_game"),
-        "{why}"
-    );
+    refused_early(&root, &dir, &moved, "cannot change learning.gate.wide_game");
 }
 
 /// With `--gate-wide-rotate 1` each gate plays one start of the list, the

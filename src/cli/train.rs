@@ -440,16 +440,12 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
             }
             l.gate.wide = v.clone();
         }
-        let embedded = |flag: &str, name: &str| match Learning::embedded_games()
-            .into_iter()
-            .find(|game| game.name == name)
+        let embedded_games = Learning::embedded_games();
+        let embedded = |flag: &str, name: &str| match embedded_games.iter().find(|g| g.name == name)
         {
-            Some(game) => Ok(game),
+            Some(game) => Ok(game.clone()),
             None => {
-                let known: Vec<String> = Learning::embedded_games()
-                    .into_iter()
-                    .map(|game| game.name)
-                    .collect();
+                let known: Vec<&str> = embedded_games.iter().map(|g| g.name.as_str()).collect();
                 Err(anyhow!(
                     "{flag}: no embedded game named {name} (known: {})",
                     known.join(", ")

@@ -279,7 +279,6 @@ impl Generations<'_> {
             self.observer.advanced(1);
             let net = Net::load(&generation_dir(self.dir, g).join("net.f32"))?;
             let verdict = |outcomes: Vec<Outcome>, seconds: f64| {
-                let block = learning.gate.block;
                 let mut record = judge(
                     g,
                     champion,
@@ -293,7 +292,7 @@ impl Generations<'_> {
                 // champion, so it was kept on no game's positions.
                 if !champion_outcomes.is_empty() {
                     record.steady = steady.clone();
-                    record.block = block;
+                    record.block = learning.gate.block;
                 }
                 record
             };
@@ -520,9 +519,25 @@ pub fn gates(dir: &Path) -> Result<Vec<GateRecord>, TrainError> {
 mod tests {
     use super::*;
 
-    /// Each of `n` positions its own block: the plain standard error.
-    fn own(n: usize) -> Vec<usize> {
-        (0..n).collect()
+    /// [`judge`] with each position its own block (the plain standard
+    /// error) and no seconds.
+    fn judged(
+        g: u32,
+        champion: Option<u32>,
+        outcomes: &[Outcome],
+        champion_outcomes: &[Outcome],
+        margin: f64,
+    ) -> GateRecord {
+        let own: Vec<usize> = (0..champion_outcomes.len()).collect();
+        judge(
+            g,
+            champion,
+            outcomes.to_vec(),
+            champion_outcomes,
+            margin,
+            &own,
+            0.0,
+        )
     }
 
     fn outcome(pieces: u32, lines: u32) -> Outcome {
@@ -541,61 +556,28 @@ mod tests {
     fn the_gate_keeps_the_champion_when_a_candidate_loses() {
         let champion = [outcome(200, 80), outcome(50, 20), outcome(60, 24)];
         let loser = [outcome(100, 40), outcome(55, 22), outcome(65, 26)];
-        let r = judge(
-            7,
-            Some(3),
-            loser.to_vec(),
-            &champion,
-            0.0,
-            &own(champion.len()),
-            0.0,
-        );
+        let r = judged(7, Some(3), &loser, &champion, 0.0);
         assert!(!r.kept, "{}", r.why);
         assert_eq!(r.champion_after(), Some(3));
         assert_eq!(r.champion_figures, Summary::of(&champion));
         assert_eq!(r.pieces_difference.0, (-100.0 + 5.0 + 5.0) / 3.0);
 
         let more_lines = [outcome(200, 81), outcome(50, 20), outcome(60, 24)];
-        let r = judge(
-            7,
-            Some(3),
-            more_lines.to_vec(),
-            &champion,
-            0.0,
-            &own(champion.len()),
-            0.0,
-        );
+        let r = judged(7, Some(3), &more_lines, &champion, 0.0);
         assert!(r.kept, "{}", r.why);
         assert_eq!(r.champion_after(), Some(7));
 
-        let r = judge(
-            7,
-            Some(3),
-            champion.to_vec(),
-            &champion,
-            0.0,
-            &own(champion.len()),
-            0.0,
-        );
+        let r = judged(7, Some(3), &champion, &champion, 0.0);
         assert!(!r.kept, "a tie is the champion's: {}", r.why);
         assert_eq!(r.champion_after(), Some(3));
 
         // Without a start net, the folder's first net has no rival.
-        let r = judge(0, None, loser.to_vec(), &[], 0.0, &[], 0.0);
+        let r = judged(0, None, &loser, &[], 0.0);
         assert!(r.kept);
         assert_eq!(r.champion_after(), Some(0));
         // ... and under the rotation was kept on no game's positions.
         assert!(r.unopposed());
-        assert!(!judge(
-            0,
-            None,
-            more_lines.to_vec(),
-            &champion,
-            0.0,
-            &own(champion.len()),
-            0.0
-        )
-        .unopposed());
+        assert!(!judged(0, None, &more_lines, &champion, 0.0).unopposed());
     }
 
     /// A candidate the positions keep loses on the games from the empty
@@ -616,15 +598,7 @@ mod tests {
             champion: vec![game(1000, theirs[0]), game(2000, theirs[1])],
             slack: 0,
         };
-        let kept = judge(
-            4,
-            Some(1),
-            better.to_vec(),
-            &champion,
-            0.0,
-            &own(champion.len()),
-            0.0,
-        );
+        let kept = judged(4, Some(1), &better, &champion, 0.0);
         assert!(kept.kept);
         let r = judge_wide(kept.clone(), games([150, 90], [100, 141]));
         assert!(!r.kept, "240 lines against 241: {}", r.why);
@@ -645,15 +619,7 @@ mod tests {
         assert!(r.kept, "a tie: {}", r.why);
         assert_eq!(r.champion_after(), Some(4));
         assert_eq!(r.wide.as_ref().unwrap().lines(), (241, 241));
-        let rejected = judge(
-            4,
-            Some(1),
-            champion.to_vec(),
-            &better,
-            0.0,
-            &own(better.len()),
-            0.0,
-        );
+        let rejected = judged(4, Some(1), &champion, &better, 0.0);
         assert!(!judge_wide(rejected, games([200, 200], [1, 1])).kept);
         // Games from the steady state are named by their start.
         let mut from = games([120, 400], [100, 380]);
@@ -675,25 +641,9 @@ mod tests {
         let champion = [outcome(100, 40), outcome(100, 40), outcome(100, 40)];
         // +2 a position, standard error 1 (differences 3, 2, 1).
         let close = [outcome(103, 41), outcome(102, 41), outcome(101, 40)];
-        let r = judge(
-            5,
-            Some(2),
-            close.to_vec(),
-            &champion,
-            0.0,
-            &own(champion.len()),
-            0.0,
-        );
+        let r = judged(5, Some(2), &close, &champion, 0.0);
         assert!(r.kept, "{}", r.why);
-        let r = judge(
-            5,
-            Some(2),
-            close.to_vec(),
-            &champion,
-            1.5,
-            &own(champion.len()),
-            0.0,
-        );
+        let r = judged(5, Some(2), &close, &champion, 1.5);
         assert!((r.pieces_difference.0 - 2.0).abs() < 1e-12);
         assert!(
             (r.pieces_difference.1 - 1.0 / 3f64.sqrt()).abs() < 1e-9,
@@ -701,15 +651,7 @@ mod tests {
             r.pieces_difference
         );
         assert!(r.kept, "2 > 1.5 × 0.577: {}", r.why);
-        let r = judge(
-            5,
-            Some(2),
-            close.to_vec(),
-            &champion,
-            4.0,
-            &own(champion.len()),
-            0.0,
-        );
+        let r = judged(5, Some(2), &close, &champion, 4.0);
         assert!(!r.kept, "{}", r.why);
         assert_eq!(r.champion_after(), Some(2));
         assert!(r.why.contains("standard errors"), "{}", r.why);
