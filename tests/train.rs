@@ -848,10 +848,39 @@ fn the_gates_wide_games_judge_candidates_and_become_master_beams() {
         gates.iter().any(|g| g.wide.is_some() && g.kept),
         "no candidate won the wide games: {whys:#?}"
     );
+    // A gate's seconds are its positions' and those of the wide games it
+    // played, each kept as it ends, so a gate killed after its games and
+    // gone on with reports the same seconds as one that was not.
+    let last = gates.iter().rposition(|g| g.wide.is_some()).unwrap() as u32;
+    let gen = train::generation_dir(d, last);
+    let recorded: std::collections::BTreeMap<String, f64> =
+        serde_json::from_slice(&fs::read(gen.join("seconds.json")).unwrap()).unwrap();
+    let positions: train::GateRecord =
+        serde_json::from_slice(&fs::read(gen.join(train::GATE_POSITIONS)).unwrap()).unwrap();
+    let candidates: f64 = [40, 25]
+        .iter()
+        .map(|w| recorded[&format!("wide gen-{last:03}/wide-{w}")])
+        .sum();
+    assert!(candidates > 0.0, "{recorded:?}");
+    let wide: f64 = recorded
+        .iter()
+        .filter(|(k, _)| k.starts_with("wide "))
+        .map(|(_, s)| s)
+        .sum();
+    assert_eq!(gates[last as usize].seconds, positions.seconds + wide);
+    let killed = tempfile::tempdir().unwrap();
+    killed_in_gate(d, killed.path(), last);
+    for g in last + 1..=3 {
+        fs::remove_dir_all(train::generation_dir(killed.path(), g)).ok();
+    }
+    train::train(killed.path(), None, None, last + 1, 1, &Silent).unwrap();
+    assert_eq!(
+        train::gates(killed.path()).unwrap()[last as usize].seconds,
+        gates[last as usize].seconds
+    );
     // A gate killed in its games does them again to the same verdict: here
     // the last one played, its record and its second game gone, the first
     // game's folder left half-copied (no manifest).
-    let last = gates.iter().rposition(|g| g.wide.is_some()).unwrap() as u32;
     let before = fs::read(train::generation_dir(d, last).join("gate.json")).unwrap();
     let again = tempfile::tempdir().unwrap();
     copy_tree(d, again.path());

@@ -88,9 +88,9 @@ pub enum Redo {
     /// The gate's verdict and the summary: every file of the generation is
     /// kept but those two, so its positions' outcomes and its wide games
     /// are read back and judged again, under a changed margin, block or slack
-    /// alone (`JUDGE_SETTINGS`). Its gate's seconds are then its
-    /// positions' (from their file) and its own, not the time its wide
-    /// games took, as for a gate gone on with after a kill.
+    /// alone (`JUDGE_SETTINGS`). Its gate's seconds are then the source's:
+    /// its positions' (from their file) and its wide games' (from
+    /// `seconds.json`), as for a gate gone on with after a kill.
     Gate,
 }
 

@@ -321,7 +321,7 @@ impl Generations<'_> {
         );
         let dir = self.gen_dir(g).join("master");
         let started = Instant::now();
-        let before: f64 = self.partial_master_seconds(&dir);
+        let before: f64 = self.run_seconds(&dir);
         self.take_over_wide_game(g, search.width, &dir)?;
         let result = self.resume_or_start(&dir, &search, None)?;
         Ok(Master {
@@ -395,9 +395,10 @@ impl Generations<'_> {
         )?)
     }
 
-    /// The seconds a killed master beam had already spent (from its
-    /// manifest's depths).
-    fn partial_master_seconds(&self, dir: &Path) -> f64 {
+    /// The seconds the run in `dir` has spent so far, over all the
+    /// processes that played it (from its manifest's depths; 0 without
+    /// one): a killed master beam's before it goes on, a wide game's.
+    pub(super) fn run_seconds(&self, dir: &Path) -> f64 {
         run::read_manifest(dir)
             .map(|m| run::depth_seconds(&m.depths).iter().sum())
             .unwrap_or(0.0)

@@ -56,7 +56,9 @@
 //!    `DIR/log.jsonl`, and the picture `DIR/progress.svg` is redrawn. Its
 //!    costs are each step's seconds when it was computed, kept in
 //!    `seconds.json` as the step ends, so a resumed generation reports
-//!    them and not the time to read its files back.
+//!    them and not the time to read its files back. The gate's wide games
+//!    are kept there one by one, each from its run's depth records, so a
+//!    gate killed half-way through them counts them all.
 //!
 //! After the last generation, the master beam of the next one is run too,
 //! so that every trained net has a score.

@@ -329,8 +329,8 @@ impl Generations<'_> {
             }
             self.observer.advanced(1);
             // A gate gone on with after a kill counts its positions' time
-            // once, from their file.
-            let earlier = if fresh { 0.0 } else { record.seconds };
+            // once, from their file, and its wide games' from their runs.
+            let positions_seconds = record.seconds;
             let wide = &learning.gate.wide;
             let play = record.kept || learning.gate.wide_always;
             let mut record = match play && !wide.is_empty() && !champion_outcomes.is_empty() {
@@ -348,7 +348,7 @@ impl Generations<'_> {
                     judge_wide(record, games)
                 }
             };
-            record.seconds = earlier + started.elapsed().as_secs_f64();
+            record.seconds = positions_seconds + self.wide_seconds(g)?;
             Ok(record)
         })?;
         self.commit_champion(g, &record)?;

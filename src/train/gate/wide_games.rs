@@ -22,7 +22,10 @@ use crate::evaluate::Lookahead;
 use crate::nnue::{Net, NetEvaluator};
 use crate::run;
 use crate::search::{Adversary, Search};
-use crate::train::folder::{self, config_path, generation_dir, read_json, wide_record_path};
+use crate::train::folder::{
+    self, config_path, generation_dir, read_json, read_step_seconds, record_step_seconds,
+    wide_record_path,
+};
 use crate::train::generation::Generations;
 use crate::train::learning::Gate;
 use crate::train::{fork, TrainError};
@@ -112,6 +115,16 @@ impl WideGame {
             at => format!("{} from {at}", self.width),
         }
     }
+}
+
+/// The prefix of a wide game's entry in its gate's `seconds.json`
+/// ([`Generations::wide_seconds`]).
+const WIDE_SECONDS: &str = "wide ";
+
+/// A wide game's entry in its gate's `seconds.json`: `wide ` and its run
+/// folder.
+fn wide_seconds_key(folder: &Path) -> String {
+    format!("{WIDE_SECONDS}{}", folder.display())
 }
 
 /// The run folder of the start net's wide game at `width` from piece
@@ -245,16 +258,42 @@ impl Generations<'_> {
         for (width, from) in gate.wide_pairs(g) {
             let dir = self.wide_dir(who, width, from);
             let (game, _) = folder::step(&wide_record_path(&dir), || {
-                self.play_wide_game(g, who, &eval, gate, (width, from), &dir)
+                let (game, copied) =
+                    self.play_wide_game(g, who, &eval, gate, (width, from), &dir)?;
+                // Its seconds before its record: a kill between the two
+                // plays nothing again and records the same seconds.
+                let seconds = match copied {
+                    true => 0.0,
+                    false => self.run_seconds(&dir),
+                };
+                let key = wide_seconds_key(&wide_game_folder(who, width, from));
+                record_step_seconds(self.dir, g, &key, seconds)?;
+                Ok(game)
             })?;
             games.push(game);
         }
         Ok(games)
     }
 
+    /// The seconds generation `g`'s gate spent on wide games: those of the
+    /// games it played, each from its run's depth records
+    /// ([`Self::wide_games`] keeps them in `seconds.json`), so a gate gone
+    /// on with after a kill counts the games finished before the kill and
+    /// the whole of the one it was in. A game read from an earlier gate (a
+    /// champion's) or copied from a master beam or a fork's source counts
+    /// nothing here.
+    pub(super) fn wide_seconds(&self, g: u32) -> Result<f64, TrainError> {
+        Ok(read_step_seconds(self.dir, g)?
+            .iter()
+            .filter(|(key, _)| key.starts_with(WIDE_SECONDS))
+            .map(|(_, s)| s)
+            .sum())
+    }
+
     /// Plays (or goes on with, or reads when done) `eval`'s wide game at
     /// `width` from piece `from` into the run folder `dir`: the game of
-    /// [`Self::wide_games`].
+    /// [`Self::wide_games`]; with whether it is a copy of a game played
+    /// before (a master beam, or a fork's source's).
     fn play_wide_game(
         &self,
         g: u32,
@@ -263,17 +302,20 @@ impl Generations<'_> {
         gate: &Gate,
         (width, from): (usize, u32),
         dir: &Path,
-    ) -> Result<WideGame, TrainError> {
+    ) -> Result<(WideGame, bool), TrainError> {
+        let mut copied = false;
         if who.is_none() {
             let name = start_net_game(width, from);
             if let Some(theirs) = fork::source_start_game(self.dir, self.config, &name)? {
                 copy_unless_run(&theirs, dir)?;
+                copied = true;
             }
         }
         let start = match from {
             0 => {
                 if let Some(master) = self.master_played(g, who, width)? {
                     copy_unless_run(&master, dir)?;
+                    copied = true;
                 }
                 None
             }
@@ -284,12 +326,13 @@ impl Generations<'_> {
         };
         let search = Search::new(width, eval, Adversary::new(EnemyKind::Hatetris));
         let result = self.resume_or_start(dir, &search, start.as_ref())?;
-        Ok(WideGame {
+        let game = WideGame {
             width,
             lines: u32::from(result.best.score),
             pieces: result.best.depth,
             from,
-        })
+        };
+        Ok((game, copied))
     }
 
     /// The master beam the net generation `who` made (`None`: the start
