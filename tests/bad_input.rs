@@ -751,6 +751,10 @@ fn every_flag(t: &Path) -> Vec<Case> {
         case!["train", n, "--wide-unread-min", "3"]
             .fails("--wide-unread-min needs --wide-unread"),
         case!["train", n, "--wide-unread-min", "-1"].usage(),
+        case!["train", n, "--wide-spare-starts"]
+            .fails("--wide-spare-starts needs --wide-samples"),
+        case!["train", n, "--gate-wide", "500", "--gate-wide-from", "300,500", "--wide-samples", "4", "--wide-spare-starts"]
+            .fails("--wide-spare-starts needs --gate-wide-rotate"),
         case!["train", n, "--gate-block", "x"].usage(),
         case!["train", n, "--gate-block", "-5"].usage(),
         case!["train", n, "--gate-rotate", "dnf-366"]

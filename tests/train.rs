@@ -2315,6 +2315,83 @@ fn snapshot(from: &Path, to: &Path) {
 }
 
 /// The `wide samples` events of the training folder `dir`'s log, in order.
+/// With `--wide-spare-starts` a generation's wide samples hold no game from
+/// the starts its own gate plays, the champion's or any candidate's, so its
+/// wide games go on from wells whose continuations it never read; the
+/// games it spares are drawn by the generations whose gates play other
+/// starts, and a fork that keeps its samples cannot move the starts.
+#[test]
+fn a_fit_reads_no_wide_game_from_the_starts_its_own_gate_plays() {
+    let starts = [150, 160, 170];
+    let mut config = steady_state_gate(starts.to_vec());
+    let root = tempfile::tempdir().unwrap();
+    let start = first_net(root.path(), &config);
+    let learning = config.learning.as_mut().unwrap();
+    learning.wide_samples = 2;
+    learning.wide_gates = 3;
+    learning.gate.wide_always = true;
+    learning.gate.wide_rotate = 1;
+    learning.wide_spare_starts = true;
+    let dir = root.path().join("spare");
+    train::train(&dir, Some(&config), Some(&start), 4, 2, &Silent).unwrap();
+    let events = wide_sample_events(&dir);
+    let from = |game: &serde_json::Value| -> u32 {
+        let name = game.as_str().unwrap();
+        name.rsplit("-from-").next().unwrap().parse().unwrap()
+    };
+    let mut drawn = std::collections::BTreeSet::new();
+    for e in &events {
+        let g = e["generation"].as_u64().unwrap() as usize;
+        let own = starts[g % starts.len()];
+        assert_eq!(e["spared_starts"], serde_json::json!([own]));
+        let games = e["games"].as_array().unwrap();
+        assert!(!games.is_empty(), "{e}");
+        for game in games {
+            assert_ne!(from(game), own, "{e}");
+            drawn.insert(from(game));
+        }
+    }
+    // Generation 3's gate plays the start of gate 0 again: its window of
+    // three gates holds the two other starts' games alone.
+    let third = events.iter().find(|e| e["generation"] == 3).unwrap();
+    let mut froms: Vec<u32> = third["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(from)
+        .collect();
+    froms.dedup();
+    assert_eq!(froms, [160, 170], "{third}");
+    assert_eq!(drawn.len(), 3, "every start is drawn by some generation");
+    let ok = train::verify(&dir).unwrap();
+    assert!(ok.is_ok(), "{:?}", ok.problems);
+    let settings = fs::read_to_string(train::config_path(&dir)).unwrap();
+    assert!(settings.contains("\"wide_spare_starts\": true"));
+    let plain = serde_json::to_string(&tiny_learning()).unwrap();
+    assert!(!plain.contains("wide_spare_starts"));
+    // The starts a gate plays make its generation's samples: a fork that
+    // keeps them cannot change the rotation, and one that redoes them can.
+    let mut turned = config.clone();
+    turned.learning.as_mut().unwrap().gate.wide_rotate = 2;
+    let refused = train::fork(
+        &dir,
+        &root.path().join("kept"),
+        2,
+        train::Redo::Fit,
+        &turned,
+    );
+    let why = refused.unwrap_err().to_string();
+    assert!(why.contains("learning.gate.wide_rotate"), "{why}");
+    train::fork(
+        &dir,
+        &root.path().join("redone"),
+        2,
+        train::Redo::Samples,
+        &turned,
+    )
+    .unwrap();
+}
+
 fn wide_sample_events(dir: &Path) -> Vec<serde_json::Value> {
     fs::read_to_string(train::log_path(dir))
         .unwrap()

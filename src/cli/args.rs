@@ -445,6 +445,12 @@ pub struct TrainArgs {
     /// champion's own gate alone) [default: 0, the last --wide-gates gates].
     #[arg(long, value_name = "GAMES")]
     pub wide_unread_min: Option<u32>,
+    /// The wide samples leave out the games from the starts the
+    /// generation's own gate plays, so that its wide games go on from
+    /// wells whose continuations the fit never read (needs --wide-samples
+    /// and --gate-wide-rotate) [default: off].
+    #[arg(long)]
+    pub wide_spare_starts: bool,
     /// The gate's search width (a candidate net becomes the champion only
     /// if it survives longer from the gate's positions) [default: 300].
     #[arg(long, value_name = "WIDTH")]

@@ -306,6 +306,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.wide_gates.is_some(), "--wide-gates"),
         (a.wide_unread, "--wide-unread"),
         (a.wide_unread_min.is_some(), "--wide-unread-min"),
+        (a.wide_spare_starts, "--wide-spare-starts"),
         (a.gate_width.is_some(), "--gate-width"),
         (a.gate_cap.is_some(), "--gate-cap"),
         (a.gate_every.is_some(), "--gate-every"),
@@ -561,6 +562,15 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
             bail!(
                 "--wide-unread-min needs --wide-unread (the games it counts are the unread ones)"
             );
+        }
+        if a.wide_spare_starts {
+            l.wide_spare_starts = true;
+        }
+        if l.wide_spare_starts && l.wide_samples == 0 {
+            bail!("--wide-spare-starts needs --wide-samples (the samples it leaves games out of)");
+        }
+        if l.wide_spare_starts && l.gate.wide_rotate == 0 {
+            bail!("--wide-spare-starts needs --gate-wide-rotate: a gate that plays every start would leave no game to draw from");
         }
         if l.wide_unread && l.wide_samples == 0 {
             bail!("--wide-unread needs --wide-samples (the samples it leaves games out of)");

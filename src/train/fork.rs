@@ -168,7 +168,12 @@ const SAMPLE_SETTINGS: &[&str] = &[
     "learning.wide_gates",
     "learning.wide_unread",
     "learning.wide_unread_min",
+    "learning.wide_spare_starts",
 ];
+
+/// The gate's settings that choose its wide starts, which the samples step
+/// reads too with [`Learning::wide_spare_starts`](super::Learning::wide_spare_starts).
+const SPARED_STARTS_SETTINGS: &[&str] = &["learning.gate.wide_from", "learning.gate.wide_rotate"];
 
 /// The settings a fork that redoes generation `at`'s gate alone
 /// ([`Redo::Gate`]) may change: they judge the gate's figures and make
@@ -307,9 +312,15 @@ pub fn fork(
             ),
         ));
     }
-    if let Some(d) = differences.iter().find(|d| {
-        matches!(redo, Redo::Targets | Redo::Fit) && SAMPLE_SETTINGS.contains(&d.key.as_str())
-    }) {
+    let spared = |c: &Config| c.learning.as_ref().is_some_and(|l| l.wide_spare_starts);
+    let samples_read = |key: &str| {
+        SAMPLE_SETTINGS.contains(&key)
+            || ((spared(&stored) || spared(config)) && SPARED_STARTS_SETTINGS.contains(&key))
+    };
+    if let Some(d) = differences
+        .iter()
+        .find(|d| matches!(redo, Redo::Targets | Redo::Fit) && samples_read(&d.key))
+    {
         return Err(refuse(
             &config_path(source),
             format!(

@@ -195,6 +195,17 @@ pub struct Learning {
     /// games they leave.
     #[serde(default, skip_serializing_if = "crate::folder::is_default")]
     pub wide_unread_min: u32,
+    /// A generation's wide samples leave out the games from the starts its
+    /// own gate plays ([`Gate::wide_starts`]; `--wide-spare-starts`, a
+    /// setting of the samples step), so that the candidate's wide games and
+    /// the champion's it is weighed against go on from wells whose
+    /// continuations its fit never read. Otherwise the window holds the
+    /// champion's earlier game from the very start the candidate is judged
+    /// on, with where it died. Needs [`Gate::wide_rotate`] (a gate playing
+    /// every start would leave nothing). Off (and absent from the settings
+    /// file): every game of the window.
+    #[serde(default, skip_serializing_if = "crate::folder::is_default")]
+    pub wide_spare_starts: bool,
     /// The gate.
     pub gate: Gate,
     /// Each generation plays a master beam of its own, also when the
@@ -522,6 +533,7 @@ impl Default for Learning {
             wide_gates: 0,
             wide_unread: false,
             wide_unread_min: 0,
+            wide_spare_starts: false,
             gate: Gate {
                 games: vec![Game {
                     name: "dnf-366".into(),

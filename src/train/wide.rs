@@ -61,6 +61,15 @@
 //! champion read is its own window under the same settings, found the same
 //! way.
 //!
+//! With [`Learning::wide_spare_starts`](super::Learning::wide_spare_starts)
+//! (`--wide-spare-starts`) the games from the starts generation g's own
+//! gate plays are left out as well (the log's `spared_starts`). Otherwise
+//! the window holds the champion's earlier game from the very start the
+//! candidate is then judged on, to the piece it died at: the wide games'
+//! verdict weighs a candidate on continuations of wells it was fitted on.
+//! It can only reject a candidate the positions kept, so the leak could
+//! keep no candidate wrongly, but it blunts the check.
+//!
 //! The step's files are `gen-NNN/wide-samples.bin` (the samples, appended
 //! to `samples.bin` after the generation's own) and `wide-reach.bin`
 //! (their labels, written first), small enough that a snapshot keeps them
@@ -217,6 +226,9 @@ impl Generations<'_> {
             if learning.wide_unread && learning.wide_unread_min > 0 {
                 event["gates"] = serde_json::json!(window.gates);
             }
+            if learning.wide_spare_starts {
+                event["spared_starts"] = serde_json::json!(learning.gate.wide_starts(g));
+            }
             self.log(&event)?;
             Ok(samples)
         })?;
@@ -227,7 +239,14 @@ impl Generations<'_> {
     /// `g` that played any: each gate's champion's games, then its
     /// candidate's, a game already listed left out; and how many such
     /// gates there were (fewer than `gates` when the folder has no more).
+    /// With [`Learning::wide_spare_starts`] the games from the starts
+    /// generation `g`'s own gate plays are not listed at all: neither drawn
+    /// nor held, so a later generation may read them.
     pub(super) fn wide_games_for(&self, g: u32, gates: u32) -> Result<(Sources, u32), TrainError> {
+        let spared: Vec<u32> = match self.learning() {
+            Some(l) if l.wide_spare_starts => l.gate.wide_starts(g),
+            _ => Vec::new(),
+        };
         let mut played: Vec<GateRecord> = Vec::new();
         for h in (0..g).rev() {
             if played.len() == gates as usize {
@@ -246,7 +265,7 @@ impl Generations<'_> {
                 (Some(record.generation), &wide.candidate),
             ];
             for (net, games) in who {
-                for game in games {
+                for game in games.iter().filter(|game| !spared.contains(&game.from)) {
                     let folder = wide_game_folder(net, game.width, game.from);
                     if sources.games.contains(&folder) || sources.missing.contains(&folder) {
                         continue;
