@@ -2050,23 +2050,30 @@ fn the_gates_wide_games_give_the_next_generation_samples_with_their_reach() {
     // A fork that keeps generation 1's samples cannot change the setting.
     let mut more = config.clone();
     more.learning.as_mut().unwrap().wide_samples = 3;
-    let refused = train::fork(
+    samples_setting_refused_then_redone(
         &dir,
         &root.path().join("more"),
-        1,
-        train::Redo::Targets,
+        (1, train::Redo::Targets),
         &more,
+        "learning.wide_samples",
     );
-    let why = refused.unwrap_err().to_string();
-    assert!(why.contains("learning.wide_samples"), "{why}");
-    train::fork(
-        &dir,
-        &root.path().join("more"),
-        1,
-        train::Redo::Samples,
-        &more,
-    )
-    .unwrap();
+}
+
+/// A fork of `dir` into `to` at generation `at` that keeps its samples
+/// (`kept`) under `config` is refused for changing `key`, and one that
+/// makes them again is made.
+fn samples_setting_refused_then_redone(
+    dir: &Path,
+    to: &Path,
+    (at, kept): (u32, train::Redo),
+    config: &Config,
+    key: &str,
+) {
+    let why = train::fork(dir, to, at, kept, config)
+        .unwrap_err()
+        .to_string();
+    assert!(why.contains(key), "{why}");
+    train::fork(dir, to, at, train::Redo::Samples, config).unwrap();
 }
 
 /// With `--gate-wide-always` every gate plays its wide games, a candidate
@@ -2373,23 +2380,13 @@ fn a_fit_reads_no_wide_game_from_the_starts_its_own_gate_plays() {
     // keeps them cannot change the rotation, and one that redoes them can.
     let mut turned = config.clone();
     turned.learning.as_mut().unwrap().gate.wide_rotate = 2;
-    let refused = train::fork(
+    samples_setting_refused_then_redone(
         &dir,
-        &root.path().join("kept"),
-        2,
-        train::Redo::Fit,
+        &root.path().join("turned"),
+        (2, train::Redo::Fit),
         &turned,
+        "learning.gate.wide_rotate",
     );
-    let why = refused.unwrap_err().to_string();
-    assert!(why.contains("learning.gate.wide_rotate"), "{why}");
-    train::fork(
-        &dir,
-        &root.path().join("redone"),
-        2,
-        train::Redo::Samples,
-        &turned,
-    )
-    .unwrap();
 }
 
 fn wide_sample_events(dir: &Path) -> Vec<serde_json::Value> {
