@@ -37,3 +37,6 @@ one s0 fit --reach-share 0
 one w16 samples --wide-samples 16
 one w1 samples --wide-samples 1
 one lr3 fit --learning-rate 0.0003
+# Targets that see further: the training beams that survive their 10 pieces go on to piece 60 (fair-w: 20), and
+# the life term lowers the target of one that dies by then.
+one life60 targets --life-pieces 60
