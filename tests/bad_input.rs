@@ -751,6 +751,9 @@ fn every_flag(t: &Path) -> Vec<Case> {
         case!["train", n, "--wide-unread-min", "3"]
             .fails("--wide-unread-min needs --wide-unread"),
         case!["train", n, "--wide-unread-min", "-1"].usage(),
+        case!["train", n, "--gate-wide-always=maybe"].usage(),
+        case!["train", n, "--wide-unread=false", "--wide-unread-min", "3"]
+            .fails("--wide-unread-min needs --wide-unread"),
         case!["train", n, "--wide-spare-starts"]
             .fails("--wide-spare-starts needs --wide-samples"),
         case!["train", n, "--gate-wide", "500", "--gate-wide-from", "300,500", "--wide-samples", "4", "--wide-spare-starts"]

@@ -2389,6 +2389,38 @@ fn a_fit_reads_no_wide_game_from_the_starts_its_own_gate_plays() {
     );
 }
 
+/// The trainer's on-off switches take `=false` (and `=true`), so that a
+/// fork can turn off one its source had on; a bare switch is still on,
+/// before or after the folder.
+#[test]
+fn a_switch_given_false_is_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let wide_always = |name: &str, switch: &str| -> serde_json::Value {
+        let folder = dir.path().join(name);
+        let folder = folder.to_str().unwrap();
+        let args = [
+            "train",
+            "--generations",
+            "0",
+            "--gate-wide",
+            "500",
+            switch,
+            folder,
+        ];
+        let out = crate::cli::hatetris(&args, None);
+        assert!(out.status.success(), "{}", crate::cli::stderr(&out));
+        let settings: serde_json::Value = serde_json::from_str(
+            &fs::read_to_string(Path::new(folder).join("train.json")).unwrap(),
+        )
+        .unwrap();
+        settings["learning"]["gate"]["wide_always"].clone()
+    };
+    assert_eq!(wide_always("bare", "--gate-wide-always"), true);
+    assert_eq!(wide_always("on", "--gate-wide-always=true"), true);
+    let off = wide_always("off", "--gate-wide-always=false");
+    assert_eq!(off, serde_json::Value::Null);
+}
+
 fn wide_sample_events(dir: &Path) -> Vec<serde_json::Value> {
     fs::read_to_string(train::log_path(dir))
         .unwrap()

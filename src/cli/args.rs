@@ -436,9 +436,10 @@ pub struct TrainArgs {
     pub wide_gates: Option<u32>,
     /// The wide samples leave out the games the champion's own wide
     /// samples came from, so that a fit from the champion reads only games
-    /// it has not read (needs --wide-samples) [default: off].
-    #[arg(long)]
-    pub wide_unread: bool,
+    /// it has not read (needs --wide-samples; `=false` turns it off in a
+    /// fork) [default: off].
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub wide_unread: Option<bool>,
     /// With --wide-unread, a generation left fewer unread games than this
     /// reaches back over earlier gates, one at a time, until it has as
     /// many (a new champion's first successor otherwise reads the
@@ -448,9 +449,10 @@ pub struct TrainArgs {
     /// The wide samples leave out the games from the starts the
     /// generation's own gate plays, so that its wide games go on from
     /// wells whose continuations the fit never read (needs --wide-samples
-    /// and --gate-wide-rotate) [default: off].
-    #[arg(long)]
-    pub wide_spare_starts: bool,
+    /// and --gate-wide-rotate; `=false` turns it off in a fork) [default:
+    /// off].
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub wide_spare_starts: Option<bool>,
     /// The gate's search width (a candidate net becomes the champion only
     /// if it survives longer from the gate's positions) [default: 300].
     #[arg(long, value_name = "WIDTH")]
@@ -503,10 +505,11 @@ pub struct TrainArgs {
     pub gate_wide_rotate: Option<u32>,
     /// Every gate plays its wide games, also when the positions reject the
     /// candidate (whose verdict stays): fresh games for the next
-    /// generations' --wide-samples at every gate (needs --gate-wide)
-    /// [default: off, only a candidate the positions keep plays them].
-    #[arg(long)]
-    pub gate_wide_always: bool,
+    /// generations' --wide-samples at every gate (needs --gate-wide;
+    /// `=false` turns it off in a fork) [default: off, only a candidate the
+    /// positions keep plays them].
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub gate_wide_always: Option<bool>,
     /// A candidate the positions keep stays kept while its wide games
     /// fall short of the champion's by at most this many lines in all
     /// (about one standard error of their sum: 22 for three games at width
@@ -539,9 +542,10 @@ pub struct TrainArgs {
     /// Each generation plays a master beam of its own, also when the
     /// champion has not changed (then 5 % wider for each one the champion
     /// played before, up to 45 %), so that the window holds several games
-    /// [default: off, such a beam is taken over].
-    #[arg(long)]
-    pub fresh_masters: bool,
+    /// (`=false` turns it off in a fork) [default: off, such a beam is
+    /// taken over].
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub fresh_masters: Option<bool>,
     /// Print one JSON object alone on standard output, holding every
     /// generation's figures (the lines of text go to standard error, or
     /// nowhere with --quiet).

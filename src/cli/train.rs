@@ -304,9 +304,9 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.reach_horizon.is_some(), "--reach-horizon"),
         (a.wide_samples.is_some(), "--wide-samples"),
         (a.wide_gates.is_some(), "--wide-gates"),
-        (a.wide_unread, "--wide-unread"),
+        (a.wide_unread.is_some(), "--wide-unread"),
         (a.wide_unread_min.is_some(), "--wide-unread-min"),
-        (a.wide_spare_starts, "--wide-spare-starts"),
+        (a.wide_spare_starts.is_some(), "--wide-spare-starts"),
         (a.gate_width.is_some(), "--gate-width"),
         (a.gate_cap.is_some(), "--gate-cap"),
         (a.gate_every.is_some(), "--gate-every"),
@@ -316,12 +316,12 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         (a.gate_wide.is_some(), "--gate-wide"),
         (a.gate_wide_from.is_some(), "--gate-wide-from"),
         (a.gate_wide_rotate.is_some(), "--gate-wide-rotate"),
-        (a.gate_wide_always, "--gate-wide-always"),
+        (a.gate_wide_always.is_some(), "--gate-wide-always"),
         (a.gate_wide_slack.is_some(), "--gate-wide-slack"),
         (a.gate_rotate.is_some(), "--gate-rotate"),
         (a.gate_games.is_some(), "--gate-games"),
         (a.gate_wide_game.is_some(), "--gate-wide-game"),
-        (a.fresh_masters, "--fresh-masters"),
+        (a.fresh_masters.is_some(), "--fresh-masters"),
     ];
     if let Some(l) = c.learning.as_mut() {
         if let Some(v) = a.window {
@@ -537,11 +537,11 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
             }
             l.gate.rotate = names.clone();
         }
-        if a.fresh_masters {
-            l.fresh_masters = true;
+        if let Some(v) = a.fresh_masters {
+            l.fresh_masters = v;
         }
-        if a.gate_wide_always {
-            l.gate.wide_always = true;
+        if let Some(v) = a.gate_wide_always {
+            l.gate.wide_always = v;
         }
         if let Some(v) = a.gate_wide_slack {
             if l.gate.wide.is_empty() {
@@ -552,8 +552,8 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         if l.gate.wide_always && l.gate.wide.is_empty() {
             bail!("--gate-wide-always needs --gate-wide (the widths its games are played at)");
         }
-        if a.wide_unread {
-            l.wide_unread = true;
+        if let Some(v) = a.wide_unread {
+            l.wide_unread = v;
         }
         if let Some(v) = a.wide_unread_min {
             l.wide_unread_min = v;
@@ -563,8 +563,8 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
                 "--wide-unread-min needs --wide-unread (the games it counts are the unread ones)"
             );
         }
-        if a.wide_spare_starts {
-            l.wide_spare_starts = true;
+        if let Some(v) = a.wide_spare_starts {
+            l.wide_spare_starts = v;
         }
         if l.wide_spare_starts && l.wide_samples == 0 {
             bail!("--wide-spare-starts needs --wide-samples (the samples it leaves games out of)");
