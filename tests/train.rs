@@ -878,6 +878,27 @@ fn the_gates_wide_games_judge_candidates_and_become_master_beams() {
         train::gates(killed.path()).unwrap()[last as usize].seconds,
         gates[last as usize].seconds
     );
+    // Killed in its last game, after the game's run ended and before its
+    // record and seconds: the same seconds again, from the run.
+    let during = tempfile::tempdir().unwrap();
+    killed_in_gate(d, during.path(), last);
+    for g in last + 1..=3 {
+        fs::remove_dir_all(train::generation_dir(during.path(), g)).ok();
+    }
+    let dgen = train::generation_dir(during.path(), last);
+    fs::remove_file(dgen.join("wide-25.json")).unwrap();
+    let mut partial = recorded.clone();
+    partial.remove(&format!("wide gen-{last:03}/wide-25"));
+    fs::write(
+        dgen.join("seconds.json"),
+        serde_json::to_string(&partial).unwrap(),
+    )
+    .unwrap();
+    train::train(during.path(), None, None, last + 1, 1, &Silent).unwrap();
+    assert_eq!(
+        train::gates(during.path()).unwrap()[last as usize].seconds,
+        gates[last as usize].seconds
+    );
     // A gate killed in its games does them again to the same verdict: here
     // the last one played, its record and its second game gone, the first
     // game's folder left half-copied (no manifest).
@@ -2321,7 +2342,6 @@ fn snapshot(from: &Path, to: &Path) {
     );
 }
 
-/// The `wide samples` events of the training folder `dir`'s log, in order.
 /// With `--wide-spare-starts` a generation's wide samples hold no game from
 /// the starts its own gate plays, the champion's or any candidate's, so its
 /// wide games go on from wells whose continuations it never read; the
@@ -2387,6 +2407,15 @@ fn a_fit_reads_no_wide_game_from_the_starts_its_own_gate_plays() {
         &turned,
         "learning.gate.wide_rotate",
     );
+    let mut moved = config.clone();
+    moved.learning.as_mut().unwrap().gate.wide_from = vec![150, 160, 180];
+    samples_setting_refused_then_redone(
+        &dir,
+        &root.path().join("moved"),
+        (2, train::Redo::Targets),
+        &moved,
+        "learning.gate.wide_from",
+    );
 }
 
 /// The trainer's on-off switches take `=false` (and `=true`), so that a
@@ -2421,6 +2450,7 @@ fn a_switch_given_false_is_off() {
     assert_eq!(off, serde_json::Value::Null);
 }
 
+/// The `wide samples` events of the training folder `dir`'s log, in order.
 fn wide_sample_events(dir: &Path) -> Vec<serde_json::Value> {
     fs::read_to_string(train::log_path(dir))
         .unwrap()

@@ -560,7 +560,7 @@ fn config(a: &TrainArgs, base: Config) -> Result<Config> {
         }
         if l.wide_unread_min > 0 && !l.wide_unread {
             bail!(
-                "--wide-unread-min needs --wide-unread (the games it counts are the unread ones)"
+                "--wide-unread-min needs --wide-unread (the games it counts are the unread ones; in a fork, --wide-unread-min 0 turns it off)"
             );
         }
         if let Some(v) = a.wide_spare_starts {

@@ -322,7 +322,12 @@ impl Generations<'_> {
         let dir = self.gen_dir(g).join("master");
         let started = Instant::now();
         let before: f64 = self.run_seconds(&dir);
-        self.take_over_wide_game(g, search.width, &dir)?;
+        // A copy of the champion's wide game, gone on with after a kill,
+        // counts nothing it played before: the gate counted it.
+        let before = match self.take_over_wide_game(g, search.width, &dir)? {
+            true => 0.0,
+            false => before,
+        };
         let result = self.resume_or_start(&dir, &search, None)?;
         Ok(Master {
             evaluator: search.settings().evaluator.canonical(),

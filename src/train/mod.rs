@@ -313,7 +313,7 @@ pub struct GateFigures {
     pub kept: bool,
     /// The champion after this gate (`None`: the start net).
     pub champion: Option<u32>,
-    /// Wall seconds of the gate.
+    /// Seconds of the gate ([`GateRecord::seconds`]).
     pub seconds: f64,
     /// Lines in all of the gate's games from the empty well, the
     /// candidate's and the champion's, when it played them.

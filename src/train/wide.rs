@@ -67,8 +67,8 @@
 //! the window holds the champion's earlier game from the very start the
 //! candidate is then judged on, to the piece it died at: the wide games'
 //! verdict weighs a candidate on continuations of wells it was fitted on.
-//! It can only reject a candidate the positions kept, so the leak could
-//! keep no candidate wrongly, but it blunts the check.
+//! That verdict only weighs a candidate the positions kept, so the leak can
+//! only let through one the positions already kept, by blunting the check.
 //!
 //! The step's files are `gen-NNN/wide-samples.bin` (the samples, appended
 //! to `samples.bin` after the generation's own) and `wide-reach.bin`
@@ -227,7 +227,7 @@ impl Generations<'_> {
                 event["gates"] = serde_json::json!(window.gates);
             }
             if learning.wide_spare_starts {
-                event["spared_starts"] = serde_json::json!(learning.gate.wide_starts(g));
+                event["spared_starts"] = serde_json::json!(self.gate_starts(g, learning)?);
             }
             self.log(&event)?;
             Ok(samples)
@@ -240,11 +240,12 @@ impl Generations<'_> {
     /// candidate's, a game already listed left out; and how many such
     /// gates there were (fewer than `gates` when the folder has no more).
     /// With [`Learning::wide_spare_starts`] the games from the starts
-    /// generation `g`'s own gate plays are not listed at all: neither drawn
-    /// nor held, so a later generation may read them.
+    /// generation `g`'s own gate plays ([`Self::gate_starts`]) are not
+    /// listed at all: neither drawn nor held, so a later generation may
+    /// read them.
     pub(super) fn wide_games_for(&self, g: u32, gates: u32) -> Result<(Sources, u32), TrainError> {
         let spared: Vec<u32> = match self.learning() {
-            Some(l) if l.wide_spare_starts => l.gate.wide_starts(g),
+            Some(l) if l.wide_spare_starts => self.gate_starts(g, l)?,
             _ => Vec::new(),
         };
         let mut played: Vec<GateRecord> = Vec::new();
@@ -278,6 +279,23 @@ impl Generations<'_> {
             }
         }
         Ok((sources, played.len() as u32))
+    }
+
+    /// The starts generation `g`'s gate plays its wide games from: those
+    /// its `gate.json` names where it played them (a champion's window is
+    /// found again as it was drawn, whatever a fork has since changed), or
+    /// else those of the settings' turn ([`Gate::wide_starts`](super::learning::Gate::wide_starts)).
+    fn gate_starts(&self, g: u32, learning: &Learning) -> Result<Vec<u32>, TrainError> {
+        let path = generation_dir(self.dir, g).join("gate.json");
+        Ok(match read_json::<GateRecord>(&path)?.and_then(|r| r.wide) {
+            Some(wide) => {
+                let mut starts: Vec<u32> = wide.candidate.iter().map(|game| game.from).collect();
+                starts.sort_unstable();
+                starts.dedup();
+                starts
+            }
+            None => learning.gate.wide_starts(g),
+        })
     }
 
     /// The games generation `g` draws its wide samples from: those of

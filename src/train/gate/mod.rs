@@ -107,7 +107,10 @@ pub struct GateRecord {
     pub kept: bool,
     /// Why, in words.
     pub why: String,
-    /// Wall seconds of the gate.
+    /// Seconds of the gate: its positions' wall time, and the wide games
+    /// it played, each from its run's depth records (a champion's game read
+    /// from an earlier gate counts there; a gate judged again with `--redo
+    /// gate` carries its source's).
     pub seconds: f64,
     /// The wide games ([`Gate::wide`](super::Gate::wide)), when the positions kept the
     /// candidate, or at every gate with [`Gate::wide_always`](super::Gate::wide_always) (a candidate
@@ -333,7 +336,8 @@ impl Generations<'_> {
             let positions_seconds = record.seconds;
             let wide = &learning.gate.wide;
             let play = record.kept || learning.gate.wide_always;
-            let mut record = match play && !wide.is_empty() && !champion_outcomes.is_empty() {
+            let played = play && !wide.is_empty() && !champion_outcomes.is_empty();
+            let mut record = match played {
                 false => record,
                 true => {
                     let theirs = self.champion_net(g)?.ok_or_else(|| TrainError::Config {
@@ -348,7 +352,13 @@ impl Generations<'_> {
                     judge_wide(record, games)
                 }
             };
-            record.seconds = positions_seconds + self.wide_seconds(g)?;
+            // (A gate judged again under a margin that now rejects a
+            // candidate its source kept plays no games, and counts none.)
+            record.seconds = positions_seconds
+                + match played {
+                    true => self.wide_seconds(g)?,
+                    false => 0.0,
+                };
             Ok(record)
         })?;
         self.commit_champion(g, &record)?;

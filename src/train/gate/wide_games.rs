@@ -293,7 +293,9 @@ impl Generations<'_> {
     /// Plays (or goes on with, or reads when done) `eval`'s wide game at
     /// `width` from piece `from` into the run folder `dir`: the game of
     /// [`Self::wide_games`]; with whether it is a copy of a game played
-    /// before (a master beam, or a fork's source's).
+    /// before (a master beam, or a fork's source's, on disk: a fork's own
+    /// start-net game begun before its source finished one is counted as
+    /// a copy too, and a game copied half-played counts the source's part).
     fn play_wide_game(
         &self,
         g: u32,
@@ -308,14 +310,16 @@ impl Generations<'_> {
             let name = start_net_game(width, from);
             if let Some(theirs) = fork::source_start_game(self.dir, self.config, &name)? {
                 copy_unless_run(&theirs, dir)?;
-                copied = true;
+                copied = run::manifest_path(&theirs).exists();
             }
         }
         let start = match from {
             0 => {
+                // (A copy of a folder's small files has no master beam's
+                // run: the game is then played, and counted.)
                 if let Some(master) = self.master_played(g, who, width)? {
                     copy_unless_run(&master, dir)?;
-                    copied = true;
+                    copied = run::manifest_path(&master).exists();
                 }
                 None
             }
@@ -358,19 +362,22 @@ impl Generations<'_> {
     /// Before generation `g` plays its master beam at `width` in `dir`:
     /// when the champion already played the gate's game from the empty
     /// well at that width, a copy of it (the same net, width and search:
-    /// the same game).
+    /// the same game). Whether the master beam is such a game, whose
+    /// seconds its gate counted.
     pub(in crate::train) fn take_over_wide_game(
         &self,
         g: u32,
         width: usize,
         dir: &Path,
-    ) -> Result<(), TrainError> {
+    ) -> Result<bool, TrainError> {
         match self.learning() {
             Some(l) if l.gate.wide.contains(&width) && l.gate.wide_from.is_empty() => {
                 let champion = self.champion_before(g)?;
-                copy_unless_run(&self.wide_dir(champion, width, 0), dir)
+                let game = self.wide_dir(champion, width, 0);
+                copy_unless_run(&game, dir)?;
+                Ok(run::manifest_path(&game).exists())
             }
-            _ => Ok(()),
+            _ => Ok(false),
         }
     }
 }
