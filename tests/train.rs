@@ -868,11 +868,16 @@ fn the_gates_wide_games_judge_candidates_and_become_master_beams() {
         .map(|(_, s)| s)
         .sum();
     assert_eq!(gates[last as usize].seconds, positions.seconds + wide);
-    let killed = tempfile::tempdir().unwrap();
-    killed_in_gate(d, killed.path(), last);
-    for g in last + 1..=3 {
-        fs::remove_dir_all(train::generation_dir(killed.path(), g)).ok();
-    }
+    // A copy of the folder as a trainer killed in that gate leaves it.
+    let killed_in_last_gate = || {
+        let to = tempfile::tempdir().unwrap();
+        killed_in_gate(d, to.path(), last);
+        for g in last + 1..=3 {
+            fs::remove_dir_all(train::generation_dir(to.path(), g)).ok();
+        }
+        to
+    };
+    let killed = killed_in_last_gate();
     train::train(killed.path(), None, None, last + 1, 1, &Silent).unwrap();
     assert_eq!(
         train::gates(killed.path()).unwrap()[last as usize].seconds,
@@ -880,11 +885,7 @@ fn the_gates_wide_games_judge_candidates_and_become_master_beams() {
     );
     // Killed in its last game, after the game's run ended and before its
     // record and seconds: the same seconds again, from the run.
-    let during = tempfile::tempdir().unwrap();
-    killed_in_gate(d, during.path(), last);
-    for g in last + 1..=3 {
-        fs::remove_dir_all(train::generation_dir(during.path(), g)).ok();
-    }
+    let during = killed_in_last_gate();
     let dgen = train::generation_dir(during.path(), last);
     fs::remove_file(dgen.join("wide-25.json")).unwrap();
     let mut partial = recorded.clone();
@@ -2438,16 +2439,17 @@ fn a_switch_given_false_is_off() {
         ];
         let out = crate::cli::hatetris(&args, None);
         assert!(out.status.success(), "{}", crate::cli::stderr(&out));
-        let settings: serde_json::Value = serde_json::from_str(
-            &fs::read_to_string(Path::new(folder).join("train.json")).unwrap(),
-        )
-        .unwrap();
-        settings["learning"]["gate"]["wide_always"].clone()
+        settings(Path::new(folder))["learning"]["gate"]["wide_always"].clone()
     };
     assert_eq!(wide_always("bare", "--gate-wide-always"), true);
     assert_eq!(wide_always("on", "--gate-wide-always=true"), true);
     let off = wide_always("off", "--gate-wide-always=false");
     assert_eq!(off, serde_json::Value::Null);
+}
+
+/// The training folder `dir`'s settings file, as JSON.
+fn settings(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&fs::read_to_string(dir.join("train.json")).unwrap()).unwrap()
 }
 
 /// The `wide samples` events of the training folder `dir`'s log, in order.
@@ -2525,10 +2527,8 @@ fn the_gate_games_move_the_positions_and_leave_the_wide_games_where_they_were() 
         let out = crate::cli::hatetris(&args, None);
         assert!(out.status.success(), "{}", crate::cli::stderr(&out));
     }
-    let settings: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(Path::new(folder).join("train.json")).unwrap())
-            .unwrap();
-    let gate = &settings["learning"]["gate"];
+    let moved = settings(Path::new(folder));
+    let gate = &moved["learning"]["gate"];
     let names: Vec<&str> = gate["games"]
         .as_array()
         .unwrap()

@@ -121,6 +121,15 @@ pub(super) fn read_step_seconds(
     Ok(read_json(&step_seconds_path(dir, g))?.unwrap_or_default())
 }
 
+/// The seconds the run in `dir` has spent so far, over all the processes
+/// that played it (from its manifest's depths; 0 without one): a killed
+/// master beam's before it goes on, a wide game's.
+pub(super) fn run_seconds(dir: &Path) -> f64 {
+    crate::run::read_manifest(dir)
+        .map(|m| crate::run::depth_seconds(&m.depths).iter().sum())
+        .unwrap_or(0.0)
+}
+
 /// Records that a step of generation `g` took `seconds` when computed.
 pub(super) fn record_step_seconds(
     dir: &Path,

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use super::data::{self, Sampled};
 use super::folder::{
     append_log, generation_dir, net_path, plot_path, read_json, read_step_seconds,
-    record_step_seconds, step, Rescale, StepFile, FAR_BIN,
+    record_step_seconds, run_seconds, step, Rescale, StepFile, FAR_BIN,
 };
 use super::{
     fit, plot, Config, GateFigures, Generation, Master, Phase, TrainError, TrainObserver, Trained,
@@ -321,12 +321,11 @@ impl Generations<'_> {
         );
         let dir = self.gen_dir(g).join("master");
         let started = Instant::now();
-        let before: f64 = self.run_seconds(&dir);
-        // A copy of the champion's wide game, gone on with after a kill,
-        // counts nothing it played before: the gate counted it.
+        // A copy of the champion's wide game counts nothing it played
+        // before (the gate counted it); a beam killed half-way, its part.
         let before = match self.take_over_wide_game(g, search.width, &dir)? {
             true => 0.0,
-            false => before,
+            false => run_seconds(&dir),
         };
         let result = self.resume_or_start(&dir, &search, None)?;
         Ok(Master {
@@ -398,15 +397,6 @@ impl Generations<'_> {
             self.observer,
             Folder::Either,
         )?)
-    }
-
-    /// The seconds the run in `dir` has spent so far, over all the
-    /// processes that played it (from its manifest's depths; 0 without
-    /// one): a killed master beam's before it goes on, a wide game's.
-    pub(super) fn run_seconds(&self, dir: &Path) -> f64 {
-        run::read_manifest(dir)
-            .map(|m| run::depth_seconds(&m.depths).iter().sum())
-            .unwrap_or(0.0)
     }
 
     /// Step 3: each sample's target, and how many training beams died.

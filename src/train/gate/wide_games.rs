@@ -24,7 +24,7 @@ use crate::run;
 use crate::search::{Adversary, Search};
 use crate::train::folder::{
     self, config_path, generation_dir, read_json, read_step_seconds, record_step_seconds,
-    wide_record_path,
+    run_seconds, wide_record_path,
 };
 use crate::train::generation::Generations;
 use crate::train::learning::Gate;
@@ -264,7 +264,7 @@ impl Generations<'_> {
                 // plays nothing again and records the same seconds.
                 let seconds = match copied {
                     true => 0.0,
-                    false => self.run_seconds(&dir),
+                    false => run_seconds(&dir),
                 };
                 let key = wide_seconds_key(&wide_game_folder(who, width, from));
                 record_step_seconds(self.dir, g, &key, seconds)?;
