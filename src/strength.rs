@@ -113,6 +113,103 @@ pub struct Suite {
     pub positions: Vec<Position>,
 }
 
+/// A suite with each game's replay in place of its file: what a folder
+/// keeps so that it alone is enough (`hatetris tune --suite`), and what
+/// [`Suite::load`] reads a suite file into.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Embedded {
+    /// Pieces a start's search plays at most.
+    pub cap: u32,
+    /// The games, in the file's order.
+    pub games: Vec<EmbeddedGame>,
+}
+
+/// One game of an [`Embedded`] suite.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EmbeddedGame {
+    /// A short name (in tables and JSON).
+    pub name: String,
+    /// The replay itself.
+    pub replay: String,
+    /// Positions for judging only: no training step may read them.
+    #[serde(default)]
+    pub judging_only: bool,
+    /// The starts: pieces locked before each (0: the empty well).
+    pub starts: Vec<u32>,
+}
+
+impl Embedded {
+    /// Reads the suite file in `path` and its games' replays (relative to
+    /// its folder).
+    pub fn read(path: &Path) -> Result<Embedded, StrengthError> {
+        let text = input::read_text(Some(path), Input::Replay)?;
+        let file: SuiteFile = serde_json::from_str(&text).map_err(|e| StrengthError::Format {
+            path: path.to_path_buf(),
+            why: e.to_string(),
+        })?;
+        let format = |why: &str| StrengthError::Format {
+            path: path.to_path_buf(),
+            why: why.to_string(),
+        };
+        if file.cap == 0 {
+            return Err(format("the cap must be at least 1 piece"));
+        }
+        if file.games.iter().all(|g| g.starts.is_empty()) {
+            return Err(format("it has no starts"));
+        }
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let games = file
+            .games
+            .into_iter()
+            .map(|g| {
+                let replay = input::read_text(Some(&dir.join(&g.replay)), Input::Replay)?;
+                Ok(EmbeddedGame {
+                    name: g.name,
+                    replay,
+                    judging_only: g.judging_only,
+                    starts: g.starts,
+                })
+            })
+            .collect::<Result<_, StrengthError>>()?;
+        Ok(Embedded {
+            cap: file.cap,
+            games,
+        })
+    }
+
+    /// Every start's game played to it.
+    pub fn suite(&self) -> Result<Suite, StrengthError> {
+        let mut positions = Vec::new();
+        for game in &self.games {
+            let mut these =
+                Position::all(&game.name, &game.replay, &game.starts).map_err(|(at, error)| {
+                    StrengthError::Start {
+                        game: game.name.clone(),
+                        at,
+                        error,
+                    }
+                })?;
+            for p in &mut these {
+                p.judging_only = game.judging_only;
+            }
+            positions.extend(these);
+        }
+        Ok(Suite {
+            cap: self.cap,
+            positions,
+        })
+    }
+
+    /// The names of the games whose starts are for judging only.
+    pub fn judging_only(&self) -> Vec<&str> {
+        self.games
+            .iter()
+            .filter(|g| g.judging_only)
+            .map(|g| g.name.as_str())
+            .collect()
+    }
+}
+
 /// Why a suite could not be loaded or played.
 #[derive(Debug, thiserror::Error)]
 pub enum StrengthError {
@@ -128,10 +225,10 @@ pub enum StrengthError {
         why: String,
     },
     /// A start is not a live position of its game.
-    #[error("{path}: start {at}: {error}")]
+    #[error("game {game}: start {at}: {error}")]
     Start {
-        /// The replay's file.
-        path: PathBuf,
+        /// The game's name.
+        game: String,
         /// The start asked for.
         at: u32,
         /// Why.
@@ -142,43 +239,7 @@ pub enum StrengthError {
 impl Suite {
     /// Reads the suite in `path` and plays every start's game to it.
     pub fn load(path: &Path) -> Result<Suite, StrengthError> {
-        let text = input::read_text(Some(path), Input::Replay)?;
-        let file: SuiteFile = serde_json::from_str(&text).map_err(|e| StrengthError::Format {
-            path: path.to_path_buf(),
-            why: e.to_string(),
-        })?;
-        let format = |why: &str| StrengthError::Format {
-            path: path.to_path_buf(),
-            why: why.to_string(),
-        };
-        if file.cap == 0 {
-            return Err(format("the cap must be at least 1 piece"));
-        }
-        let dir = path.parent().unwrap_or(Path::new(""));
-        let mut positions = Vec::new();
-        for game in &file.games {
-            let replay = dir.join(&game.replay);
-            let text = input::read_text(Some(&replay), Input::Replay)?;
-            let mut these =
-                Position::all(&game.name, &text, &game.starts).map_err(|(at, error)| {
-                    StrengthError::Start {
-                        path: replay.clone(),
-                        at,
-                        error,
-                    }
-                })?;
-            for p in &mut these {
-                p.judging_only = game.judging_only;
-            }
-            positions.extend(these);
-        }
-        if positions.is_empty() {
-            return Err(format("it has no starts"));
-        }
-        Ok(Suite {
-            cap: file.cap,
-            positions,
-        })
+        Embedded::read(path)?.suite()
     }
 }
 
@@ -338,15 +399,27 @@ pub fn measure_positions(
     width: usize,
     done: &(dyn Fn(usize, &Outcome) + Sync),
 ) -> Vec<Outcome> {
-    let shape = Shape { width, pieces: cap };
     positions
         .par_iter()
         .enumerate()
         .map(|(i, p)| {
-            let played = small::play(&p.origin, shape, EnemyKind::Hatetris, eval, Order::Search);
-            let outcome = Outcome::of(&played);
+            let outcome = play(p, cap, eval, width);
             done(i, &outcome);
             outcome
         })
         .collect()
+}
+
+/// Plays from `position` with `eval` at `width` for at most `cap` pieces:
+/// one start of [`measure_positions`].
+pub fn play(position: &Position, cap: u32, eval: &dyn Evaluator, width: usize) -> Outcome {
+    let shape = Shape { width, pieces: cap };
+    let played = small::play(
+        &position.origin,
+        shape,
+        EnemyKind::Hatetris,
+        eval,
+        Order::Search,
+    );
+    Outcome::of(&played)
 }

@@ -850,6 +850,10 @@ fn every_flag(t: &Path) -> Vec<Case> {
         case!["tune", n, "--width", "1000000000000", "--threads", "1"]
             .fails("needs about 96 TB of memory"),
         case!["tune", &run, "--width", "20"].fails("holds a search run"),
+        case!["tune", n, "--suite", &missing].fails("No such file or directory"),
+        case!["tune", n, "--suite", &garbage].fails("not a strength suite"),
+        case!["tune", n, "--suite", concat!(env!("CARGO_MANIFEST_DIR"), "/data/strength/suite-unsampled.json"), "--pieces", "301"]
+            .fails("--pieces must be at most the suite's cap (300 pieces)"),
         // compare.
         case!["compare"].usage(),
         case!["compare", "--weights", w].fails("give --weights or --net at least twice"),

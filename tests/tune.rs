@@ -45,6 +45,11 @@ fn a_tuner_cut_short_resumes_to_the_weights_of_one_never_stopped() {
     assert!(o.status.success(), "{}", stderr(&o));
     let best = |d: &Path| std::fs::read(tune::best_path(d)).unwrap();
     assert_eq!(best(whole.path()), best(cut.path()));
+    // So are CMA-ES's mean weights, a weights file the search reads.
+    let mean = |d: &Path| std::fs::read(tune::mean_path(d)).unwrap();
+    assert_eq!(mean(whole.path()), mean(cut.path()));
+    assert!(Weights::load(&tune::mean_path(whole.path())).is_ok());
+    assert!(stdout(&o).contains("mean weights:"), "{}", stdout(&o));
     let logged = |d: &Path| tune::evaluations(d).unwrap().len();
     assert_eq!(logged(whole.path()), logged(cut.path()));
     for name in ["fitness.svg", "fitness.png", "best.json", "tune.json"] {
@@ -183,9 +188,10 @@ fn start_wells_are_evenly_spaced_from_depth_zero() {
         starts: 4,
         beam: tune::FitnessBeam::Search,
         jitter: 1,
+        suite: None,
     };
     let f = Fitness::new(settings, &game).unwrap();
-    let depths: Vec<u32> = f.starts.iter().map(|(d, _)| *d).collect();
+    let depths: Vec<u32> = f.starts.depths();
     assert_eq!(depths, [0, 2, 5, 7]);
 }
 
@@ -249,6 +255,7 @@ fn the_start_point_is_the_start_weights_exactly() {
             starts: 1,
             beam: tune::FitnessBeam::Search,
             jitter: 1,
+            suite: None,
         },
         terms: hatetris::heuristic::WEIGHT_NAMES
             .iter()
@@ -313,6 +320,10 @@ fn a_net_is_tuned_and_resumes_to_the_net_of_a_tuner_never_stopped() {
     assert!(o.status.success(), "{}", stderr(&o));
     let best = |d: &Path| std::fs::read(tune::net::best_paths(d).0).unwrap();
     assert_eq!(best(whole.path()), best(cut.path()));
+    // CMA-ES's mean net too; it has moved from the start.
+    let mean = |d: &Path| std::fs::read(tune::net::mean_paths(d).0).unwrap();
+    assert_eq!(mean(whole.path()), mean(cut.path()));
+    assert_ne!(mean(whole.path()), std::fs::read(&start).unwrap());
     // The start point is the start net, bit for bit.
     let terms: Vec<String> = ["out.0", "out.3", "line_weight"].map(String::from).to_vec();
     let x0 = tune::net::x0(&net, &terms);
@@ -379,4 +390,137 @@ fn a_net_is_tuned_and_resumes_to_the_net_of_a_tuner_never_stopped() {
         stderr(&o)
     );
     assert!(!new_dir.exists());
+}
+
+/// A small suite of two positions of the 302-line record (replay by its
+/// absolute path), `judging_only` as given.
+fn small_suite(dir: &Path, name: &str, judging_only: bool) -> std::path::PathBuf {
+    let replay = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/strength/dnf-302.txt");
+    let suite = serde_json::json!({
+        "cap": 20,
+        "games": [{
+            "name": "dnf-302",
+            "replay": replay,
+            "judging_only": judging_only,
+            "starts": [100, 140],
+        }],
+    });
+    let path = dir.join(name);
+    std::fs::write(&path, suite.to_string()).unwrap();
+    path
+}
+
+/// `tune --suite`: the fitness is the pieces each position's beam survives,
+/// exactly what `bench strength` reports for the same net, width and suite;
+/// the folder keeps the suite (a resume needs nothing else and refuses
+/// another one), `verify` holds the log's means to the pieces, and a
+/// suite with positions for judging only, or `--starts` beside it, is
+/// refused in one line before anything is written.
+#[test]
+fn a_net_tuned_on_a_suite_is_measured_as_the_strength_suite_measures_it() {
+    use hatetris::nnue::{Layout, Net};
+    let files = tempfile::tempdir().unwrap();
+    let start = files.path().join("start.f32");
+    let start_nnue = files.path().join("start.nnue");
+    Net::new(8, Layout::Shared, -0.5, 7)
+        .unwrap()
+        .save_with_quantised(&start, &start_nnue)
+        .unwrap();
+    let suite = small_suite(files.path(), "suite.json", false);
+    let dir = files.path().join("t");
+    let d = dir.to_str().unwrap();
+    let args = |budget: &'static str| {
+        vec![
+            "tune",
+            d,
+            "--net",
+            start.to_str().unwrap(),
+            "--suite",
+            suite.to_str().unwrap(),
+            "--width",
+            "20",
+            "--population",
+            "2",
+            "--terms",
+            "out.0,out.3",
+            "--threads",
+            "2",
+            "--budget",
+            budget,
+            "-q",
+            "--json",
+        ]
+    };
+    let o = hatetris(&args("3"), None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let tuned: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let o = hatetris(
+        &[
+            "bench",
+            "strength",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--net",
+            start_nnue.to_str().unwrap(),
+            "--width",
+            "20",
+            "--threads",
+            "2",
+            "--json",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let bench: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let pieces: Vec<u64> = bench["rows"][0]["per_start"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["pieces"].as_u64().unwrap())
+        .collect();
+    assert_eq!(tuned["start"]["pieces"], serde_json::json!(pieces));
+    let mean = pieces.iter().sum::<u64>() as f64 / pieces.len() as f64;
+    assert_eq!(tuned["start"]["mean"].as_f64().unwrap(), mean);
+    // The folder alone goes on: the suite file may be gone.
+    std::fs::remove_file(&suite).unwrap();
+    let o = hatetris(&["tune", d, "--budget", "5", "-q"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = hatetris(&["verify", d], None);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let o = hatetris(&["status", d], None);
+    assert!(stdout(&o).contains(" pieces (sd "), "{}", stdout(&o));
+    // A resume refuses a suite, as any other setting.
+    let other = small_suite(files.path(), "other.json", false);
+    let o = hatetris(
+        &[
+            "tune",
+            d,
+            "--suite",
+            other.to_str().unwrap(),
+            "--budget",
+            "6",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("only --budget and --threads"));
+    // Refused before anything is written.
+    let judging = small_suite(files.path(), "judging.json", true);
+    let fresh = files.path().join("fresh");
+    let f = fresh.to_str().unwrap();
+    let net = start.to_str().unwrap();
+    for (suite, extra, says) in [
+        (&judging, None, "for judging only"),
+        (&other, Some("--starts"), "--starts"),
+    ] {
+        let mut args = vec!["tune", f, "--net", net, "--suite", suite.to_str().unwrap()];
+        if let Some(flag) = extra {
+            args.extend([flag, "3"]);
+        }
+        let o = hatetris(&args, None);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+        assert!(!fresh.exists());
+    }
 }

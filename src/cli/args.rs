@@ -1181,6 +1181,14 @@ pub struct TuneArgs {
     /// weights' root mean square. The folder keeps a copy.
     #[arg(long, value_name = "FILE.f32")]
     pub net: Option<PathBuf>,
+    /// Measure each candidate from the positions of this strength suite
+    /// (as `bench strength --suite`; none of its games for judging only),
+    /// each with its game's history, instead of start wells of a reference
+    /// game: the fitness is then the mean pieces survived, the default
+    /// width 300 and --pieces the suite's cap. The folder keeps the suite
+    /// with its replays.
+    #[arg(long, value_name = "SUITE")]
+    pub suite: Option<PathBuf>,
     /// The weights to tune, comma-separated (names as in the weights file,
     /// `erasability.S` for one piece; with --net, `out.K` and
     /// `line_weight`) [default: every weight; with --net, every output

@@ -337,8 +337,9 @@ fn describe_tuning(dir: &str, s: &TuneStatus) -> String {
     );
     if let Some(b) = &s.best {
         t += &format!(
-            "best {:.2} lines (sd {:.2}) at evaluation {} (generation {}){}: {}\n",
+            "best {:.2} {} (sd {:.2}) at evaluation {} (generation {}){}: {}\n",
             b.mean,
+            s.unit,
             b.sd,
             b.evaluation,
             b.generation,

@@ -13,6 +13,7 @@ use hatetris::heuristic::{Knewjade, Weights, WEIGHT_NAMES};
 use hatetris::launch::{self, EvaluatorSpec};
 use hatetris::nnue::Net;
 use hatetris::stats::{mean_sd, Divisor};
+use hatetris::strength::Embedded;
 use hatetris::tune::{
     self, Evaluation, Fitness, FitnessBeam, FitnessSettings, TuneObserver, TuneSettings,
 };
@@ -25,6 +26,8 @@ use super::search::{check_beams, threads_arg};
 
 const DEFAULT_WIDTH: usize = 10_000;
 const DEFAULT_STARTS: usize = 4;
+/// `bench strength`'s width, for `tune --suite`.
+const DEFAULT_SUITE_WIDTH: usize = 300;
 /// Until the beam dies, in practice: a short window misled the tuner (see
 /// `hatetris::tune`'s doc).
 const DEFAULT_PIECES: u32 = 10_000;
@@ -34,15 +37,39 @@ const DEFAULT_SIGMA: f64 = 0.3;
 /// already a real change to every hidden unit's say.
 const DEFAULT_NET_SIGMA: f64 = 0.1;
 
-fn fitness_settings(a: &FitnessArgs) -> FitnessSettings {
-    FitnessSettings {
-        width: a.width.unwrap_or(DEFAULT_WIDTH),
+/// The fitness's settings from the command line; with `suite` (`tune
+/// --suite`), its positions are the starts, its cap the pieces, and the
+/// width that of `bench strength`.
+fn fitness_settings(a: &FitnessArgs, suite: Option<Embedded>) -> Result<FitnessSettings> {
+    let Some(suite) = suite else {
+        return Ok(FitnessSettings {
+            width: a.width.unwrap_or(DEFAULT_WIDTH),
+            quiescent: a.quiescent.depth,
+            pieces: a.pieces.unwrap_or(DEFAULT_PIECES),
+            starts: a.starts.unwrap_or(DEFAULT_STARTS),
+            beam: FitnessBeam::Search,
+            jitter: a.jitter.unwrap_or(1),
+            suite: None,
+        });
+    };
+    if a.starts.is_some() {
+        bail!("--starts takes start wells from a reference game; with --suite the starts are the suite's positions");
+    }
+    if a.pieces.is_some_and(|p| p > suite.cap) {
+        bail!(
+            "--pieces must be at most the suite's cap ({} pieces)",
+            suite.cap
+        );
+    }
+    Ok(FitnessSettings {
+        width: a.width.unwrap_or(DEFAULT_SUITE_WIDTH),
         quiescent: a.quiescent.depth,
-        pieces: a.pieces.unwrap_or(DEFAULT_PIECES),
-        starts: a.starts.unwrap_or(DEFAULT_STARTS),
+        pieces: a.pieces.unwrap_or(suite.cap),
+        starts: suite.games.iter().map(|g| g.starts.len()).sum(),
         beam: FitnessBeam::Search,
         jitter: a.jitter.unwrap_or(1),
-    }
+        suite: Some(suite),
+    })
 }
 
 fn check_fitness(f: &FitnessSettings) -> Result<()> {
@@ -56,6 +83,8 @@ fn check_fitness(f: &FitnessSettings) -> Result<()> {
 struct TuneProgress {
     bar: Bar,
     best: Mutex<f64>,
+    /// What the fitness counts ([`FitnessSettings::unit`]).
+    unit: &'static str,
 }
 
 impl TuneObserver for TuneProgress {
@@ -74,17 +103,18 @@ impl TuneObserver for TuneProgress {
             bar.reset_eta();
         }
         bar.set_message(format!(
-            "generation {} · last {:.2} · best {:.2} lines",
-            e.generation, e.measured.mean, *best
+            "generation {} · last {:.2} · best {:.2} {}",
+            e.generation, e.measured.mean, *best, self.unit
         ));
         drop(bar);
         if fresh {
             self.bar.log(format!(
-                "evaluation {done} of {budget} (generation {}): {:.2} lines in {}; best {:.2} lines",
+                "evaluation {done} of {budget} (generation {}): {:.2} {unit} in {}; best {:.2} {unit}",
                 e.generation,
                 e.measured.mean,
                 super::search::human_seconds(e.seconds),
-                *best
+                *best,
+                unit = self.unit
             ));
         }
     }
@@ -112,7 +142,8 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
             || a.population.is_some_and(|v| Some(v) != s.population)
             || a.terms.as_ref().is_some_and(|t| *t != s.terms)
             || a.weights.is_some()
-            || a.net.is_some();
+            || a.net.is_some()
+            || a.suite.is_some();
         if changed {
             bail!(
                 "{} is a tuning folder already: it goes on with its own settings ({}); only --budget and --threads may be given",
@@ -122,7 +153,11 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
         }
         (s, None)
     } else {
-        let fitness = fitness_settings(&a.fitness);
+        let suite = match &a.suite {
+            Some(path) => Some(Embedded::read(path)?),
+            None => None,
+        };
+        let fitness = fitness_settings(&a.fitness, suite)?;
         check_fitness(&fitness)?;
         let net = match &a.net {
             Some(path) => {
@@ -180,26 +215,31 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
     let progress = TuneProgress {
         bar: Bar::new(a.quiet),
         best: Mutex::new(f64::NEG_INFINITY),
+        unit: settings.fitness.unit(),
     };
     progress.bar.start(
         budget as u64,
         "{elapsed_precise} [{bar:30}] {pos}/{len} evaluations, ETA {eta} · {msg}",
-        "playing the reference game",
+        match settings.fitness.suite {
+            Some(_) => "measuring the start",
+            None => "playing the reference game",
+        },
     );
     let tuned = tune::tune(&a.dir, &settings, net.as_ref(), budget, threads, &progress)?;
     progress.bar.clear();
     let show = |e: &Evaluation| {
-        let lines: Vec<String> = e
+        let each: Vec<String> = e
             .measured
             .per_start
             .iter()
-            .map(|r| r.lines.to_string())
+            .map(|r| settings.fitness.of(r).to_string())
             .collect();
         format!(
-            "{:.2} lines (sd {:.2}; per start {})",
+            "{:.2} {} (sd {:.2}; per start {})",
             e.measured.mean,
+            settings.fitness.unit(),
             e.measured.sd,
-            lines.join(" ")
+            each.join(" ")
         )
     };
     let (best_path, flag, key) = match settings.net {
@@ -207,6 +247,10 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
         None => (tune::best_path(&a.dir), "weights", "best_weights"),
     };
     let what = format!("best {flag}: {}", best_path.display());
+    let mean_path = match settings.net {
+        Some(_) => tune::net::mean_paths(&a.dir).1,
+        None => tune::mean_path(&a.dir),
+    };
     let lines = [
         format!(
             "{} {}",
@@ -236,6 +280,10 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
                 None => String::new(),
             }
         ),
+        format!(
+            "mean {flag}: {} (CMA-ES's mean after its last whole generation; not itself measured: the best is partly the luckiest of many draws, so judge both, e.g. with `hatetris bench strength`)",
+            mean_path.display()
+        ),
     ];
     if a.json {
         // The JSON alone on standard output, the lines on standard error.
@@ -249,6 +297,7 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
                 "mean": e.measured.mean,
                 "sd": e.measured.sd,
                 "lines": e.measured.per_start.iter().map(|r| r.lines).collect::<Vec<_>>(),
+                "pieces": e.measured.per_start.iter().map(|r| r.pieces).collect::<Vec<_>>(),
             })
         };
         outln!(
@@ -260,6 +309,7 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
                 "evaluations": tuned.evaluations,
                 "stopped": tuned.stopped,
                 key: best_path.display().to_string(),
+                format!("mean_{flag}"): mean_path.display().to_string(),
             })
         )?;
     } else {
@@ -322,7 +372,7 @@ pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
         bail!("give --weights or --net at least twice in all: the baseline and what to compare with it");
     }
     let threads = threads_arg(a.fitness.threads)?;
-    let settings = fitness_settings(&a.fitness);
+    let settings = fitness_settings(&a.fitness, None)?;
     check_fitness(&settings)?;
     check_beams(settings.width, threads, a.fitness.force)?;
     let has_net = contenders.iter().any(|c| matches!(c, Contender::Net(_)));
@@ -442,7 +492,7 @@ pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
         })
         .collect();
     if a.json {
-        let depths: Vec<u32> = fitness.starts.iter().map(|(d, _)| *d).collect();
+        let depths: Vec<u32> = fitness.starts.depths();
         let value = serde_json::json!({
             "settings": settings,
             "reference_pieces": game.len() - 1,
@@ -452,7 +502,7 @@ pub fn compare(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
         outln!(out, "{}", serde_json::to_string(&value)?)?;
         return Ok(());
     }
-    let depths: Vec<String> = fitness.starts.iter().map(|(d, _)| d.to_string()).collect();
+    let depths: Vec<String> = fitness.starts.depths().iter().map(u32::to_string).collect();
     outln!(
         out,
         "width {}{}, {} pieces from each of {} start wells (depths {} of a {}-piece reference game)",

@@ -52,6 +52,11 @@ pub struct Tuned {
     pub evaluations: usize,
     /// Why CMA-ES stopped.
     pub stopped: String,
+    /// CMA-ES's mean after the last whole generation (the start point if
+    /// none was), written as `mean.toml`, or `mean.f32` and `mean.nnue`.
+    /// With a noisy fitness the best evaluation is partly the luckiest
+    /// draw of many; the mean averages over a generation's best half.
+    pub mean: Vec<f64>,
 }
 
 /// Why CMA-ES stopped, in words ("the step size became too small").
@@ -135,14 +140,20 @@ pub fn tune(
         Some(n) => super::net::evaluator_of(n, quiescent)?,
         None => Box::new(Knewjade::new(settings.initial, quiescent)),
     };
-    let game = reference_game(
-        &dir.join("reference"),
-        &*start_eval,
-        settings.fitness.width,
-        threads,
-    )?;
-    observer.reference(game.len() - 1);
-    let fitness = Fitness::new(settings.fitness.clone(), &game)?;
+    let fitness = match settings.fitness.suite {
+        // A suite's positions need no reference game.
+        Some(_) => Fitness::of_suite(settings.fitness.clone())?,
+        None => {
+            let game = reference_game(
+                &dir.join("reference"),
+                &*start_eval,
+                settings.fitness.width,
+                threads,
+            )?;
+            observer.reference(game.len() - 1);
+            Fitness::new(settings.fitness.clone(), &game)?
+        }
+    };
     let book = Book::open(dir)?;
     write_session(dir, budget, book.len())?;
     let book = Mutex::new(book);
@@ -191,7 +202,7 @@ pub fn tune(
             fail(err.into());
         }
         if improved {
-            if let Err(err) = write_best(dir, &e, net.as_ref()) {
+            if let Err(err) = write_best(dir, &e, net.as_ref(), settings.fitness.unit()) {
                 fail(err);
             }
         }
@@ -239,6 +250,7 @@ pub fn tune(
         })
     })?;
     let lambda = cmaes.parameters().lambda();
+    let mut mean = x0.clone();
     let stopped = loop {
         generation.store(cmaes.generation() + 1, Ordering::Relaxed);
         // The budget is exact: a generation that would take the log past it
@@ -254,6 +266,9 @@ pub fn tune(
         if let Some(err) = failure.lock().expect("not poisoned").take() {
             return Err(err);
         }
+        if whole {
+            mean = cmaes.mean().as_slice().to_vec();
+        }
         if let Some(t) = step {
             break stop_reasons(&t.reasons);
         }
@@ -262,6 +277,7 @@ pub fn tune(
         }
     };
     drop(cmaes);
+    super::folder::write_mean(dir, settings, start_net, &mean)?;
     plot::draw(dir)?;
     let b = book.into_inner().expect("not poisoned");
     let best = b.best.clone().expect("the start was measured");
@@ -270,5 +286,6 @@ pub fn tune(
         best,
         evaluations: b.len(),
         stopped,
+        mean,
     })
 }

@@ -66,6 +66,7 @@ use crate::run::keyframes::{self, Pick};
 use crate::search::small::{self, Order, Reached, Shape};
 use crate::search::{Adversary, RunResult, Search, Silent};
 use crate::stats::{mean_sd, Divisor};
+use crate::strength::{self, Embedded, Position};
 use crate::well::Well;
 
 use super::TuneError;
@@ -90,6 +91,59 @@ pub struct FitnessSettings {
     /// copies; a folder from before this field has 1). See the module doc.
     #[serde(default = "one")]
     pub jitter: usize,
+    /// The positions measured instead of a reference game's start wells
+    /// (`tune --suite`): a strength suite with its replays in place, so
+    /// that the folder alone is enough. The fitness is then the mean
+    /// pieces survived from them (`starts` is their number, `pieces` the
+    /// most a beam plays), as `hatetris bench strength` measures it. A
+    /// folder from before this field has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suite: Option<Embedded>,
+}
+
+impl FitnessSettings {
+    /// What the fitness counts per start: `"pieces"` survived from a
+    /// suite's positions, else `"lines"`.
+    pub fn unit(&self) -> &'static str {
+        match self.suite {
+            Some(_) => "pieces",
+            None => "lines",
+        }
+    }
+
+    /// Checks the suite, if any, without playing its games: none of its
+    /// positions is for judging only (a tuner fits its fitness, and those
+    /// judge), `starts` is its number of positions and `pieces` at most
+    /// its cap.
+    pub fn check_suite(&self) -> Result<(), TuneError> {
+        let Some(suite) = &self.suite else {
+            return Ok(());
+        };
+        let judging = suite.judging_only();
+        if !judging.is_empty() {
+            return Err(TuneError::Config(format!(
+                "the suite's game {} is for judging only: a tuner may not fit to it",
+                judging.join(", ")
+            )));
+        }
+        let positions: usize = suite.games.iter().map(|g| g.starts.len()).sum();
+        if self.starts != positions || self.pieces > suite.cap {
+            return Err(TuneError::Config(format!(
+                "the fitness's {} starts and {} pieces are not its suite's ({positions} positions, a cap of {})",
+                self.starts, self.pieces, suite.cap
+            )));
+        }
+        Ok(())
+    }
+
+    /// One start's measure: its pieces survived from a suite's position,
+    /// else its lines.
+    pub fn of(&self, r: &Reached) -> u32 {
+        match self.suite {
+            Some(_) => r.pieces,
+            None => r.lines,
+        }
+    }
 }
 
 fn one() -> usize {
@@ -142,13 +196,47 @@ impl FitnessBeam {
     }
 }
 
-/// A fitness ready to measure: its settings and the start wells.
+/// A fitness ready to measure: its settings and the starts.
 #[derive(Clone, Debug)]
 pub struct Fitness {
     /// The settings.
     pub settings: FitnessSettings,
-    /// The start wells, with their depth in the reference game.
-    pub starts: Vec<(u32, Well)>,
+    /// The starts.
+    pub starts: Starts,
+}
+
+/// Where a fitness's beams start.
+#[derive(Clone, Debug)]
+pub enum Starts {
+    /// The reference game's start wells, with their depth in it (no
+    /// history: see the module doc).
+    Wells(Vec<(u32, Well)>),
+    /// A suite's positions, each with its game's history.
+    Positions(Vec<Position>),
+}
+
+impl Starts {
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        match self {
+            Starts::Wells(w) => w.len(),
+            Starts::Positions(p) => p.len(),
+        }
+    }
+
+    /// Each start's depth in the reference game, or its position's pieces
+    /// locked before it in its game.
+    pub fn depths(&self) -> Vec<u32> {
+        match self {
+            Starts::Wells(w) => w.iter().map(|(d, _)| *d).collect(),
+            Starts::Positions(p) => p.iter().map(|p| p.at).collect(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// One evaluator's fitness.
@@ -157,7 +245,8 @@ pub struct Measured {
     /// What each start's beams reached, in start order (for weights,
     /// `jitter` beams per start, the unmoved weights' first).
     pub per_start: Vec<Reached>,
-    /// Mean lines over the starts' beams (the fitness; higher is better).
+    /// Mean lines over the starts' beams, or with a suite mean pieces
+    /// survived ([`FitnessSettings::unit`]): the fitness, higher is better.
     pub mean: f64,
     /// Their standard deviation (n − 1).
     pub sd: f64,
@@ -180,7 +269,26 @@ impl Fitness {
                 (depth as u32, game[depth])
             })
             .collect();
-        Ok(Fitness { settings, starts })
+        Ok(Fitness {
+            settings,
+            starts: Starts::Wells(starts),
+        })
+    }
+
+    /// The fitness from the positions of `settings.suite`. Refused: a
+    /// suite without one, with positions for judging only (a tuner fits
+    /// its fitness, and those judge), or whose `starts` and `pieces` are
+    /// not its own (its number of positions, at most its cap).
+    pub fn of_suite(settings: FitnessSettings) -> Result<Fitness, TuneError> {
+        settings.check_suite()?;
+        let Some(embedded) = &settings.suite else {
+            return Err(TuneError::Config("the fitness has no suite".into()));
+        };
+        let positions = embedded.suite()?.positions;
+        Ok(Fitness {
+            settings,
+            starts: Starts::Positions(positions),
+        })
     }
 
     /// Measures `weights` with the settings' lookahead (`jitter` beams per
@@ -222,12 +330,26 @@ impl Fitness {
         let per_start: Vec<Reached> = (0..self.starts.len() * copies)
             .into_par_iter()
             .map(|i| {
-                let (well, copy) = (&self.starts[i / copies].1, i % copies);
-                small::reach(well, shape, EnemyKind::Hatetris, &eval(copy), order)
+                let (start, copy) = (i / copies, i % copies);
+                match &self.starts {
+                    Starts::Wells(w) => {
+                        small::reach(&w[start].1, shape, EnemyKind::Hatetris, &eval(copy), order)
+                    }
+                    Starts::Positions(p) => {
+                        let o = strength::play(&p[start], shape.pieces, &eval(copy), shape.width);
+                        Reached {
+                            pieces: o.pieces,
+                            lines: o.lines,
+                        }
+                    }
+                }
             })
             .collect();
-        let lines: Vec<f64> = per_start.iter().map(|r| r.lines as f64).collect();
-        let (mean, sd) = mean_sd(&lines, Divisor::Sample);
+        let each: Vec<f64> = per_start
+            .iter()
+            .map(|r| f64::from(self.settings.of(r)))
+            .collect();
+        let (mean, sd) = mean_sd(&each, Divisor::Sample);
         Measured {
             per_start,
             mean,

@@ -60,6 +60,7 @@ impl TuneSettings {
         if self.terms.is_empty() {
             return Err(TuneError::Config("no weight to tune".into()));
         }
+        self.fitness.check_suite()?;
         if let Some(net) = net {
             super::net::check_terms(net, &self.terms)?;
         }
@@ -178,6 +179,35 @@ pub fn best_path(dir: &Path) -> PathBuf {
     dir.join("best.toml")
 }
 
+/// The weights at CMA-ES's mean after the last whole generation
+/// ([`super::Tuned::mean`]), in a folder that tunes weights.
+pub fn mean_path(dir: &Path) -> PathBuf {
+    dir.join("mean.toml")
+}
+
+/// Writes the weights or net at `x`, CMA-ES's mean after the last whole
+/// generation, as [`mean_path`] or [`super::net::mean_paths`].
+pub(super) fn write_mean(
+    dir: &Path,
+    settings: &TuneSettings,
+    start_net: Option<&Net>,
+    x: &[f64],
+) -> Result<(), TuneError> {
+    match start_net {
+        Some(start) => {
+            let (f32_path, nnue_path) = super::net::mean_paths(dir);
+            super::net::at(start, &settings.terms, x).save_with_quantised(&f32_path, &nnue_path)?;
+        }
+        None => {
+            let path = mean_path(dir);
+            let head = "# hatetris tune: CMA-ES's mean after the last whole generation (not itself measured)\n";
+            let toml = settings.weights_at(x).to_toml();
+            write_atomic(&path, (head.to_string() + &toml).as_bytes()).map_err(io(&path))?;
+        }
+    }
+    Ok(())
+}
+
 pub(super) fn log_path(dir: &Path) -> PathBuf {
     dir.join("evaluations.jsonl")
 }
@@ -276,11 +306,16 @@ impl Book {
 /// Writes the best so far, `e`: its weights as `best.toml`, or its net as
 /// `best.f32` and `best.nnue` (`net`: the evaluation's net), and
 /// `best.json` with its fitness.
-pub(super) fn write_best(dir: &Path, e: &Evaluation, net: Option<&Net>) -> Result<(), TuneError> {
+pub(super) fn write_best(
+    dir: &Path,
+    e: &Evaluation,
+    net: Option<&Net>,
+    unit: &str,
+) -> Result<(), TuneError> {
     if let Some(w) = &e.weights {
         let path = best_path(dir);
         let head = format!(
-            "# hatetris tune: evaluation {}, mean {:.3} lines (sd {:.3}) over {} starts\n",
+            "# hatetris tune: evaluation {}, mean {:.3} {unit} (sd {:.3}) over {} starts\n",
             e.index,
             e.measured.mean,
             e.measured.sd,

@@ -37,9 +37,12 @@ use crate::search::SearchError;
 
 pub use driver::{tune, TuneObserver, Tuned};
 pub use fitness::{
-    jittered, reference_game, wells_of, Fitness, FitnessBeam, FitnessSettings, Measured, JITTER,
+    jittered, reference_game, wells_of, Fitness, FitnessBeam, FitnessSettings, Measured, Starts,
+    JITTER,
 };
-pub use folder::{best_path, evaluations, settings_path, Evaluation, Session, TuneSettings};
+pub use folder::{
+    best_path, evaluations, mean_path, settings_path, Evaluation, Session, TuneSettings,
+};
 pub use plot::draw as redraw;
 pub use verify::{verify, Findings};
 
@@ -68,6 +71,9 @@ pub enum TuneError {
     /// Rebuilding the reference game.
     #[error(transparent)]
     Keyframes(#[from] KeyframeError),
+    /// The suite's positions (`--suite`).
+    #[error(transparent)]
+    Strength(#[from] crate::strength::StrengthError),
     /// The tuned net: its file, or a candidate that does not quantise.
     #[error(transparent)]
     Net(#[from] crate::nnue::NetError),

@@ -53,6 +53,12 @@ pub fn read_start(dir: &Path, want: &str) -> Result<Net, TuneError> {
     Ok(Net::from_bytes(&bytes)?)
 }
 
+/// The files of the net at CMA-ES's mean after the last whole generation
+/// ([`super::Tuned::mean`]): the training net and its quantisation.
+pub fn mean_paths(dir: &Path) -> (PathBuf, PathBuf) {
+    (dir.join("mean.f32"), dir.join("mean.nnue"))
+}
+
 /// The best net's files in a tuning folder: the training net and the
 /// quantised one `search --net` reads.
 pub fn best_paths(dir: &Path) -> (PathBuf, PathBuf) {

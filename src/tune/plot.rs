@@ -1,5 +1,6 @@
 //! The tuning folder's picture, `fitness.svg` and `fitness.png`: every
-//! evaluation's fitness (mean lines over the start wells, with a bar of
+//! evaluation's fitness (mean lines over the start wells, or pieces
+//! survived from a suite's positions, with a bar of
 //! one standard deviation) by evaluation, and the best so far.
 //!
 //! Drawn from `evaluations.jsonl` alone, so it matches what is on disk.
@@ -11,7 +12,7 @@ use plotters::prelude::*;
 
 use crate::plot::text;
 
-use super::{evaluations, Evaluation, TuneError};
+use super::{evaluations, settings_path, Evaluation, TuneError, TuneSettings};
 
 const POINT: RGBColor = RGBColor(70, 130, 180);
 const BEST: RGBColor = RGBColor(40, 140, 70);
@@ -23,6 +24,10 @@ const SIZE: (u32, u32) = (1000, 600);
 pub fn draw(dir: &Path) -> Result<(), TuneError> {
     let mut evals = evaluations(dir)?;
     evals.sort_by_key(|e| e.index);
+    let unit = match crate::folder::json::read::<TuneSettings>(&settings_path(dir))? {
+        Some(s) => s.fitness.unit(),
+        None => "lines",
+    };
     crate::plot::fonts();
     let fail = |path: &Path| {
         let path = path.display().to_string();
@@ -30,12 +35,12 @@ pub fn draw(dir: &Path) -> Result<(), TuneError> {
     };
     let svg = dir.join("fitness.svg");
     let root = SVGBackend::new(&svg, SIZE).into_drawing_area();
-    draw_into(&root, &evals).map_err(fail(&svg))?;
+    draw_into(&root, &evals, unit).map_err(fail(&svg))?;
     root.present().map_err(|e| fail(&svg)(e.to_string()))?;
     drop(root);
     let png = dir.join("fitness.png");
     let root = BitMapBackend::new(&png, SIZE).into_drawing_area();
-    draw_into(&root, &evals).map_err(fail(&png))?;
+    draw_into(&root, &evals, unit).map_err(fail(&png))?;
     root.present().map_err(|e| fail(&png)(e.to_string()))?;
     Ok(())
 }
@@ -43,6 +48,7 @@ pub fn draw(dir: &Path) -> Result<(), TuneError> {
 fn draw_into<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     evals: &[Evaluation],
+    unit: &str,
 ) -> Result<(), String> {
     root.fill(&WHITE).map_err(text)?;
     let top = evals
@@ -52,7 +58,7 @@ fn draw_into<DB: DrawingBackend>(
     let last = evals.len().max(2) as f64;
     let mut chart = ChartBuilder::on(root)
         .caption(
-            "hatetris tune: fitness (mean lines from the start wells) by evaluation",
+            format!("hatetris tune: fitness (mean {unit} from the starts) by evaluation"),
             ("sans-serif", 20),
         )
         .margin(14)
@@ -63,7 +69,9 @@ fn draw_into<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .x_desc("evaluation")
-        .y_desc("mean lines (bar: one sd over the starts, each way)")
+        .y_desc(format!(
+            "mean {unit} (bar: one sd over the starts, each way)"
+        ))
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()

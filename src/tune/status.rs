@@ -26,7 +26,7 @@ pub struct BestSoFar {
     pub evaluation: usize,
     /// Its CMA-ES generation.
     pub generation: usize,
-    /// Mean lines over the starts.
+    /// Mean lines over the starts (or pieces: [`TuneStatus::unit`]).
     pub mean: f64,
     /// Their standard deviation.
     pub sd: f64,
@@ -47,6 +47,9 @@ pub struct TuneStatus {
     pub best: Option<BestSoFar>,
     /// The start weights' mean lines (evaluation 0).
     pub start_mean: Option<f64>,
+    /// What the means count: `lines` from a reference game's start wells,
+    /// `pieces` survived from a suite's positions.
+    pub unit: String,
     /// Whether a tuner holds the folder's lock now.
     pub running: bool,
     /// Its process, when the lock names it.
@@ -100,6 +103,7 @@ pub fn status(dir: &Path) -> Result<TuneStatus, TuneError> {
             },
         }),
         start_mean: all.iter().find(|e| e.index == 0).map(|e| e.measured.mean),
+        unit: settings.fitness.unit().to_string(),
         running: held.is_some(),
         pid: held.flatten(),
         seconds_per_evaluation,

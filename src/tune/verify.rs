@@ -5,7 +5,8 @@
 //!
 //! Each evaluation must be numbered in order, its weights must be exactly
 //! the settings' weights at its point (what the resumed tuner would
-//! measure), and its mean that of its starts' lines. The best (the highest
+//! measure), and its mean that of its starts' lines (with a suite, their
+//! pieces survived). The best (the highest
 //! mean, the earliest of a tie) must be what `best.json` holds and
 //! `best.toml` reads as; a folder that tunes a net keeps its start net
 //! (checked against the settings' digest), and `best.f32` must be that
@@ -154,14 +155,14 @@ fn check_evaluation(
         problem("no weights".into());
     }
     let mut problem = |what: String| found.problems.push(format!("evaluation {i}: {what}"));
-    let lines: Vec<f64> = e
+    let each: Vec<f64> = e
         .measured
         .per_start
         .iter()
-        .map(|r| f64::from(r.lines))
+        .map(|r| f64::from(settings.fitness.of(r)))
         .collect();
-    let (mean, _) = mean_sd(&lines, Divisor::Sample);
-    if lines.is_empty() || mean.to_bits() != e.measured.mean.to_bits() {
+    let (mean, _) = mean_sd(&each, Divisor::Sample);
+    if each.is_empty() || mean.to_bits() != e.measured.mean.to_bits() {
         problem(format!(
             "its mean, {}, is not its starts' mean, {mean}",
             e.measured.mean

@@ -40,3 +40,7 @@ one lr3 fit --learning-rate 0.0003
 # Targets that see further: the training beams that survive their 10 pieces go on to piece 60 (fair-w: 20), and
 # the life term lowers the target of one that dies by then.
 one life60 targets --life-pieces 60
+# Capacity: the same data fitted with 128 hidden units (the champion's 64 kept, 64 fresh ones that weigh nothing at
+# the start). Needs the 128-unit build: cargo build --release --features hidden-128 --target-dir target/hidden-128,
+# then B=target/hidden-128/release/hatetris sh data/train/reach-sweep/run.sh
+case "$B" in *hidden-128*) one w128 fit --widen 128 ;; esac
