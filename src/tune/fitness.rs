@@ -1,5 +1,18 @@
 //! The fitness: how well an evaluator plays, measured from the start wells
-//! of one reference game.
+//! of one reference game, or from the positions of a strength suite.
+//!
+//! **From a suite** (`tune --suite`, [`Fitness::of_suite`]): each position
+//! of a strength suite, with its game's whole history, is played by
+//! [`crate::strength::play`] exactly as `hatetris bench strength` plays it,
+//! and the fitness is the mean pieces survived. This measures what a net
+//! must do better, survive in the records' steady state, where a
+//! reference game from the empty well measures the opening. The suite is
+//! kept in the settings with its replays in place
+//! ([`crate::strength::Embedded`]), so the folder alone is enough; a suite
+//! with positions for judging only is refused (a tuner fits its fitness).
+//! Cost: about 21 s an evaluation for the 177 positions of
+//! `data/strength/suite-unsampled.json` at width 100 with the lookahead on
+//! 2 threads. The rest of this doc is about reference games.
 //!
 //! One search from the empty well is a poor fitness: at a fixed width its
 //! score sits on plateaus (21-24, 32 and 41-44 lines at widths 2,000 to

@@ -4,14 +4,19 @@
 //!
 //! The rooms:
 //! - `fitness`: how well an evaluator plays, from the start wells of one
-//!   reference game (a small search from each, [`crate::search::small`]);
-//!   weights, with their jitter copies, or any evaluator (a net);
+//!   reference game (a small search from each, [`crate::search::small`]),
+//!   or from a strength suite's positions (`--suite`: pieces survived, as
+//!   `bench strength` measures them); weights, with their jitter copies,
+//!   or any evaluator (a net);
 //! - `folder`: the tuning folder (settings checked on resume, the
 //!   evaluations log and its cache, the best weights);
 //! - `net`: a net as the subject instead of the weights (its output
 //!   layer and line weight as named terms);
 //! - `driver`: CMA-ES over the named weights or net terms, resumed from
-//!   the log;
+//!   the log; besides the best evaluation it writes CMA-ES's mean after
+//!   its last whole generation (`mean.toml`, or `mean.f32` and
+//!   `mean.nnue`), since with a noisy fitness the best of many draws is
+//!   partly the luckiest;
 //! - `plot`: the folder's picture;
 //! - `status`: the folder at a glance (`hatetris status`), read from its
 //!   files alone;
@@ -19,8 +24,9 @@
 //!   against the settings, the best weights against the log, the
 //!   reference game's run.
 //!
-//! `tune` builds on `search` (the reference game, the small search) and on
-//! the folder tools, not on `train`.
+//! `tune` builds on `search` (the reference game, the small search), on
+//! `strength` (a suite's positions) and on the folder tools, not on
+//! `train`.
 
 mod driver;
 mod fitness;
