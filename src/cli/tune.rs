@@ -154,7 +154,13 @@ pub fn tune(a: TuneArgs, out: &mut dyn Write) -> Result<()> {
         (s, None)
     } else {
         let suite = match &a.suite {
-            Some(path) => Some(Embedded::read(path)?),
+            Some(path) => {
+                let suite = Embedded::read(path)?;
+                // Every start a live position of its game, before the
+                // folder is made.
+                suite.suite()?;
+                Some(suite)
+            }
             None => None,
         };
         let fitness = fitness_settings(&a.fitness, suite)?;
